@@ -1,0 +1,62 @@
+# STAC GIS Agent — one command surface: setup, run, test, lint, bench, package.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV      := .venv
+PY        := $(VENV)/bin/python
+BUILD     := .build
+PROFILES  := $(abspath $(BUILD))/profiles
+STAC_VENV := $(BUILD)/stac-venv
+APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
+APT_TEST  := redis-server postgresql-15 postgresql-15-postgis-3
+PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+.PHONY: help setup setup-test run test test-unit test-qgis test-integration lint bench package clean
+
+help:
+	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves docs/screenshot-dock.png)"
+	@echo "make test     install what the tests need and run every tier"
+	@echo "make lint | bench | package | clean"
+
+$(PY): requirements.txt requirements-dev.txt
+	@scripts/ensure_apt.sh $(APT_QGIS)
+	@test -x $(PY) || /usr/bin/python3 -m venv --system-site-packages $(VENV)
+	@$(PY) -m pip install -q --upgrade pip >/dev/null
+	@$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $(PY)
+
+setup: $(PY)
+
+$(STAC_VENV)/bin/uvicorn:
+	@/usr/bin/python3 -m venv $(STAC_VENV)
+	@$(STAC_VENV)/bin/pip install -q "stac-fastapi-pgstac==7.2.0" "pypgstac[psycopg]==0.10.0" uvicorn
+
+setup-test: setup $(STAC_VENV)/bin/uvicorn
+	@scripts/ensure_apt.sh $(APT_TEST)
+
+run: setup
+	@scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
+
+test: setup-test
+	@$(MAKE) --no-print-directory test-unit test-qgis test-integration
+
+test-unit:
+	$(PYTEST) -p no:pytest_qgis tests/unit
+
+test-qgis:
+	$(PYTEST) tests/qgis
+
+test-integration:
+	$(PYTEST) tests/integration
+
+lint: setup
+	$(PY) -m ruff check .
+
+bench: setup-test
+	@for f in bench/bench_*.py; do echo "== $$f"; QT_QPA_PLATFORM=offscreen $(PY) $$f || exit 1; done
+
+package:
+	@scripts/package.sh
+
+clean:
+	rm -rf $(BUILD) dist

@@ -1,0 +1,1 @@
+"""The agent core: ReAct loop, events, memory, LLM providers, stores (no qgis, no Qt)."""

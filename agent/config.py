@@ -1,0 +1,123 @@
+"""All user settings as one typed structure of defaults (pure Python: no qgis, no Qt).
+
+The plugin reads and writes it through QgsSettings (see `qgis_settings.py`);
+environment variables override what is stored, so CI and power users can steer it.
+Secrets (API keys, DB passwords) are not fields here: they live in QGIS's auth manager
+and are referenced by an auth config id.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass
+class CatalogConfig:
+    name: str
+    url: str  # a STAC API root, a static catalog.json URL, or a local folder/catalog.json path
+    kind: str = "api"  # "api" or "static"
+    headers: dict[str, str] = field(default_factory=dict)  # sent to the API and passed to GDAL
+    auth_cfg: str = ""  # QGIS auth manager config id for secrets
+    s3_requester_pays: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CatalogConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def _default_ollama_url() -> str:
+    return normalise_ollama_host(os.environ.get("OLLAMA_HOST", ""))
+
+
+def normalise_ollama_host(host: str) -> str:
+    """OLLAMA_HOST may be "0.0.0.0", "host:port" or a full URL; return a base URL."""
+    host = host.strip()
+    if not host:
+        return "http://localhost:11434"
+    if not host.startswith(("http://", "https://")):
+        host = "http://" + host
+    if host.count(":") == 1:  # "http://host" without a port
+        host += ":11434"
+    return host.rstrip("/")
+
+
+@dataclass
+class Settings:
+    ollama_url: str = field(default_factory=_default_ollama_url)
+    chat_model: str = "qwen3:8b"
+    embedding_model: str = "nomic-embed-text"
+    backup_provider_url: str = ""  # "" = no backup; an Ollama URL or an OpenAI-compatible /v1 URL
+    backup_model: str = ""
+    backup_kind: str = "ollama"  # "ollama" or "openai"
+    num_ctx: int = 16384
+    temperature: float = 0.2
+    keep_alive: str = "30m"
+    request_timeout_s: float = 120.0
+    max_steps: int = 15
+    tool_top_k: int = 20
+    exploration_budget: int = 7
+    ask_user_timeout_s: float = 300.0
+    constrained_tools: bool = False  # force JSON-constrained tool calling for weak models
+    catalogs: list[CatalogConfig] = field(default_factory=list)
+    redis_url: str = ""  # "" = embedded SQLite sessions and in-process gate
+    postgres_dsn: str = ""  # "" = embedded SQLite + numpy memory; password via auth_cfg
+    postgres_auth_cfg: str = ""
+    max_concurrent_chats: int = 4
+    session_ttl_s: int = 3600
+    user: str = "default"
+    mcp_http_enabled: bool = False
+    mcp_http_port: int = 8765
+    send_map_context: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Settings:
+        """Builds settings from stored values, ignoring unknown keys and coercing types, so an
+        old or hand-edited profile never stops the plugin from loading."""
+        base = cls()
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data or data[f.name] is None:
+                continue
+            raw = data[f.name]
+            current = getattr(base, f.name)
+            try:
+                values[f.name] = _coerce(f.name, raw, current)
+            except (TypeError, ValueError):
+                continue
+        return dataclasses.replace(base, **values)
+
+    def with_env(self, environ: Mapping[str, str] | None = None) -> Settings:
+        """Environment variables STACGIS_<FIELD> (and OLLAMA_HOST) override stored values."""
+        env = os.environ if environ is None else environ
+        overrides: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            key = "STACGIS_" + f.name.upper()
+            if key in env:
+                overrides[f.name] = env[key]
+        if "OLLAMA_HOST" in env and "STACGIS_OLLAMA_URL" not in env:
+            overrides["ollama_url"] = normalise_ollama_host(env["OLLAMA_HOST"])
+        merged = {**self.to_dict(), **overrides}
+        return Settings.from_dict(merged)
+
+
+def _coerce(name: str, raw: Any, current: Any) -> Any:
+    if name == "catalogs":
+        items = json.loads(raw) if isinstance(raw, str) else raw
+        return [c if isinstance(c, CatalogConfig) else CatalogConfig.from_dict(c) for c in items]
+    if isinstance(current, bool):
+        if isinstance(raw, str):
+            return raw.strip().lower() in ("1", "true", "yes", "on")
+        return bool(raw)
+    if isinstance(current, int):
+        return int(raw)
+    if isinstance(current, float):
+        return float(raw)
+    return str(raw)

@@ -1,0 +1,1 @@
+"""LLM providers: Ollama (native API) and OpenAI-compatible servers, behind one protocol."""

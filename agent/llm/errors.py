@@ -1,0 +1,50 @@
+"""Errors a user can act on: each carries a message that says what to do."""
+
+from __future__ import annotations
+
+
+class LLMError(Exception):
+    """Base class. `str(err)` is a sentence for the user; `before_output` tells fallback logic
+    whether the provider failed before streaming anything (then a backup may take over)."""
+
+    before_output: bool = True
+
+    def __init__(self, message: str, *, before_output: bool = True):
+        super().__init__(message)
+        self.before_output = before_output
+
+
+class ServerUnreachable(LLMError):
+    """Ollama (or the OpenAI-compatible server) is not running at the configured URL."""
+
+
+class ModelNotFound(LLMError):
+    """The model is not installed on the server (`ollama pull <model>`)."""
+
+
+class ToolsNotSupported(LLMError):
+    """The model cannot do native tool calling; `tool_capable` lists installed models that can."""
+
+    def __init__(self, message: str, *, tool_capable: tuple[str, ...] = (), before_output: bool = True):
+        super().__init__(message, before_output=before_output)
+        self.tool_capable = tool_capable
+
+
+class ThinkingNotSupported(LLMError):
+    """`think` was requested from a model without the thinking capability."""
+
+
+class StreamError(LLMError):
+    """The server reported an error in the middle of a stream (`{"error": ...}` line)."""
+
+
+class LLMTimeout(LLMError):
+    """No answer within the read timeout (a cold model load can take tens of seconds)."""
+
+
+class ServerError(LLMError):
+    """A 5xx or otherwise unexpected HTTP answer."""
+
+
+class ContextOverflow(LLMError):
+    """The prompt did not fit in num_ctx; the server silently dropped old messages."""

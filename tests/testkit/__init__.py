@@ -1,0 +1,1 @@
+"""Test support: the Ollama emulator and helpers that start real servers on loopback."""
