@@ -39,11 +39,11 @@ def normalise_ollama_host(host: str) -> str:
     host = host.strip()
     if not host:
         return "http://localhost:11434"
-    if not host.startswith(("http://", "https://")):
-        host = "http://" + host
-    if host.count(":") == 1:  # "http://host" without a port
+    if host.startswith(("http://", "https://")):
+        return host.rstrip("/")  # a full URL is used as given (it may sit behind a proxy on 443)
+    if ":" not in host:
         host += ":11434"
-    return host.rstrip("/")
+    return "http://" + host.rstrip("/")
 
 
 @dataclass

@@ -1,0 +1,167 @@
+"""Checks the plugin's Python requirements inside QGIS's own interpreter and builds the pip
+command that installs what is missing into a plugin-private folder (pure Python, no qgis).
+
+QGIS ships its own Python, so users cannot be asked to pip-install by hand. The private
+folder goes at the END of sys.path so QGIS's own compiled packages (numpy, GDAL) always win;
+pip gets constraints pinning the versions QGIS already has, so nothing it relies on changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata as metadata
+import importlib.util
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Optional, Sequence
+
+
+@dataclass(frozen=True)
+class Requirement:
+    module: str  # import name
+    distribution: str  # name on PyPI
+    spec: str  # what pip installs
+    minimum: str = ""  # lowest version that works, "" = any
+
+
+REQUIREMENTS: tuple[Requirement, ...] = (
+    Requirement("httpx", "httpx", "httpx>=0.27,<1", "0.27"),
+    Requirement("mcp", "mcp", "mcp>=2.3,<3", "2.3"),
+    Requirement("qasync", "qasync", "qasync>=0.27", "0.27"),
+    Requirement("redis", "redis", "redis>=5", "5"),
+    Requirement("psycopg", "psycopg", "psycopg[binary]>=3.1", "3.1"),
+    Requirement("pgvector", "pgvector", "pgvector>=0.3", "0.3"),
+    Requirement("jsonschema", "jsonschema", "jsonschema>=4.17", "4.17"),
+    Requirement("numpy", "numpy", "numpy", ""),
+)
+
+# Packages QGIS or other plugins may already have imported at a version mcp cannot use.
+CLASH_CHECKS = (("pydantic", "2", "mcp 2.x needs pydantic 2"),)
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str  # "missing", "too_old" or "clash"
+    package: str
+    found: str = ""
+    wanted: str = ""
+    message: str = ""
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    parts = []
+    for piece in text.split("."):
+        match = re.match(r"\d+", piece)
+        if not match:
+            break
+        parts.append(int(match.group()))
+    return tuple(parts)
+
+
+def _installed_version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def check_requirements(
+    requirements: Sequence[Requirement] = REQUIREMENTS,
+    *,
+    find_spec: Callable[[str], object] = importlib.util.find_spec,
+    version_of: Callable[[str], str | None] = _installed_version,
+    loaded_modules: dict | None = None,
+    clash_checks: Iterable[tuple[str, str, str]] = CLASH_CHECKS,
+) -> list[Problem]:
+    """Every requirement that is missing or too old, and every version clash, in words a
+    user can act on. An empty list means the plugin can start."""
+    loaded = sys.modules if loaded_modules is None else loaded_modules
+    problems: list[Problem] = []
+    for req in requirements:
+        if find_spec(req.module) is None:
+            problems.append(Problem("missing", req.distribution, wanted=req.spec,
+                                    message=f"{req.distribution} is not installed"))
+            continue
+        found = version_of(req.distribution) or ""
+        if req.minimum and found and parse_version(found) < parse_version(req.minimum):
+            problems.append(Problem("too_old", req.distribution, found, req.spec,
+                                    f"{req.distribution} {found} is too old (needs {req.spec})"))
+    for module, major, why in clash_checks:
+        mod = loaded.get(module)
+        version = getattr(mod, "VERSION", None) or getattr(mod, "__version__", None)
+        if mod is not None and version and parse_version(str(version))[:1] < parse_version(major)[:1]:
+            problems.append(Problem(
+                "clash", module, str(version), f">={major}",
+                f"QGIS or another plugin already loaded {module} {version}, but {why}. "
+                f"Disable the plugin that bundles {module} {version} (Plugins ▸ Manage and Install "
+                f"Plugins), restart QGIS, then open this dock again."))
+    return problems
+
+
+def describe(problems: Sequence[Problem]) -> str:
+    if not problems:
+        return "All requirements are installed."
+    return "\n".join(f"• {p.message}" for p in problems)
+
+
+def private_site_dir(profile_dir: os.PathLike | str) -> Path:
+    """Plugin-private package folder in the QGIS profile, one per Python minor version
+    (compiled wheels are tied to it)."""
+    tag = f"py{sys.version_info.major}.{sys.version_info.minor}"
+    return Path(profile_dir) / "python" / "stacgis_agent_deps" / tag
+
+
+def add_to_sys_path(folder: os.PathLike | str) -> bool:
+    """Appends the private folder to sys.path (after QGIS's own packages); True if added."""
+    path = str(folder)
+    if path in sys.path:
+        return False
+    sys.path.append(path)
+    importlib.invalidate_caches()
+    return True
+
+
+def find_python_executable(
+    executable: str = sys.executable, exec_prefix: str = sys.exec_prefix,
+    exists: Callable[[str], bool] = os.path.exists,
+) -> str | None:
+    """QGIS's Python interpreter: inside QGIS, sys.executable is often the qgis binary itself."""
+    name = os.path.basename(executable).lower()
+    if name.startswith("python") and exists(executable):
+        return executable
+    candidates = [
+        os.path.join(exec_prefix, "bin", f"python{sys.version_info.major}.{sys.version_info.minor}"),
+        os.path.join(exec_prefix, "bin", "python3"),
+        os.path.join(exec_prefix, "python.exe"),
+        os.path.join(exec_prefix, "python3.exe"),
+    ]
+    return next((c for c in candidates if exists(c)), None)
+
+
+def constraints_for_present(version_of: Callable[[str], str | None] = _installed_version,
+                            names: Iterable[str] = ("numpy",)) -> list[str]:
+    """Pins for compiled packages QGIS's Python already has, so pip reuses their version
+    instead of upgrading them (a numpy 2 beside QGIS's numpy 1 breaks GDAL's bindings)."""
+    pins = []
+    for name in names:
+        version = version_of(name)
+        if version:
+            pins.append(f"{name}=={version}")
+    return pins
+
+
+def pip_install_command(python: str, target: os.PathLike | str, specs: Sequence[str],
+                        constraints_file: os.PathLike | str | None = None,
+                        extra_args: Sequence[str] = ()) -> list[str]:
+    cmd = [python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+           "--upgrade", "--target", str(target)]
+    if constraints_file:
+        cmd += ["--constraint", str(constraints_file)]
+    return [*cmd, *extra_args, *specs]
+
+
+def specs_to_install(problems: Sequence[Problem]) -> list[str]:
+    return [p.wanted for p in problems if p.kind in ("missing", "too_old") and p.wanted]

@@ -1,0 +1,32 @@
+"""Settings defaults, coercion of stored values, and environment overrides."""
+
+from __future__ import annotations
+
+from stacgis_agent.agent.config import CatalogConfig, Settings, normalise_ollama_host
+
+
+def test_ollama_host_forms():
+    assert normalise_ollama_host("") == "http://localhost:11434"
+    assert normalise_ollama_host("0.0.0.0") == "http://0.0.0.0:11434"
+    assert normalise_ollama_host("gpu:9000") == "http://gpu:9000"
+    assert normalise_ollama_host("https://llm.example.org/") == "https://llm.example.org"
+
+
+def test_default_url_follows_ollama_host(monkeypatch):
+    monkeypatch.setenv("OLLAMA_HOST", "box:1234")
+    assert Settings().ollama_url == "http://box:1234"
+    monkeypatch.delenv("OLLAMA_HOST")
+    assert Settings().ollama_url == "http://localhost:11434"
+
+
+def test_stored_strings_are_coerced_and_unknown_keys_ignored():
+    s = Settings.from_dict({"num_ctx": "8192", "temperature": "0.7", "constrained_tools": "true",
+                            "mcp_http_enabled": "false", "obsolete_key": 1,
+                            "catalogs": '[{"name": "A", "url": "http://a", "extra": 1}]'})
+    assert (s.num_ctx, s.temperature, s.constrained_tools, s.mcp_http_enabled) == (8192, 0.7, True, False)
+    assert s.catalogs == [CatalogConfig("A", "http://a")]
+
+
+def test_env_overrides():
+    s = Settings(max_steps=5).with_env({"STACGIS_MAX_STEPS": "12", "STACGIS_REDIS_URL": "redis://x"})
+    assert s.max_steps == 12 and s.redis_url == "redis://x"

@@ -1,0 +1,1 @@
+"""Qt widgets that render AgentEvents and collect the analyst's input."""

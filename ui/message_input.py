@@ -1,0 +1,31 @@
+"""The message box: Enter sends, Shift+Enter starts a new line, Up recalls the last message."""
+
+from __future__ import annotations
+
+from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtWidgets import QPlainTextEdit
+
+
+class MessageInput(QPlainTextEdit):
+    submitted = pyqtSignal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setPlaceholderText("Ask about your map or a STAC catalog… (Enter sends, Shift+Enter new line)")
+        self.setTabChangesFocus(True)
+        self.setMaximumHeight(90)
+        self.last_sent = ""
+
+    def keyPressEvent(self, event) -> None:
+        key = event.key()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not shift:
+            text = self.toPlainText().strip()
+            if text:
+                self.submitted.emit(text)
+            return
+        if key == Qt.Key.Key_Up and not self.toPlainText() and self.last_sent:
+            self.setPlainText(self.last_sent)
+            self.moveCursor(self.textCursor().MoveOperation.End)
+            return
+        super().keyPressEvent(event)
