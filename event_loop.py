@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Coroutine, Optional
+from typing import Coroutine
 
 LOG = logging.getLogger(__name__)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from typing import Optional
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsSettings
 
