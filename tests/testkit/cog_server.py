@@ -1,0 +1,83 @@
+"""Serves a folder over HTTP with Range support (starlette StaticFiles under uvicorn, in a thread),
+counting the bytes sent and the requests per path, so tests can say how much GDAL fetched."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Sequence
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, Mount
+from starlette.staticfiles import StaticFiles
+
+from .stac_api import free_port
+
+
+class _Counting:
+    def __init__(self, app, server: CogServer) -> None:
+        self.app = app
+        self.server = server
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        path = scope["path"]
+
+        async def counting_send(message):
+            if message["type"] == "http.response.body":
+                with self.server.lock:
+                    self.server.bytes_sent[path] += len(message.get("body", b""))
+            await send(message)
+
+        with self.server.lock:
+            self.server.requests[path] += 1
+            if any(k == b"range" for k, _ in scope.get("headers", [])):
+                self.server.range_requests[path] += 1
+        return await self.app(scope, receive, counting_send)
+
+
+class CogServer:
+    def __init__(self, root: Path, routes: Sequence[BaseRoute] = ()) -> None:
+        self.root = Path(root)
+        self.port = free_port()
+        self.lock = threading.Lock()
+        self.bytes_sent: Counter = Counter()
+        self.requests: Counter = Counter()
+        self.range_requests: Counter = Counter()
+        app = Starlette(routes=[*routes, Mount("/", app=StaticFiles(directory=str(self.root)))])
+        config = uvicorn.Config(_Counting(app, self), host="127.0.0.1", port=self.port, log_level="warning",
+                                lifespan="off")
+        self._server = uvicorn.Server(config)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def href(self, relative: str) -> str:
+        return f"{self.url}/{relative.lstrip('/')}"
+
+    def reset_counts(self) -> None:
+        with self.lock:
+            self.bytes_sent.clear()
+            self.requests.clear()
+            self.range_requests.clear()
+
+    def start(self) -> CogServer:
+        self._thread = threading.Thread(target=self._server.run, name="cog-server", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the COG HTTP server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        if self._thread:
+            self._thread.join(10)

@@ -1,0 +1,43 @@
+"""What every tool may reach: settings, the HTTP client, catalogs, stores, embeddings, the project."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Sequence
+
+import httpx
+
+from ..agent.config import Settings
+from ..agent.stores.base import MemoryStore
+from .session_stats import SessionStats
+from .stac.catalogs import CatalogRegistry
+
+EmbedFn = Callable[[Sequence[str]], Awaitable[list[list[float]]]]
+
+
+@dataclass
+class ToolDeps:
+    settings: Settings
+    http: httpx.AsyncClient
+    catalogs: CatalogRegistry
+    memory_store: MemoryStore | None = None
+    knowledge_store: MemoryStore | None = None
+    embed: EmbedFn | None = None
+    project: Callable[[], Any] = lambda: None  # returns the QgsProject, or None without QGIS
+    work_dir: str = ""  # where files made by tools go (difference rasters, charts); "" = a temp folder
+    stats: SessionStats = field(default_factory=SessionStats)
+
+    def output_dir(self) -> Path:
+        """Folder for files tools produce (difference rasters, charts, search results)."""
+        if not self.work_dir:
+            self.work_dir = tempfile.mkdtemp(prefix="stacgis-tools-")
+        path = Path(self.work_dir)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    @classmethod
+    def from_settings(cls, settings: Settings, http: httpx.AsyncClient | None = None, **kwargs: Any) -> ToolDeps:
+        http = http or httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=True)
+        return cls(settings=settings, http=http, catalogs=CatalogRegistry(settings.catalogs, http), **kwargs)

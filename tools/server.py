@@ -1,0 +1,38 @@
+"""Builds the embedded MCP server: one module per tool family, each with `register(server, deps)`.
+
+Another family (e.g. canvas tools) joins by adding its module name to TOOL_FAMILIES or by
+calling `build_server(deps, extra_families=[module])`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from contextlib import asynccontextmanager
+from types import ModuleType
+from typing import AsyncIterator, Iterable
+
+from mcp.server.mcpserver import MCPServer
+
+from .deps import ToolDeps
+
+log = logging.getLogger(__name__)
+
+TOOL_FAMILIES = ("stac.tools",)
+EXTRA_MODULES = ()
+
+INSTRUCTIONS = ("Tools for a GIS analyst in QGIS: find STAC collections and items, read rasters and vectors "
+                "in place, compute statistics, remember facts. Errors say what to change; read them.")
+
+
+def build_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> MCPServer:
+    @asynccontextmanager
+    async def lifespan(_server: MCPServer) -> AsyncIterator[ToolDeps]:
+        yield deps  # tools reach it via ctx.request_context.lifespan_context; the owner closes deps
+
+    server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan)
+    for name in TOOL_FAMILIES + EXTRA_MODULES:
+        importlib.import_module(f"{__package__}.{name}").register(server, deps)
+    for module in extra_families:
+        module.register(server, deps)
+    return server

@@ -1,0 +1,1 @@
+"""STAC catalogs (APIs and static catalogs) and the tools that search them."""

@@ -1,0 +1,48 @@
+"""One item search, whatever the catalog kind, and its outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_ITEMS = 1000  # hard cap on items one search may gather, whatever the model asks
+PAGE_SIZE = 100
+
+
+@dataclass
+class ItemSearch:
+    collections: list[str] = field(default_factory=list)
+    bbox: list[float] | None = None
+    intersects: dict | None = None
+    datetime: str | None = None  # normalised interval, open ends as '..'
+    ids: list[str] = field(default_factory=list)
+    filter: dict | None = None  # CQL2-JSON
+    sortby: list[dict] = field(default_factory=list)  # [{"field": ..., "direction": "asc"|"desc"}]
+    limit: int = 10
+
+    def body(self, page_size: int) -> dict[str, Any]:
+        body: dict[str, Any] = {"limit": page_size}
+        if self.collections:
+            body["collections"] = self.collections
+        if self.bbox:
+            body["bbox"] = self.bbox
+        if self.intersects:
+            body["intersects"] = self.intersects
+        if self.datetime:
+            body["datetime"] = self.datetime
+        if self.ids:
+            body["ids"] = self.ids
+        if self.filter:
+            body["filter"] = self.filter
+            body["filter-lang"] = "cql2-json"
+        if self.sortby:
+            body["sortby"] = self.sortby
+        return body
+
+
+@dataclass
+class SearchOutcome:
+    items: list[dict]
+    number_matched: int | None
+    pages_fetched: int
+    more_available: bool

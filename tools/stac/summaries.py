@@ -1,0 +1,80 @@
+"""Compact views of STAC objects, sized for a small model's context."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .bands import asset_bands
+from .hrefs import gdal_path
+
+_GUESSED_TYPES = {".tif": "image/tiff; application=geotiff", ".tiff": "image/tiff; application=geotiff",
+                  ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".json": "application/json",
+                  ".geojson": "application/geo+json", ".xml": "application/xml", ".nc": "application/netcdf"}
+
+
+def _round_bbox(bbox: Any) -> Any:
+    return [round(v, 5) for v in bbox] if isinstance(bbox, (list, tuple)) else None
+
+
+def collection_brief(c: Mapping[str, Any]) -> dict[str, Any]:
+    extent = c.get("extent") or {}
+    bbox = ((extent.get("spatial") or {}).get("bbox") or [None])[0]
+    interval = ((extent.get("temporal") or {}).get("interval") or [None])[0]
+    description = (c.get("description") or "").strip()
+    return {"id": c.get("id"), "title": c.get("title") or c.get("id"),
+            "description": description[:160] + ("…" if len(description) > 160 else ""),
+            "bbox": _round_bbox(bbox), "interval": interval}
+
+
+def asset_type(key: str, asset: Mapping[str, Any]) -> str:
+    if asset.get("type"):
+        return asset["type"]
+    href = str(asset.get("href", "")).lower().split("?")[0]
+    for ext, kind in _GUESSED_TYPES.items():
+        if href.endswith(ext):
+            return kind
+    return "unknown"
+
+
+def asset_detail(key: str, asset: Mapping[str, Any]) -> dict[str, Any]:
+    href = str(asset.get("href", ""))
+    detail = {"key": key, "title": asset.get("title"), "type": asset_type(key, asset),
+              "roles": asset.get("roles") or [], "href": href, "gdal_path": gdal_path(href) if href else None,
+              "bands": asset_bands(asset)}
+    return {k: v for k, v in detail.items() if v not in (None, [], "")}
+
+
+def item_brief(item: Mapping[str, Any]) -> dict[str, Any]:
+    props = item.get("properties") or {}
+    brief = {"id": item.get("id"), "collection": item.get("collection"), "datetime": props.get("datetime"),
+             "bbox": _round_bbox(item.get("bbox")), "assets": sorted((item.get("assets") or {}).keys())}
+    if not props.get("datetime"):
+        brief["start_datetime"] = props.get("start_datetime")
+        brief["end_datetime"] = props.get("end_datetime")
+    if "eo:cloud_cover" in props:
+        brief["cloud_cover"] = props["eo:cloud_cover"]
+    return brief
+
+
+def item_detail(item: Mapping[str, Any]) -> dict[str, Any]:
+    props = item.get("properties") or {}
+    keep = {k: v for k, v in props.items() if isinstance(v, (str, int, float, bool)) and len(str(v)) < 120}
+    return {"id": item.get("id"), "collection": item.get("collection"), "bbox": _round_bbox(item.get("bbox")),
+            "properties": keep,
+            "assets": [asset_detail(k, a) for k, a in (item.get("assets") or {}).items()]}
+
+
+def collection_detail(c: Mapping[str, Any]) -> dict[str, Any]:
+    brief = collection_brief(c)
+    brief["description"] = (c.get("description") or "")[:600]
+    item_assets = c.get("item_assets") or {}
+    summaries = c.get("summaries") or {}
+    bands = asset_bands({"eo:bands": summaries.get("eo:bands") or [], "bands": summaries.get("bands") or [],
+                         "raster:bands": summaries.get("raster:bands") or []})
+    compact_summaries = {k: (v if len(str(v)) < 200 else str(v)[:200] + "…") for k, v in summaries.items()
+                         if k not in ("eo:bands", "bands", "raster:bands")}
+    return {**brief, "license": c.get("license"), "keywords": c.get("keywords") or [],
+            "providers": [p.get("name") for p in c.get("providers") or [] if isinstance(p, dict)],
+            "summaries": compact_summaries, "bands": bands,
+            "item_assets": [{"key": k, "title": a.get("title"), "type": asset_type(k, a),
+                             "roles": a.get("roles") or [], "bands": asset_bands(a)} for k, a in item_assets.items()]}

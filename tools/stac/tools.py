@@ -1,0 +1,190 @@
+"""STAC tools: list_catalogs, search_collections, get_collection_info, search_items, get_item."""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from typing import Annotated, Any, Optional
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+
+from ..common import READ, ToolInputError, capped, check_bbox, ok, policy
+from ..deps import ToolDeps
+from ..selection import selected_geometry_lonlat
+from .search import MAX_ITEMS, ItemSearch
+from .summaries import collection_brief, collection_detail, item_brief, item_detail
+from .timeutil import interval_bounds, normalise_interval, overlaps
+
+log = logging.getLogger(__name__)
+
+MAX_LISTED_COLLECTIONS = 30
+MAX_LISTED_ITEMS = 50
+
+CatalogName = Annotated[Optional[str], Field(description="Catalog name from list_catalogs; default: the first one")]
+Bbox = Annotated[Optional[list[float]], Field(description="[west, south, east, north] in degrees (EPSG:4326)")]
+Interval = Annotated[Optional[str], Field(
+    description="Date or interval: '2024-06-01', '2024-06-01/2024-06-30', open ends '../2024-06-30' or '2024-06-01/..'")]
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    @server.tool(annotations=READ, meta=policy(discovery=True))
+    async def list_catalogs() -> CallToolResult:
+        """List the configured STAC catalogs (name, kind api/static, URL) and, for APIs, whether they support filtering and sorting."""
+        rows = []
+        for catalog in deps.catalogs.all():
+            row: dict[str, Any] = {"name": catalog.name, "kind": catalog.kind, "url": catalog.config.url}
+            if catalog.kind == "api":
+                try:
+                    row["filter"] = await catalog.conforms("filter")
+                    row["sort"] = await catalog.conforms("#sort")
+                except ToolInputError as exc:
+                    row["error"] = str(exc)
+            rows.append(row)
+        names = ", ".join(r["name"] for r in rows) or "none"
+        return ok({"catalogs": rows}, f"{len(rows)} catalog(s): {names}")
+
+    @server.tool(annotations=READ, meta=policy(discovery=True))
+    async def search_collections(
+        query: Annotated[str, Field(description="Words to find in collection id, title, description or keywords; '' lists all")] = "",
+        catalog: CatalogName = None, bbox: Bbox = None, datetime: Interval = None,
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+    ) -> CallToolResult:
+        """Find collections in a STAC catalog by free text, optionally only those whose extent overlaps a bbox and/or a date interval."""
+        cat = deps.catalogs.get(catalog)
+        bbox = check_bbox(bbox)
+        wanted_time = interval_bounds(normalise_interval(datetime))
+        words = [w.lower() for w in query.split() if w.strip()]
+        found = []
+        for c in await cat.collections():
+            text = " ".join([str(c.get("id", "")), str(c.get("title", "")), str(c.get("description", "")),
+                             " ".join(map(str, c.get("keywords") or []))]).lower()
+            if words and not all(w in text for w in words):
+                continue
+            brief = collection_brief(c)
+            if bbox and brief["bbox"] and not _boxes_overlap(brief["bbox"], bbox):
+                continue
+            if datetime and brief["interval"] and not overlaps(_interval_range(brief["interval"]), wanted_time):
+                continue
+            found.append(brief)
+        shown, left_out = capped(found, min(limit, MAX_LISTED_COLLECTIONS))
+        ids = ", ".join(str(c["id"]) for c in shown) or "none"
+        return ok({"catalog": cat.name, "collections": shown, "matched": len(found), "left_out": left_out},
+                  f"{len(found)} collection(s) in '{cat.name}' match: {ids}")
+
+    @server.tool(annotations=READ, meta=policy(discovery=True))
+    async def get_collection_info(
+        collection: Annotated[str, Field(description="Collection id")], catalog: CatalogName = None,
+    ) -> CallToolResult:
+        """Describe one collection: spatial/temporal extent, summaries, item assets with band names and common names, license."""
+        cat = deps.catalogs.get(catalog)
+        detail = collection_detail(await cat.collection(collection))
+        assets = ", ".join(a["key"] for a in detail["item_assets"]) or "not declared"
+        return ok(detail, f"Collection '{collection}' ({detail['license']}); item assets: {assets}")
+
+    @server.tool(annotations=READ, meta=policy(discovery=True))
+    async def search_items(
+        collections: Annotated[list[str] | None, Field(description="Collection ids to search")] = None,
+        catalog: CatalogName = None, bbox: Bbox = None,
+        use_selected_feature: Annotated[bool, Field(
+            description="Search where the feature(s) selected on the map are, instead of a bbox")] = False,
+        datetime: Interval = None,
+        filter: Annotated[dict | None, Field(
+            description="CQL2-JSON filter on item properties, e.g. {'op':'<=','args':[{'property':'eo:cloud_cover'},20]}")] = None,
+        sortby: Annotated[str | None, Field(
+            description="Comma-separated fields, '-' for descending, e.g. '-datetime' or 'eo:cloud_cover'")] = None,
+        ids: Annotated[list[str] | None, Field(description="Only these item ids")] = None,
+        limit: Annotated[int, Field(ge=1, le=MAX_ITEMS, description=f"Most items to return (at most {MAX_ITEMS})")] = 10,
+    ) -> CallToolResult:
+        """Search STAC items by collections, area (bbox or the selected map feature), dates, CQL2 filter and sort order. Returns item ids, dates and asset keys; the full result is saved as a GeoJSON file for mapping footprints."""
+        cat = deps.catalogs.get(catalog)
+        bbox = check_bbox(bbox)
+        intersects = None
+        if use_selected_feature:
+            project = deps.project()
+            intersects = selected_geometry_lonlat(project) if project is not None else None
+            if intersects is None:
+                raise ToolInputError("No feature is selected on the map. Select one, or give a bbox instead.")
+            bbox = None
+        search = ItemSearch(collections=list(collections or []), bbox=bbox, intersects=intersects,
+                            datetime=normalise_interval(datetime), ids=list(ids or []), limit=limit,
+                            sortby=_parse_sortby(sortby))
+        if search.sortby and cat.kind == "api" and not await cat.conforms("#sort"):
+            raise ToolInputError(f"Catalog '{cat.name}' cannot sort results; search without sortby.")
+        if filter:
+            await _check_filter(cat, filter, search.collections)
+            search.filter = filter
+        if cat.kind == "api":
+            for collection_id in search.collections:
+                await cat.collection(collection_id)  # an unknown collection gets a clear message, not 0 items
+        outcome = await cat.search(search)
+        path = deps.output_dir() / f"items-{uuid.uuid4().hex[:8]}.geojson"
+        path.write_text(json.dumps({"type": "FeatureCollection", "features": outcome.items}), encoding="utf-8")
+        briefs = [item_brief(i) for i in outcome.items]
+        shown, left_out = capped(briefs, MAX_LISTED_ITEMS)
+        data = {"catalog": cat.name, "returned": len(outcome.items), "number_matched": outcome.number_matched,
+                "more_available": outcome.more_available, "pages_fetched": outcome.pages_fetched,
+                "items": shown, "left_out": left_out, "item_collection_file": str(path)}
+        matched = f" of {outcome.number_matched} matched" if outcome.number_matched is not None else ""
+        return ok(data, f"{len(outcome.items)} item(s){matched} in '{cat.name}'"
+                        + (f"; first {len(shown)} listed" if left_out else ""))
+
+    @server.tool(annotations=READ, meta=policy(discovery=True))
+    async def get_item(
+        collection: Annotated[str, Field(description="Collection id")],
+        item_id: Annotated[str, Field(description="Item id from search_items")],
+        catalog: CatalogName = None,
+    ) -> CallToolResult:
+        """Get one item: its properties and every asset with roles, media type, bands, href and the GDAL path to read it in place."""
+        cat = deps.catalogs.get(catalog)
+        detail = item_detail(await cat.item(collection, item_id))
+        keys = ", ".join(a["key"] for a in detail["assets"])
+        return ok(detail, f"Item '{item_id}' with assets: {keys}")
+
+
+def _parse_sortby(text: str | None) -> list[dict]:
+    out = []
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        direction = "desc" if part.startswith("-") else "asc"
+        out.append({"field": part.lstrip("+-"), "direction": direction})
+    return out
+
+
+def _filter_properties(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["property"]} if isinstance(node.get("property"), str) else set()
+        for value in node.values():
+            found |= _filter_properties(value)
+        return found
+    if isinstance(node, list):
+        return set().union(*(_filter_properties(v) for v in node)) if node else set()
+    return set()
+
+
+async def _check_filter(cat: Any, cql2: dict, collections: list[str]) -> None:
+    if cat.kind != "api" or not await cat.conforms("filter"):
+        raise ToolInputError(f"Catalog '{cat.name}' cannot run CQL2 filters; search with collections, bbox "
+                             "and datetime, then compare item properties yourself.")
+    if "op" not in cql2 or "args" not in cql2:
+        raise ToolInputError("filter must be CQL2-JSON: {'op': '<=', 'args': [{'property': 'eo:cloud_cover'}, 20]}")
+    known: set[str] = set()
+    for collection_id in collections or [None]:
+        known |= set(((await cat.queryables(collection_id)) or {}).get("properties") or {})
+    unknown = sorted(_filter_properties(cql2) - known)
+    if unknown and known:
+        raise ToolInputError(f"Cannot filter on {', '.join(unknown)}: not queryable in '{cat.name}'. "
+                             f"Queryable properties: {', '.join(sorted(known))}")
+
+
+def _boxes_overlap(a: list[float], b: list[float]) -> bool:
+    return not (a[2] < b[0] or a[0] > b[2] or a[3] < b[1] or a[1] > b[3])
+
+
+def _interval_range(interval: list) -> tuple:
+    start, end = (interval + [None, None])[:2]
+    return interval_bounds(f"{start or '..'}/{end or '..'}")
