@@ -1,0 +1,206 @@
+"""The chat renders agent events the way a user reads them: bubbles, Markdown, feed, questions."""
+
+from __future__ import annotations
+
+import pytest
+from qgis.PyQt.QtGui import QTextFormat
+from qgis.PyQt.QtWidgets import QApplication
+from stacgis_agent.agent.events import (
+    AskUser,
+    Content,
+    Done,
+    Error,
+    Thinking,
+    ToolError,
+    ToolResult,
+    ToolStart,
+    Usage,
+)
+from stacgis_agent.ui.activity_feed import ActivityFeed
+from stacgis_agent.ui.ask_user_widget import AskUserWidget
+from stacgis_agent.ui.conversation_view import ConversationView
+from stacgis_agent.ui.event_bridge import EventBridge
+from stacgis_agent.ui.turn_stats import format_usage
+
+
+@pytest.fixture
+def view(qgis_app):
+    bridge = EventBridge()
+    conversation, feed = ConversationView(), ActivityFeed()
+    conversation.connect_bridge(bridge)
+    feed.connect_bridge(bridge)
+    conversation.resize(500, 400)
+    feed.resize(500, 200)
+    conversation.show()
+    feed.show()
+    yield bridge, conversation, feed
+    conversation.close()
+    feed.close()
+
+
+def test_streamed_answer_renders_as_markdown_in_one_bubble_and_feed_in_order(view):
+    bridge, conversation, feed = view
+    conversation.add_user_message("Mean NDVI over the parcel?")
+    for event in [
+        Thinking(1, "The user wants "), Thinking(1, "NDVI."),
+        ToolStart(1, "c1", "raster_stats", {"layer": "ndvi", "band": 1}),
+        ToolResult(1, "c1", "raster_stats", {"mean": 0.61}, 41.6),
+        Thinking(2, "Now answer."),
+        Content("## NDVI\n\n| stat | value |\n|---|---|\n"), Content("| mean | 0.61 |\n\n- healthy "),
+        Content("[source](https://example.org)"),
+        Done("s1", "m1", "", 1.0, Usage(prompt_tokens=1690, eval_tokens=120, eval_ms=4000,
+                                       wall_ms=5200, context_window=16384, steps=2, tool_calls=1)),
+    ]:
+        bridge.emit_event(event)
+
+    bubbles = conversation.bubbles()
+    assert [b.role for b in bubbles] == ["user", "assistant"]
+    answer = bubbles[1]
+    assert answer.text().startswith("## NDVI") and answer.message_id == "m1"
+    html = answer.body.toHtml()
+    assert "<table" in html and "<li" in html and 'href="https://example.org"' in html
+    assert "stat\nvalue\nmean\n0.61" in answer.rendered_text()
+    assert feed.entries() == [
+        "Thinking (1)", "Calling raster_stats", "raster_stats completed (42 ms)", "Thinking (2)",
+        "Done · " + format_usage(Usage(prompt_tokens=1690, eval_tokens=120, eval_ms=4000, wall_ms=5200,
+                                       context_window=16384, steps=2, tool_calls=1)),
+    ]
+    thinking = feed.topLevelItem(0).child(0)
+    assert thinking.text(0) == "The user wants NDVI." and thinking.font(0).italic()
+    assert '"layer": "ndvi"' in feed.topLevelItem(1).child(0).text(0)
+
+
+def test_turn_stats_show_tokens_speed_context_and_wall_time():
+    text = format_usage(Usage(prompt_tokens=1690, eval_tokens=120, eval_ms=4000, wall_ms=5200,
+                              context_window=16384, steps=2, tool_calls=1))
+    assert text == ("1\u202f690 tokens in · 120 out · 30.0 tokens/s · context 1\u202f690 / 16\u202f384 (10%)"
+                    " · 5.2 s · 2 steps · 1 tool call")
+
+
+def test_errors_are_red_in_feed_and_in_chat(view):
+    bridge, conversation, feed = view
+    bridge.emit_event(ToolError(1, "c1", "buffer", "layer 'roads' not found"))
+    bridge.emit_event(Error("Ollama stopped answering at http://127.0.0.1:1. Start it with `ollama serve`."))
+    assert feed.entries()[:2] == ["buffer failed: layer 'roads' not found",
+                                  "Ollama stopped answering at http://127.0.0.1:1. Start it with `ollama serve`."]
+    assert feed.topLevelItem(0).foreground(0).color().red() > 150
+    status = conversation.items()[-1]
+    assert "ollama serve" in status.text() and "be1e1e" in status.styleSheet()
+
+
+def test_complete_content_replaces_streamed_fragments(view):
+    bridge, conversation, _feed = view
+    bridge.emit_event(Content("Hel"))
+    bridge.emit_event(Content("Hello, world.", is_complete=True))
+    bridge.emit_event(Done("s", "m", "Hello, world.", 0.0))
+    assert [b.text() for b in conversation.bubbles()] == ["Hello, world."]
+
+
+def test_unclosed_code_fence_while_streaming_does_not_swallow_the_rest(view):
+    bridge, conversation, _feed = view
+    bridge.emit_event(Content("Run:\n```python\nprint('x')\n"))
+    document = conversation.bubbles()[0].body.document()
+    code = document.findBlock(document.toPlainText().index("print"))
+    assert code.text() == "print('x')"
+    assert code.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage) == "python"
+    bridge.emit_event(Content("```\nThen **check** it."))
+    document = conversation.bubbles()[0].body.document()
+    after = document.findBlock(document.toPlainText().index("Then"))
+    assert after.text() == "Then check it."
+    assert after.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage) == ""
+
+
+def test_ask_user_shows_details_and_options_and_a_click_answers(view):
+    bridge, conversation, feed = view
+    answers = []
+    conversation.answered.connect(lambda rid, choice: answers.append((rid, choice)))
+    bridge.emit_event(AskUser("r1", "Delete layer 'roads'?", ("Delete", "Keep"),
+                              details=("layer roads", "/data/roads.gpkg")))
+    widget = conversation.items()[-1]
+    assert isinstance(widget, AskUserWidget)
+    assert "roads.gpkg" in widget.details.text() and widget.free_text is None
+    assert [b.text() for b in widget.buttons] == ["Delete", "Keep"]
+    widget.buttons[1].click()
+    assert answers == [("r1", "Keep")]
+    assert not widget.buttons[0].isEnabled() and widget.outcome.text() == "You answered: Keep"
+    assert feed.entries()[-1] == "Asking you: Delete layer 'roads'?"
+
+
+def test_ask_user_free_text_answer(view):
+    bridge, conversation, _feed = view
+    answers = []
+    conversation.answered.connect(lambda rid, choice: answers.append((rid, choice)))
+    bridge.emit_event(AskUser("r2", "Which year?", ("2023",), allow_free_text=True))
+    widget = conversation.items()[-1]
+    widget.free_text.setText("2021")
+    widget.free_text.returnPressed.emit()
+    assert answers == [("r2", "2021")]
+
+
+def test_stopped_turn_says_so_and_expires_open_questions(view):
+    bridge, conversation, _feed = view
+    bridge.emit_event(AskUser("r3", "Go on?", ("Yes", "No")))
+    bridge.emit_event(Done("s", "m", "", 0.0, stopped=True))
+    question = [w for w in conversation.items() if isinstance(w, AskUserWidget)][0]
+    assert not question.buttons[0].isEnabled()
+    assert conversation.items()[-1].text().startswith("Stopped.")
+
+
+def test_copy_puts_the_markdown_on_the_clipboard(view):
+    bridge, conversation, _feed = view
+    bridge.emit_event(Content("**bold** answer"))
+    conversation.bubbles()[0].copy_button.click()
+    assert QApplication.clipboard().text() == "**bold** answer"
+
+
+def test_undo_button_only_on_the_turn_that_changed_the_map(view):
+    bridge, conversation, _feed = view
+    undone = []
+    conversation.undo_requested.connect(undone.append)
+    for mid in ("m1", "m2"):
+        bridge.emit_event(Content(f"answer {mid}"))
+        bridge.emit_event(Done("s", mid, "", 0.0))
+    conversation.show_undo("m2")
+    first, second = conversation.bubbles()
+    assert first.undo_button.isHidden() and not second.undo_button.isHidden()
+    second.undo_button.click()
+    assert undone == ["m2"]
+
+
+def _scroll_state(feed, qt_process_until):
+    qt_process_until(lambda: False, timeout=0.05)
+    bar = feed.verticalScrollBar()
+    return bar.value(), bar.maximum()
+
+
+def test_feed_follows_newest_entry_until_user_scrolls_up_and_resumes_at_bottom(view, qt_process_until):
+    _bridge, _conversation, feed = view
+    for i in range(40):
+        feed.add_entry(f"entry {i}")
+    value, maximum = _scroll_state(feed, qt_process_until)
+    assert maximum > 0 and value == maximum
+
+    feed.verticalScrollBar().setValue(0)  # the user scrolls up to read
+    for i in range(10):
+        feed.add_entry(f"more {i}")
+    value, maximum = _scroll_state(feed, qt_process_until)
+    assert value == 0 and maximum > 0
+
+    feed.verticalScrollBar().setValue(maximum)  # back to the bottom: following again
+    for i in range(10):
+        feed.add_entry(f"again {i}")
+    value, new_maximum = _scroll_state(feed, qt_process_until)
+    assert new_maximum > maximum and value == new_maximum
+
+
+def test_conversation_follows_streamed_text_unless_scrolled_up(view, qt_process_until):
+    bridge, conversation, _feed = view
+    for i in range(15):
+        conversation.add_user_message(f"question {i}\nwith\nseveral\nlines")
+    value, maximum = _scroll_state(conversation, qt_process_until)
+    assert maximum > 0 and value == maximum
+    conversation.verticalScrollBar().setValue(0)
+    bridge.emit_event(Content("line\n\n" * 30))
+    value, maximum2 = _scroll_state(conversation, qt_process_until)
+    assert value == 0 and maximum2 > maximum
+

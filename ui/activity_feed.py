@@ -1,0 +1,127 @@
+"""The agent's reasoning, live: thinking, tool calls, results, errors and notices."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from qgis.PyQt.QtCore import Qt
+from qgis.PyQt.QtGui import QBrush, QColor, QFont
+from qgis.PyQt.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
+
+from ..agent.events import (
+    AskUser,
+    Done,
+    Error,
+    IterationLimit,
+    Notice,
+    ProviderSwitched,
+    Thinking,
+    ToolError,
+    ToolResult,
+    ToolStart,
+)
+from .autoscroll import StickToBottom
+from .event_bridge import EventBridge
+from .turn_stats import format_usage
+
+ERROR_COLOR = QColor(190, 30, 30)
+NOTICE_COLOR = QColor(110, 110, 110)
+# Results can be whole GeoJSON documents; the feed shows their start.
+DETAIL_CHARS = 600
+
+
+def _pretty(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=1, default=str)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= DETAIL_CHARS else text[:DETAIL_CHARS] + " …"
+
+
+class ActivityFeed(QTreeWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setHeaderHidden(True)
+        self.setColumnCount(1)
+        self.setWordWrap(True)
+        self.setUniformRowHeights(False)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.autoscroll = StickToBottom(self.verticalScrollBar())
+        self._thinking: dict[int, tuple[QTreeWidgetItem, QTreeWidgetItem]] = {}
+
+    def connect_bridge(self, bridge: EventBridge) -> None:
+        bridge.thinking.connect(self.add_thinking)
+        bridge.tool_start.connect(self.add_tool_start)
+        bridge.tool_result.connect(self.add_tool_result)
+        bridge.tool_error.connect(self.add_tool_error)
+        bridge.ask_user.connect(self.add_ask_user)
+        bridge.provider_switched.connect(self.add_provider_switched)
+        bridge.notice.connect(self.add_notice)
+        bridge.iteration_limit.connect(self.add_iteration_limit)
+        bridge.error.connect(self.add_error)
+        bridge.done.connect(self.add_done)
+
+    def entries(self) -> list[str]:
+        """The top-level lines as the user reads them, oldest first."""
+        return [self.topLevelItem(i).text(0) for i in range(self.topLevelItemCount())]
+
+    def add_entry(self, text: str, detail: str = "", *, color: QColor | None = None,
+                  expanded: bool = False, italic_detail: bool = False) -> QTreeWidgetItem:
+        item = QTreeWidgetItem([text])
+        item.setToolTip(0, text)
+        if color is not None:
+            item.setForeground(0, QBrush(color))
+        self.addTopLevelItem(item)
+        if detail:
+            child = QTreeWidgetItem([detail])
+            if italic_detail:
+                font = QFont(child.font(0))
+                font.setItalic(True)
+                child.setFont(0, font)
+            if color is not None:
+                child.setForeground(0, QBrush(color))
+            child.setFlags(child.flags() | Qt.ItemFlag.ItemIsSelectable)
+            item.addChild(child)
+            item.setExpanded(expanded)
+        return item
+
+    def add_thinking(self, event: Thinking) -> None:
+        if event.step in self._thinking:
+            _item, child = self._thinking[event.step]
+            child.setText(0, child.text(0) + event.text)
+            return
+        item = self.add_entry(f"Thinking ({event.step})", event.text or " ", expanded=True,
+                              italic_detail=True, color=None)
+        self._thinking[event.step] = (item, item.child(0))
+
+    def add_tool_start(self, event: ToolStart) -> None:
+        self.add_entry(f"Calling {event.tool_name}", _pretty(event.tool_args))
+
+    def add_tool_result(self, event: ToolResult) -> None:
+        self.add_entry(f"{event.tool_name} completed ({event.duration_ms:.0f} ms)", _pretty(event.result))
+
+    def add_tool_error(self, event: ToolError) -> None:
+        self.add_entry(f"{event.tool_name} failed: {event.error}", color=ERROR_COLOR)
+
+    def add_ask_user(self, event: AskUser) -> None:
+        self.add_entry(f"Asking you: {event.question}", "\n".join(event.details))
+
+    def add_provider_switched(self, event: ProviderSwitched) -> None:
+        self.add_entry(f"Switched from {event.from_provider} to {event.to_provider}", event.reason,
+                       color=NOTICE_COLOR, expanded=True)
+
+    def add_notice(self, event: Notice) -> None:
+        self.add_entry(event.text, color=NOTICE_COLOR)
+
+    def add_error(self, event: Error) -> None:
+        self.add_entry(event.message, color=ERROR_COLOR)
+
+    def add_iteration_limit(self, event: IterationLimit) -> None:
+        self.add_entry(f"Stopped after {event.steps} steps (limit {event.limit})", color=NOTICE_COLOR)
+
+    def add_done(self, event: Done) -> None:
+        self._thinking.clear()  # the next turn numbers its steps from 1 again
+        label = "Stopped" if event.stopped else "Done"
+        self.add_entry(f"{label} · {format_usage(event.usage)}", color=NOTICE_COLOR)

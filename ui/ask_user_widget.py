@@ -1,0 +1,79 @@
+"""A question from the agent, inline in the chat: one button per option, free text if allowed."""
+
+from __future__ import annotations
+
+from qgis.PyQt.QtCore import pyqtSignal
+from qgis.PyQt.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+)
+
+from ..agent.events import AskUser
+
+
+class AskUserWidget(QFrame):
+    answered = pyqtSignal(str, str)  # request_id, choice
+
+    def __init__(self, event: AskUser, parent=None):
+        super().__init__(parent)
+        self.event = event
+        self.setObjectName("askUser")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setStyleSheet("#askUser { background: #fff8e1; border: 1px solid #e0b000; border-radius: 6px; }")
+        layout = QVBoxLayout(self)
+        self.question = QLabel(event.question)
+        self.question.setWordWrap(True)
+        font = self.question.font()
+        font.setBold(True)
+        self.question.setFont(font)
+        layout.addWidget(self.question)
+        if event.details:  # what a destructive action will change, before the OK
+            self.details = QLabel("This will change:\n" + "\n".join(f"• {d}" for d in event.details))
+            self.details.setWordWrap(True)
+            layout.addWidget(self.details)
+        row = QHBoxLayout()
+        self.buttons: list[QPushButton] = []
+        for option in event.options:
+            button = QPushButton(option)
+            button.clicked.connect(lambda _checked=False, o=option: self._answer(o))
+            row.addWidget(button)
+            self.buttons.append(button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.free_text: QLineEdit | None = None
+        if event.allow_free_text or not event.options:
+            self.free_text = QLineEdit()
+            self.free_text.setPlaceholderText("Type your answer and press Enter")
+            self.free_text.returnPressed.connect(self._answer_free_text)
+            layout.addWidget(self.free_text)
+        self.outcome = QLabel()
+        self.outcome.hide()
+        layout.addWidget(self.outcome)
+
+    def _answer_free_text(self) -> None:
+        if self.free_text is not None and self.free_text.text().strip():
+            self._answer(self.free_text.text().strip())
+
+    def _answer(self, choice: str) -> None:
+        for button in self.buttons:
+            button.setEnabled(False)
+        if self.free_text is not None:
+            self.free_text.setEnabled(False)
+        self.outcome.setText(f"You answered: {choice}")
+        self.outcome.show()
+        self.answered.emit(self.event.request_id, choice)
+
+    def expire(self, reason: str = "No longer waiting for an answer.") -> None:
+        """The turn ended (stopped, timed out) before the user answered."""
+        if self.outcome.isVisible():
+            return
+        for button in self.buttons:
+            button.setEnabled(False)
+        if self.free_text is not None:
+            self.free_text.setEnabled(False)
+        self.outcome.setText(reason)
+        self.outcome.show()

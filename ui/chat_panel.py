@@ -1,0 +1,202 @@
+"""The whole chat the dock embeds: conversation, activity feed, input, map chip, turn stats."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..agent.events import Done
+from ..agent.stores.base import SessionRecord, SessionStore
+from .activity_feed import ActivityFeed
+from .chat_session import ChatSession
+from .conversation_view import ConversationView
+from .map_context_chip import MapContextChip
+from .message_input import MessageInput
+from .session_history import UserMessage, history_items
+from .sessions_panel import SessionsPanel
+from .turn_stats import format_usage
+from .voice import AnswerSpeaker, recogniser_available
+
+log = logging.getLogger(__name__)
+
+
+class ChatPanel(QWidget):
+    settings_requested = pyqtSignal()
+    undo_requested = pyqtSignal(str)  # message_id of the turn whose map changes to revert
+
+    def __init__(self, session: ChatSession, store: SessionStore | None = None, *, user: str = "default",
+                 parent=None):
+        super().__init__(parent)
+        self.session = session
+        self._replaying = False
+        self.tabs = QTabWidget()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.tabs)
+        self.tabs.addTab(self._build_chat_tab(), "Chat")
+        self.sessions: SessionsPanel | None = None
+        if store is not None:
+            self.sessions = SessionsPanel(store, user)
+            self.sessions.session_opened.connect(lambda record: asyncio.ensure_future(self.restore(record)))
+            self.sessions.new_session_requested.connect(lambda: asyncio.ensure_future(self.new_session()))
+            self.sessions.session_deleted.connect(self._on_session_deleted)
+            self.tabs.addTab(self.sessions, "Sessions")
+        self._connect_session()
+
+    def _build_chat_tab(self) -> QWidget:
+        tab = QWidget()
+        layout = QVBoxLayout(tab)
+        layout.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
+        self.new_button = QPushButton("New chat")
+        self.new_button.clicked.connect(lambda: asyncio.ensure_future(self.new_session()))
+        self.speak_box = QCheckBox("Speak answers")
+        self.speaker = AnswerSpeaker()
+        self.speak_box.setVisible(self.speaker.available)
+        self.settings_button = QPushButton("Settings…")
+        self.settings_button.clicked.connect(self.settings_requested)
+        top.addWidget(self.new_button)
+        top.addStretch(1)
+        top.addWidget(self.speak_box)
+        top.addWidget(self.settings_button)
+        layout.addLayout(top)
+
+        self.conversation = ConversationView()
+        self.feed = ActivityFeed()
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.conversation)
+        splitter.addWidget(self.feed)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        layout.addWidget(splitter, 1)
+
+        self.stats = QLabel()
+        self.stats.setStyleSheet("color: #6e6e6e;")
+        self.stats.setWordWrap(True)
+        layout.addWidget(self.stats)
+
+        context_row = QHBoxLayout()
+        self.map_chip = MapContextChip()
+        self.queue_label = QLabel()
+        self.cancel_wait_button = QPushButton("Cancel wait")
+        self.cancel_wait_button.clicked.connect(self.session.stop)
+        context_row.addWidget(self.map_chip)
+        context_row.addStretch(1)
+        context_row.addWidget(self.queue_label)
+        context_row.addWidget(self.cancel_wait_button)
+        self.show_queue(None)
+        layout.addLayout(context_row)
+
+        input_row = QHBoxLayout()
+        self.input = MessageInput()
+        self.input.submitted.connect(self.send)
+        self.send_button = QPushButton("Send")
+        self.send_button.clicked.connect(self._send_or_stop)
+        self.mic_button = QPushButton("🎤")
+        self.mic_button.setVisible(recogniser_available())
+        input_row.addWidget(self.input, 1)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.mic_button)
+        buttons.addStretch(1)
+        input_row.addLayout(buttons)
+        layout.addLayout(input_row)
+        return tab
+
+    def _connect_session(self) -> None:
+        session, bridge = self.session, self.session.bridge
+        self.conversation.connect_bridge(bridge)
+        self.feed.connect_bridge(bridge)
+        bridge.done.connect(self._on_done)
+        self.conversation.answered.connect(session.answer)
+        self.conversation.undo_requested.connect(self.undo_requested)
+        session.user_message.connect(self._on_user_message)
+        session.busy_changed.connect(self._on_busy)
+        session.map_changed.connect(self.conversation.show_undo)
+
+    # -- intent
+    def send(self, text: str) -> None:
+        if self.session.busy:
+            return
+        self.refresh_map_context()
+        self.session.send(text, include_map_context=self.map_chip.include)
+
+    def _send_or_stop(self) -> None:
+        if self.session.busy:
+            self.session.stop()
+        else:
+            self.send(self.input.toPlainText())
+
+    def refresh_map_context(self) -> None:
+        """Updates the chip; the dock calls it when the canvas extent or selection changes."""
+        self.map_chip.show_context(self.session.map_context())
+
+    async def new_session(self) -> None:
+        await self.session.open(None)
+        self.conversation.clear()
+        self.feed.clear()
+        self.stats.clear()
+        self.tabs.setCurrentIndex(0)
+
+    async def restore(self, record: SessionRecord) -> None:
+        """Opens a stored session: its history into the view, its id into the agent."""
+        await self.session.open(record.info.session_id)
+        self.conversation.clear()
+        self.feed.clear()
+        self.stats.clear()
+        self._replaying = True
+        try:
+            for item in history_items(record):
+                if isinstance(item, UserMessage):
+                    self.conversation.add_user_message(item.text)
+                else:
+                    self.session.bridge.emit_event(item)
+        finally:
+            self._replaying = False
+        self.tabs.setCurrentIndex(0)
+
+    def show_queue(self, ahead: int | None) -> None:
+        """`None` hides the waiting line; otherwise the number of chats ahead of this one."""
+        waiting = ahead is not None
+        self.queue_label.setText(f"Waiting for a free slot ({ahead} ahead)" if waiting else "")
+        self.queue_label.setVisible(waiting)
+        self.cancel_wait_button.setVisible(waiting)
+
+    # -- rendering
+    def _on_user_message(self, text: str) -> None:
+        self.conversation.add_user_message(text)
+        self.input.last_sent = text
+        self.input.clear()
+
+    def _on_busy(self, busy: bool) -> None:
+        self.send_button.setText("Stop" if busy else "Send")
+        self.send_button.setToolTip("Stop the agent" if busy else "Send (Enter)")
+        if busy:
+            self.stats.setText("Working…")
+        else:
+            self.show_queue(None)
+
+    def _on_done(self, event: Done) -> None:
+        self.stats.setText(("Stopped · " if event.stopped else "") + format_usage(event.usage))
+        if self._replaying:
+            return
+        if self.speak_box.isChecked() and not event.stopped:
+            self.speaker.speak(event.content)
+        if self.sessions is not None:
+            asyncio.ensure_future(self.sessions._reporting(self.sessions.refresh()))
+
+    def _on_session_deleted(self, session_id: str) -> None:
+        if session_id == self.session.session_id:
+            asyncio.ensure_future(self.new_session())

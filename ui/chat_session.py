@@ -1,0 +1,191 @@
+"""Runs agent turns on the qasync loop and hands their events to the widgets, text batched.
+
+Not a widget: it owns the AgentLoop of the open session, the running turn task, Stop and the
+ask-user answers, and it coalesces streamed text so a fast model cannot flood the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Callable, Optional
+
+from qgis.PyQt.QtCore import QObject, pyqtSignal
+
+from ..agent.events import AgentEvent, Content, Done, Error, Thinking, ToolResult
+from .event_bridge import EventBridge
+
+log = logging.getLogger(__name__)
+
+MAX_REPAINTS_PER_S = 30
+# How long Stop waits for the loop to wind down by itself before cancelling the task.
+STOP_GRACE_S = 0.3
+
+LoopFactory = Callable[[Optional[str]], Any]  # session_id (None: new) -> AgentLoop
+ContextSource = Callable[[], Any]  # -> MapContext | None
+
+
+class TextBatcher:
+    """Joins consecutive text fragments of one kind and releases them at most `rate` times a
+    second; any other event first releases what is pending, so the order never changes."""
+
+    def __init__(self, emit: Callable[[AgentEvent], None], rate: float = MAX_REPAINTS_PER_S):
+        self._emit = emit
+        self._interval = 1.0 / rate
+        self._pending: list[str] = []
+        self._kind: tuple[type, int] | None = None
+        self._last_flush = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def push(self, event: AgentEvent) -> None:
+        kind = _fragment_kind(event)
+        if kind is None:
+            self.flush()
+            self._emit(event)
+            return
+        if self._kind is not None and kind != self._kind:
+            self.flush()
+        self._kind = kind
+        self._pending.append(event.text)
+        wait = self._last_flush + self._interval - time.monotonic()
+        if wait <= 0:
+            self.flush()
+        elif self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(wait, self.flush)
+
+    def flush(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self._pending:
+            return
+        text = "".join(self._pending)
+        kind_type, step = self._kind
+        self._pending, self._kind = [], None
+        self._last_flush = time.monotonic()
+        self._emit(Thinking(step, text) if kind_type is Thinking else Content(text))
+
+
+def _fragment_kind(event: AgentEvent) -> tuple[type, int] | None:
+    if isinstance(event, Thinking):
+        return (Thinking, event.step)
+    if isinstance(event, Content) and not event.is_complete:
+        return (Content, 0)
+    return None
+
+
+class ChatSession(QObject):
+    """The conversation the dock shows: one AgentLoop at a time, one turn at a time."""
+
+    busy_changed = pyqtSignal(bool)
+    user_message = pyqtSignal(str)  # the text the user sent, before any agent event
+    map_changed = pyqtSignal(str)  # message_id of a finished turn whose tools changed the map
+    session_changed = pyqtSignal(str)  # session_id now open ("" for a new, unsaved one)
+
+    def __init__(self, loop_factory: LoopFactory, *, context_source: ContextSource | None = None,
+                 changes_map: Callable[[str], bool] | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self.bridge = EventBridge(self)
+        self._loop_factory = loop_factory
+        self._context_source = context_source
+        self._changes_map = changes_map or (lambda tool_name: False)
+        self._agent: Any = None
+        self._session_id: str | None = None
+        self._task: asyncio.Task | None = None
+        self._batcher = TextBatcher(self.bridge.emit_event)
+        self.last_user_message = ""
+
+    @property
+    def session_id(self) -> str | None:
+        return self._session_id
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def map_context(self) -> Any:
+        if self._context_source is None:
+            return None
+        try:
+            return self._context_source()
+        except Exception:  # a broken canvas must not stop the user from chatting
+            log.exception("could not read the map context")
+            return None
+
+    def send(self, text: str, include_map_context: bool = True) -> asyncio.Task | None:
+        text = text.strip()
+        if not text or self.busy:
+            return None
+        context = self.map_context() if include_map_context else None
+        self.last_user_message = text
+        self.user_message.emit(text)
+        self._task = asyncio.ensure_future(self._run_turn(text, context))
+        self.busy_changed.emit(True)
+        return self._task
+
+    def stop(self) -> None:
+        """Asks the loop to stop; cancels the task if it has not ended within STOP_GRACE_S."""
+        if not self.busy:
+            return
+        try:
+            self._agent.cancel()
+        except Exception:
+            log.exception("AgentLoop.cancel failed")
+        task = self._task
+        asyncio.get_running_loop().call_later(STOP_GRACE_S, lambda: task.done() or task.cancel())
+
+    def answer(self, request_id: str, choice: str) -> None:
+        if self._agent is not None:
+            self._agent.answer(request_id, choice)
+
+    async def open(self, session_id: str | None) -> None:
+        """Switches the agent to another stored session (None: a new one)."""
+        await self.close_agent()
+        self._session_id = session_id
+        self.session_changed.emit(session_id or "")
+
+    async def close_agent(self) -> None:
+        if self.busy:
+            self.stop()
+            await asyncio.wait([self._task], timeout=2 * STOP_GRACE_S + 1)
+        if self._agent is not None:
+            agent, self._agent = self._agent, None
+            try:
+                await agent.aclose()
+            except Exception:
+                log.exception("AgentLoop.aclose failed")
+
+    async def _run_turn(self, text: str, context: Any) -> None:
+        changed_map = False
+        finished = False
+        parts: list[str] = []
+        try:
+            if self._agent is None:
+                self._agent = self._loop_factory(self._session_id)
+            async for event in self._agent.run(text, context):
+                if isinstance(event, ToolResult) and self._changes_map(event.tool_name):
+                    changed_map = True
+                if isinstance(event, Content) and not event.is_complete:
+                    parts.append(event.text)
+                if isinstance(event, Done):
+                    finished = True
+                    self._batcher.flush()
+                    if event.session_id and event.session_id != self._session_id:
+                        self._session_id = event.session_id
+                        self.session_changed.emit(event.session_id)
+                    if changed_map:
+                        self.map_changed.emit(event.message_id)
+                self._batcher.push(event)
+        except asyncio.CancelledError:
+            self._batcher.flush()
+            if not finished:  # the loop never said so: tell the user the turn stopped
+                self._batcher.push(Done(self._session_id or "", "", "".join(parts), time.time(), stopped=True))
+        except Exception as exc:  # the dock must survive whatever the turn raises
+            log.exception("the turn failed")
+            self._batcher.push(Error(f"The turn failed: {exc}", recoverable=True))
+            if not finished:
+                self._batcher.push(Done(self._session_id or "", "", "".join(parts), time.time()))
+        finally:
+            self._batcher.flush()
+            self.busy_changed.emit(False)

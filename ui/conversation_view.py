@@ -1,0 +1,207 @@
+"""The conversation: user and assistant bubbles, streamed Markdown, inline questions."""
+
+from __future__ import annotations
+
+from qgis.PyQt.QtCore import QSize, Qt, pyqtSignal
+from qgis.PyQt.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..agent.events import AskUser, Content, Done, Error, IterationLimit
+from .ask_user_widget import AskUserWidget
+from .autoscroll import StickToBottom
+from .event_bridge import EventBridge
+from .markdown import set_markdown
+
+USER_STYLE = "background: #dceefc; border-radius: 8px;"
+ASSISTANT_STYLE = "background: #f4f4f4; border-radius: 8px;"
+
+
+class _FittedBrowser(QTextBrowser):
+    """A read-only rich text view exactly as tall as its text, so the chat scrolls, not it."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setOpenExternalLinks(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setStyleSheet("background: transparent;")
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+
+    def _fit(self, size=None) -> None:
+        height = self.document().size().height() if size is None else size.height()
+        self.setFixedHeight(int(height) + 2 * self.frameWidth() + 4)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.document().setTextWidth(self.viewport().width())
+        self._fit()
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, self.height())
+
+
+class MessageBubble(QFrame):
+    undo_requested = pyqtSignal(str)  # message_id
+
+    def __init__(self, role: str, text: str = "", parent=None):
+        super().__init__(parent)
+        self.role = role
+        self.message_id = ""
+        self._text = ""
+        self.setObjectName(f"{role}Bubble")
+        self.setStyleSheet(f"#{role}Bubble {{ {USER_STYLE if role == 'user' else ASSISTANT_STYLE} }}")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 4)
+        if role == "user":
+            self.body: QWidget = QLabel()
+            self.body.setWordWrap(True)
+            self.body.setTextFormat(Qt.TextFormat.PlainText)
+            self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        else:
+            self.body = _FittedBrowser()
+        layout.addWidget(self.body)
+        actions = QHBoxLayout()
+        actions.addStretch(1)
+        self.undo_button = QPushButton("Undo last turn")
+        self.undo_button.setToolTip("Revert what this answer changed on the map")
+        self.undo_button.clicked.connect(lambda: self.undo_requested.emit(self.message_id))
+        self.undo_button.hide()
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy this message as Markdown")
+        self.copy_button.clicked.connect(self.copy_to_clipboard)
+        for button in (self.undo_button, self.copy_button):
+            button.setFlat(True)
+            actions.addWidget(button)
+        layout.addLayout(actions)
+        self.set_text(text)
+
+    def text(self) -> str:
+        return self._text
+
+    def append(self, fragment: str) -> None:
+        self.set_text(self._text + fragment)
+
+    def set_text(self, text: str) -> None:
+        self._text = text
+        if isinstance(self.body, QLabel):
+            self.body.setText(text)
+        else:
+            set_markdown(self.body.document(), text)
+
+    def rendered_text(self) -> str:
+        return self.body.text() if isinstance(self.body, QLabel) else self.body.toPlainText()
+
+    def copy_to_clipboard(self) -> None:
+        QApplication.clipboard().setText(self._text)
+
+
+class ConversationView(QScrollArea):
+    answered = pyqtSignal(str, str)  # request_id, choice (from an inline question)
+    undo_requested = pyqtSignal(str)  # message_id of the turn to revert
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self._layout = QVBoxLayout(inner)
+        self._layout.setContentsMargins(6, 6, 6, 6)
+        self._layout.addStretch(1)
+        self.setWidget(inner)
+        self.autoscroll = StickToBottom(self.verticalScrollBar())
+        self._streaming: MessageBubble | None = None
+        self._questions: list[AskUserWidget] = []
+
+    def connect_bridge(self, bridge: EventBridge) -> None:
+        bridge.content.connect(self.on_content)
+        bridge.ask_user.connect(self.on_ask_user)
+        bridge.error.connect(self.on_error)
+        bridge.iteration_limit.connect(self.on_iteration_limit)
+        bridge.done.connect(self.on_done)
+
+    # -- what the conversation holds, for tests and exports
+    def items(self) -> list[QWidget]:
+        return [self._layout.itemAt(i).widget() for i in range(self._layout.count() - 1)]
+
+    def bubbles(self) -> list[MessageBubble]:
+        return [w for w in self.items() if isinstance(w, MessageBubble)]
+
+    def clear(self) -> None:
+        for widget in self.items():
+            self._layout.removeWidget(widget)
+            widget.deleteLater()
+        self._streaming = None
+        self._questions.clear()
+
+    def _add(self, widget: QWidget) -> QWidget:
+        self._layout.insertWidget(self._layout.count() - 1, widget)
+        return widget
+
+    # -- rendering
+    def add_user_message(self, text: str) -> MessageBubble:
+        self._streaming = None
+        return self._add(MessageBubble("user", text))
+
+    def add_assistant_message(self, text: str, message_id: str = "") -> MessageBubble:
+        bubble = MessageBubble("assistant", text)
+        bubble.message_id = message_id
+        bubble.undo_requested.connect(self.undo_requested)
+        return self._add(bubble)
+
+    def add_status(self, text: str, *, error: bool = False) -> QLabel:
+        label = QLabel(text)
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setStyleSheet("color: #be1e1e;" if error else "color: #6e6e6e; font-style: italic;")
+        return self._add(label)
+
+    def on_content(self, event: Content) -> None:
+        if self._streaming is None:
+            self._streaming = self.add_assistant_message("")
+        if event.is_complete:
+            self._streaming.set_text(event.text)
+        else:
+            self._streaming.append(event.text)
+
+    def on_ask_user(self, event: AskUser) -> None:
+        self._streaming = None  # text after the answer starts a new bubble
+        widget = AskUserWidget(event)
+        widget.answered.connect(self.answered)
+        self._questions.append(widget)
+        self._add(widget)
+
+    def on_error(self, event: Error) -> None:
+        self.add_status(event.message, error=True)
+
+    def on_iteration_limit(self, event: IterationLimit) -> None:
+        self.add_status(f"The agent stopped after {event.steps} steps (limit {event.limit}). "
+                        "Ask it to continue, or raise 'Max steps' in the settings.")
+
+    def on_done(self, event: Done) -> None:
+        bubble = self._streaming
+        if bubble is None and event.content and not event.stopped:
+            bubble = self.add_assistant_message(event.content)
+        if bubble is not None:
+            bubble.message_id = event.message_id
+        for question in self._questions:
+            question.expire()
+        self._questions.clear()
+        self._streaming = None
+        if event.stopped:
+            self.add_status("Stopped. Nothing more will be done for this message.")
+
+    def show_undo(self, message_id: str) -> None:
+        for bubble in self.bubbles():
+            bubble.undo_button.setVisible(bool(message_id) and bubble.message_id == message_id)

@@ -1,0 +1,174 @@
+"""The session list (newest first): new, open, rename, delete, export."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..agent.stores.base import SessionInfo, SessionStore
+from .exports import session_to_markdown, session_to_pyqgis
+
+log = logging.getLogger(__name__)
+SESSION_ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _when(timestamp: float) -> str:
+    return datetime.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+
+
+class SessionsPanel(QWidget):
+    session_opened = pyqtSignal(object)  # SessionRecord
+    new_session_requested = pyqtSignal()
+    session_deleted = pyqtSignal(str)
+
+    def __init__(self, store: SessionStore, user: str = "default",
+                 changes_map: Callable[[str], bool] = lambda name: True, parent=None):
+        super().__init__(parent)
+        self.store = store
+        self.user = user
+        self._changes_map = changes_map
+        self.sessions: list[SessionInfo] = []
+        layout = QVBoxLayout(self)
+        self.list = QListWidget()
+        self.list.itemDoubleClicked.connect(lambda _item: self._start(self.open_selected()))
+        layout.addWidget(self.list)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        rows = [QHBoxLayout(), QHBoxLayout()]
+        self.buttons: dict[str, QPushButton] = {}
+        for row, (key, label, handler) in zip((0, 0, 0, 0, 1, 1), (
+            ("new", "New", self.new_session_requested.emit),
+            ("open", "Open", lambda: self._start(self.open_selected())),
+            ("rename", "Rename…", lambda: self._start(self.rename_selected())),
+            ("delete", "Delete…", lambda: self._start(self.delete_selected())),
+            ("markdown", "Export Markdown…", lambda: self._start(self.export_selected("markdown"))),
+            ("pyqgis", "Export PyQGIS script…", lambda: self._start(self.export_selected("pyqgis"))),
+        )):
+            button = QPushButton(label)
+            button.clicked.connect(handler)
+            rows[row].addWidget(button)
+            self.buttons[key] = button
+        for row in rows:
+            layout.addLayout(row)
+        # Dialog seams: modal dialogs cannot be clicked in offscreen tests.
+        self.ask_title: Callable[[str], str | None] = self._ask_title
+        self.confirm_delete: Callable[[str], bool] = self._confirm_delete
+        self.ask_export_path: Callable[[str, str], str | None] = self._ask_export_path
+
+    def _start(self, coro) -> asyncio.Task:
+        return asyncio.ensure_future(self._reporting(coro))
+
+    async def _reporting(self, coro) -> Any:
+        try:
+            return await coro
+        except Exception as exc:  # a store that went away must not break the dock
+            log.exception("session action failed")
+            self.message.setText(f"The session store failed: {exc}. Check the Redis URL in the settings, "
+                                 "or clear it to use the embedded store.")
+            return None
+
+    def selected_id(self) -> str | None:
+        item = self.list.currentItem()
+        return item.data(SESSION_ID_ROLE) if item is not None else None
+
+    def select(self, session_id: str) -> None:
+        for i in range(self.list.count()):
+            if self.list.item(i).data(SESSION_ID_ROLE) == session_id:
+                self.list.setCurrentRow(i)
+
+    def titles(self) -> list[str]:
+        return [self.list.item(i).text().split("\n")[0] for i in range(self.list.count())]
+
+    async def refresh(self) -> None:
+        current = self.selected_id()
+        self.sessions = await self.store.list(self.user)
+        self.list.clear()
+        for info in self.sessions:
+            title = info.title or "(untitled)"
+            item = QListWidgetItem(f"{title}\n{_when(info.updated_at)} · {info.message_count} messages")
+            item.setData(SESSION_ID_ROLE, info.session_id)
+            self.list.addItem(item)
+        if current:
+            self.select(current)
+        self.message.setText("" if self.sessions else "No saved conversations yet.")
+
+    async def open_selected(self) -> None:
+        session_id = self.selected_id()
+        if session_id is None:
+            return
+        record = await self.store.history(session_id)
+        if record is None:
+            self.message.setText("That session no longer exists; the list was refreshed.")
+            await self.refresh()
+            return
+        self.session_opened.emit(record)
+
+    async def rename_selected(self) -> None:
+        session_id = self.selected_id()
+        if session_id is None:
+            return
+        title = self.ask_title(self.list.currentItem().text().split("\n")[0])
+        if title and title.strip():
+            await self.store.rename(session_id, title.strip())
+            await self.refresh()
+
+    async def delete_selected(self) -> None:
+        session_id = self.selected_id()
+        if session_id is None:
+            return
+        if not self.confirm_delete(self.list.currentItem().text().split("\n")[0]):
+            return
+        await self.store.delete(session_id)
+        self.session_deleted.emit(session_id)
+        await self.refresh()
+
+    async def export_selected(self, kind: str) -> Path | None:
+        session_id = self.selected_id()
+        if session_id is None:
+            return None
+        record = await self.store.history(session_id)
+        if record is None:
+            return None
+        suffix = ".md" if kind == "markdown" else ".py"
+        path = self.ask_export_path((record.info.title or "session")[:40], suffix)
+        if not path:
+            return None
+        text = session_to_markdown(record) if kind == "markdown" else session_to_pyqgis(record, self._changes_map)
+        target = Path(path)
+        target.write_text(text, encoding="utf-8")
+        self.message.setText(f"Saved {target}")
+        return target
+
+    # -- dialogs
+    def _ask_title(self, current: str) -> str | None:
+        title, ok = QInputDialog.getText(self, "Rename conversation", "New title:", text=current)
+        return title if ok else None
+
+    def _confirm_delete(self, title: str) -> bool:
+        answer = QMessageBox.question(self, "Delete conversation",
+                                      f"Delete “{title}” and its history? This cannot be undone.")
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _ask_export_path(self, stem: str, suffix: str) -> str | None:
+        safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in stem).strip() or "session"
+        kind = "Markdown (*.md)" if suffix == ".md" else "Python script (*.py)"
+        path, _filter = QFileDialog.getSaveFileName(self, "Export conversation", safe + suffix, kind)
+        return path or None

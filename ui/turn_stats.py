@@ -1,0 +1,24 @@
+"""The per-turn numbers that matter on a laptop GPU, as one line of text."""
+
+from __future__ import annotations
+
+from ..agent.events import Usage
+
+
+def _n(value: float) -> str:
+    return f"{int(value):,}".replace(",", "\u202f")  # narrow no-break space groups thousands
+
+
+def format_usage(usage: Usage) -> str:
+    parts = [f"{_n(usage.prompt_tokens)} tokens in", f"{_n(usage.eval_tokens)} out"]
+    if usage.eval_ms > 0 and usage.eval_tokens:
+        parts.append(f"{usage.eval_tokens / (usage.eval_ms / 1000):.1f} tokens/s")
+    if usage.context_window:
+        share = 100 * usage.prompt_tokens / usage.context_window
+        parts.append(f"context {_n(usage.prompt_tokens)} / {_n(usage.context_window)} ({share:.0f}%)")
+    parts.append(f"{usage.wall_ms / 1000:.1f} s")
+    if usage.steps:
+        parts.append(f"{usage.steps} step{'s' if usage.steps != 1 else ''}")
+    if usage.tool_calls:
+        parts.append(f"{usage.tool_calls} tool call{'s' if usage.tool_calls != 1 else ''}")
+    return " · ".join(parts)
