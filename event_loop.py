@@ -25,6 +25,8 @@ def attach_event_loop(app=None) -> asyncio.AbstractEventLoop:
     except RuntimeError:
         current = None
     if isinstance(current, qasync.QEventLoop) and not current.is_closed():
+        if current.is_running():
+            asyncio.events._set_running_loop(current)  # it runs inside Qt's loop on this thread
         return current
     loop = qasync.QEventLoop(app or QgsApplication.instance(), already_running=True)
     asyncio.set_event_loop(loop)
