@@ -1,0 +1,108 @@
+"""What the user is looking at when they send a message, given to the model compactly."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Layer types as the plugin reports them; they become policy states ("raster_layer", ...).
+LAYER_KINDS = ("raster", "vector", "mesh", "point_cloud", "vector_tile")
+_MAX_FEATURES_CHARS = 1500
+
+
+@dataclass(frozen=True)
+class LayerInfo:
+    name: str
+    kind: str = "vector"  # one of LAYER_KINDS
+    id: str = ""
+    crs: str = ""
+    geometry: str = ""  # for vector layers: Point, Polygon, ...
+    feature_count: int | None = None
+    visible: bool = True
+
+
+@dataclass(frozen=True)
+class MapContext:
+    extent: tuple[float, float, float, float] | None = None  # xmin, ymin, xmax, ymax in `crs`
+    crs: str = ""
+    center_lonlat: tuple[float, float] | None = None
+    scale: float | None = None
+    active_layer: str = ""
+    selected_features: dict[str, Any] | None = None  # a small GeoJSON FeatureCollection
+    layers: tuple[LayerInfo, ...] = field(default_factory=tuple)
+
+    def states(self) -> set[str]:
+        """Policy states this map satisfies, e.g. {"layer", "raster_layer", "selection"}."""
+        found: set[str] = set()
+        for layer in self.layers:
+            found.add("layer")
+            found.add(f"{layer.kind}_layer")
+        if self.selected_features and self.selected_features.get("features"):
+            found.add("selection")
+        if self.active_layer:
+            found.add("active_layer")
+        return found
+
+    def to_prompt(self) -> str:
+        """A few lines the model can read cheaply; numbers rounded to what matters."""
+        lines = []
+        if self.extent:
+            digits = 5 if _is_geographic(self.crs) else 1
+            ext = ", ".join(f"{v:.{digits}f}" for v in self.extent)
+            lines.append(f"extent: [{ext}] ({self.crs or 'unknown CRS'})")
+        elif self.crs:
+            lines.append(f"crs: {self.crs}")
+        if self.center_lonlat:
+            lines.append(f"centre lon/lat: {self.center_lonlat[0]:.5f}, {self.center_lonlat[1]:.5f}")
+        if self.scale:
+            lines.append(f"scale: 1:{self.scale:,.0f}")
+        if self.active_layer:
+            lines.append(f"active layer: {self.active_layer}")
+        if self.layers:
+            lines.append("layers: " + "; ".join(_layer_line(layer) for layer in self.layers))
+        features = _features_text(self.selected_features)
+        if features:
+            lines.append(f"selected features: {features}")
+        return "[map] " + "\n".join(lines) if lines else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MapContext:
+        layers = tuple(LayerInfo(**layer) if isinstance(layer, dict) else layer
+                       for layer in data.get("layers", ()))
+        extent = tuple(data["extent"]) if data.get("extent") else None
+        center = tuple(data["center_lonlat"]) if data.get("center_lonlat") else None
+        return cls(extent=extent, crs=data.get("crs", ""), center_lonlat=center, scale=data.get("scale"),
+                   active_layer=data.get("active_layer", ""),
+                   selected_features=data.get("selected_features"), layers=layers)
+
+
+def _is_geographic(crs: str) -> bool:
+    return crs.upper() in ("EPSG:4326", "OGC:CRS84", "EPSG:4258", "EPSG:4269")
+
+
+def _layer_line(layer: LayerInfo) -> str:
+    bits = [layer.kind]
+    if layer.geometry:
+        bits.append(layer.geometry)
+    if layer.feature_count is not None:
+        bits.append(f"{layer.feature_count} features")
+    if layer.crs:
+        bits.append(layer.crs)
+    if not layer.visible:
+        bits.append("hidden")
+    return f"{layer.name} ({', '.join(bits)})"
+
+
+def _features_text(collection: dict[str, Any] | None) -> str:
+    if not collection or not collection.get("features"):
+        return ""
+    text = json.dumps(collection, separators=(",", ":"), ensure_ascii=False)
+    if len(text) <= _MAX_FEATURES_CHARS:
+        return text
+    count = len(collection["features"])
+    ids = [f.get("id") for f in collection["features"][:20] if f.get("id") is not None]
+    return f"{count} features (too large to inline; ids {ids}); use a selection tool to read them"

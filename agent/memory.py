@@ -1,0 +1,134 @@
+"""Short-term memory: the conversation as Ollama chat messages, windowed without ever
+separating an assistant's tool call from its result."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+from .llm.types import Message
+
+DEFAULT_WINDOW = 50
+MAX_TOOL_RESULT_CHARS = 10_000
+CANCELLED_RESULT = "Cancelled by the user before it finished; nothing was returned."
+
+
+def truncation_notice(hidden: int) -> str:
+    return (f"\n[truncated: {hidden} more characters not shown. To get the rest, call the tool again "
+            "with narrower arguments (a smaller area or date range, a limit/offset or page, fewer fields).]")
+
+
+class ConversationMemory:
+    def __init__(self, max_messages: int = DEFAULT_WINDOW, max_tool_chars: int = MAX_TOOL_RESULT_CHARS):
+        self.max_messages = max_messages
+        self.max_tool_chars = max_tool_chars
+        self._messages: list[Message] = []
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    @property
+    def messages(self) -> list[Message]:
+        """Everything kept, oldest first (the window is `window()`)."""
+        return list(self._messages)
+
+    def add_user(self, content: str) -> None:
+        self._messages.append({"role": "user", "content": content})
+
+    def add_assistant(self, message: Message) -> None:
+        self._messages.append(dict(message, role="assistant"))
+
+    def add_tool_result(self, call_id: str, tool_name: str, content: str) -> None:
+        if len(content) > self.max_tool_chars:
+            content = content[: self.max_tool_chars] + truncation_notice(len(content) - self.max_tool_chars)
+        self._messages.append({"role": "tool", "tool_name": tool_name, "tool_call_id": call_id,
+                               "content": content})
+
+    def add(self, message: Message) -> None:
+        if message.get("role") == "tool":
+            self.add_tool_result(message.get("tool_call_id", ""), message.get("tool_name", ""),
+                                 str(message.get("content", "")))
+        else:
+            self._messages.append(dict(message))
+
+    def window(self, keep_from: int | None = None) -> list[Message]:
+        """The most recent whole units (a user message, or an assistant message with all its
+        tool results) that fit in `max_messages`; messages from index `keep_from` on (the
+        turn in progress) are always kept."""
+        split = len(self._messages) if keep_from is None else max(0, min(keep_from, len(self._messages)))
+        current = self._messages[split:]
+        kept: list[list[Message]] = []
+        count = len(current)
+        for unit in reversed(list(_units(self._messages[:split]))):
+            if count + len(unit) > self.max_messages and (kept or current):
+                break
+            kept.append(unit)
+            count += len(unit)
+        window = [m for unit in reversed(kept) for m in unit] + current
+        while window and window[0].get("role") == "tool":  # an orphan result left by an old drop
+            window.pop(0)
+        return window
+
+    def pending_calls(self) -> list[tuple[str, str]]:
+        """(call_id, tool_name) of tool calls that have no result yet."""
+        answered = {m.get("tool_call_id") for m in self._messages if m.get("role") == "tool"}
+        pending = []
+        for m in self._messages:
+            for call in m.get("tool_calls") or ():
+                if call.get("id") not in answered:
+                    pending.append((call.get("id", ""), call["function"]["name"]))
+        return pending
+
+    def close_dangling_calls(self, note: str = CANCELLED_RESULT) -> int:
+        """Give every unanswered tool call a result, so the history stays valid after a stop."""
+        pending = self.pending_calls()
+        for call_id, name in pending:
+            self.add_tool_result(call_id, name, note)
+        return len(pending)
+
+    def turn_starts(self) -> list[int]:
+        return [i for i, m in enumerate(self._messages) if m.get("role") == "user"]
+
+    def drop_oldest_turn(self, keep_from: int) -> int:
+        """Drops the oldest user turn (and everything it led to) before index `keep_from`.
+        Returns how many messages went (0 when there is nothing older to drop)."""
+        starts = self.turn_starts()
+        older = [i for i in starts if i < keep_from]
+        if not older:
+            return 0
+        end = next((i for i in starts if i > older[0]), len(self._messages))
+        end = min(end, keep_from)
+        del self._messages[:end]
+        return end
+
+    def replace_content(self, index: int, content: str) -> None:
+        self._messages[index] = dict(self._messages[index], content=content)
+
+    def clear(self) -> None:
+        self._messages.clear()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"version": 1, "max_messages": self.max_messages, "max_tool_chars": self.max_tool_chars,
+                "messages": copy.deepcopy(self._messages)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> ConversationMemory:
+        data = data or {}
+        memory = cls(int(data.get("max_messages", DEFAULT_WINDOW)),
+                     int(data.get("max_tool_chars", MAX_TOOL_RESULT_CHARS)))
+        memory._messages = [dict(m) for m in data.get("messages", ()) if isinstance(m, dict) and "role" in m]
+        return memory
+
+
+def _units(messages: list[Message]) -> Iterable[list[Message]]:
+    unit: list[Message] = []
+    for message in messages:
+        # a tool result belongs to the assistant message before it
+        if message.get("role") == "tool" and unit:
+            unit.append(message)
+            continue
+        if unit:
+            yield unit
+        unit = [message]
+    if unit:
+        yield unit

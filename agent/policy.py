@@ -1,0 +1,107 @@
+"""Which tools the model may call now, and which calls must wait for the user.
+
+Each tool declares its safety through MCP annotations and its needs through
+meta["stacgis"] (see agent/safety.py): "requires" (states such as "raster_layer" that
+must hold), "provides" (states it creates, e.g. a loading tool provides "raster_layer"),
+"discovery" (a read-only look-around that counts toward the exploration budget) and
+"always" (offered at every step whatever the selection says).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .safety import Safety, tool_policy_meta, tool_safety
+
+# When a tool provides one of these, the generic states it implies hold as well.
+_IMPLIED = {"raster_layer": {"layer"}, "vector_layer": {"layer"}, "mesh_layer": {"layer"},
+            "point_cloud_layer": {"layer"}, "vector_tile_layer": {"layer"}}
+
+
+@dataclass(frozen=True)
+class ToolRule:
+    name: str
+    safety: Safety
+    requires: frozenset[str] = frozenset()
+    provides: frozenset[str] = frozenset()
+    discovery: bool = False
+    always: bool = False
+
+    @classmethod
+    def from_tool(cls, tool: Any) -> ToolRule:
+        meta = tool_policy_meta(tool)
+        name = tool["name"] if isinstance(tool, dict) else tool.name
+        return cls(name=name, safety=tool_safety(tool),
+                   requires=frozenset(meta.get("requires") or ()),
+                   provides=frozenset(meta.get("provides") or ()),
+                   discovery=bool(meta.get("discovery", False)),
+                   always=bool(meta.get("always", False)))
+
+
+@dataclass
+class Policy:
+    rules: dict[str, ToolRule]
+    exploration_budget: int = 7
+    state: set[str] = field(default_factory=set)
+    discovery_streak: int = 0
+
+    @classmethod
+    def from_tools(cls, tools: Iterable[Any], exploration_budget: int = 7) -> Policy:
+        rules = {r.name: r for r in map(ToolRule.from_tool, tools)}
+        return cls(rules=rules, exploration_budget=exploration_budget)
+
+    def set_state(self, states: Iterable[str]) -> None:
+        self.state = set(states)
+
+    def allowed(self) -> set[str]:
+        """The allow-list for this moment; recomputed after every state change."""
+        return {name for name, rule in self.rules.items() if rule.requires <= self.state}
+
+    def required_tools(self) -> list[str]:
+        """Tools always offered when allowed, whatever the selection scores say."""
+        allowed = self.allowed()
+        return [name for name, rule in self.rules.items() if rule.always and name in allowed]
+
+    def why_not_allowed(self, name: str) -> str | None:
+        rule = self.rules.get(name)
+        if rule is None:
+            return None
+        missing = sorted(rule.requires - self.state)
+        if not missing:
+            return None
+        needs = ", ".join(m.replace("_", " ") for m in missing)
+        providers = sorted(n for n, r in self.rules.items() if set(missing) & r.provides)[:5]
+        hint = f" First use one of: {', '.join(providers)}." if providers else ""
+        return f"Tool '{name}' is not available yet: it needs {needs}.{hint}"
+
+    def is_destructive(self, name: str) -> bool:
+        rule = self.rules.get(name)
+        return rule is not None and rule.safety is Safety.DESTRUCTIVE
+
+    def is_read_only(self, name: str) -> bool:
+        rule = self.rules.get(name)
+        return rule is not None and rule.safety is Safety.READ
+
+    def after_call(self, name: str, ok: bool) -> bool:
+        """Records a finished call; returns True when the state changed (refresh the allow-list)."""
+        rule = self.rules.get(name)
+        if rule is None:
+            return False
+        if rule.discovery and rule.safety is Safety.READ:
+            self.discovery_streak += 1
+        elif ok:  # a non-discovery call that worked is progress
+            self.discovery_streak = 0
+        if not ok or not rule.provides:
+            return False
+        before = set(self.state)
+        for state in rule.provides:
+            self.state.add(state)
+            self.state |= _IMPLIED.get(state, set())
+        return self.state != before
+
+    def exploration_exhausted(self) -> bool:
+        return self.exploration_budget > 0 and self.discovery_streak >= self.exploration_budget
+
+    def reset_exploration(self) -> None:
+        self.discovery_streak = 0

@@ -1,0 +1,32 @@
+"""The system prompt: role, rules and the resources known when the session starts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+PROMPTS_DIR = Path(__file__).resolve().parents[1] / "resources" / "prompts"
+
+ANSWER_NOW = ("This is your last step: do not call any tool. Answer the user now with what you have "
+              "found so far, and say what is still missing.")
+SUMMARISE_NOW = ("The user asked you to stop exploring. Do not call any tool. Summarise what you found "
+                 "and suggest the next step.")
+CONTINUE = "Your answer was cut off by the length limit. Continue exactly where you stopped, without repeating."
+
+
+def load_prompt(name: str) -> str:
+    return (PROMPTS_DIR / name).read_text(encoding="utf-8")
+
+
+def build_system_prompt(max_steps: int, catalogs: Sequence[Any] = (), resources: Sequence[str] = (),
+                        extra: str = "") -> str:
+    parts = [load_prompt("system.md").replace("{max_steps}", str(max_steps)).strip()]
+    if catalogs:
+        lines = [f"- {getattr(c, 'name', c)}: {getattr(c, 'url', '')}".rstrip(": ") for c in catalogs]
+        parts.append("Configured STAC catalogs:\n" + "\n".join(lines))
+    for resource in resources:
+        if resource.strip():
+            parts.append(resource.strip())
+    if extra.strip():
+        parts.append(extra.strip())
+    return "\n\n".join(parts)

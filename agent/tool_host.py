@@ -1,0 +1,157 @@
+"""The agent's side of the embedded MCP server: one long-lived in-process client.
+
+mcp's Client must be entered and exited in the same task (an anyio rule), so one owner
+task holds it open for the session; calls are made from the loop's task through it.
+Arguments are validated against each tool's JSON schema before anything runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+from mcp import Client
+
+log = logging.getLogger(__name__)
+
+
+class ToolHostError(Exception):
+    """The embedded tool server could not be reached; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    ok: bool
+    value: Any  # plain data shown in the UI (structured content, or text)
+    text: str  # what the model reads back
+
+
+class ToolHost:
+    def __init__(self, server: Any):
+        self.server = server
+        self.tools: dict[str, Any] = {}  # name -> mcp Tool
+        self._validators: dict[str, Any] = {}
+        self._client: Client | None = None
+        self._owner: asyncio.Task | None = None
+        self._closing = asyncio.Event()
+
+    @property
+    def started(self) -> bool:
+        return self._client is not None
+
+    async def start(self) -> None:
+        if self._owner is not None:
+            return
+        ready: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._owner = asyncio.create_task(self._own(ready), name="stacgis-mcp-client")
+        try:
+            await ready
+        except Exception as exc:
+            self._owner = None
+            raise ToolHostError(f"The plugin's tool server did not start ({exc}). "
+                                "Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).") from exc
+        await self.refresh_tools()
+
+    async def _own(self, ready: asyncio.Future) -> None:
+        try:
+            async with Client(self.server) as client:
+                self._client = client
+                ready.set_result(None)
+                await self._closing.wait()
+        except BaseException as exc:
+            if not ready.done():
+                ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError(str(exc)))
+            if not isinstance(exc, (asyncio.CancelledError, GeneratorExit)):
+                log.exception("MCP client owner task failed")
+            raise
+        finally:
+            self._client = None
+
+    async def refresh_tools(self) -> list[Any]:
+        client = self._require()
+        tools: list[Any] = []
+        cursor = None
+        while True:
+            page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+            tools.extend(page.tools)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        self.tools = {t.name: t for t in tools}
+        self._validators.clear()
+        return tools
+
+    def validate(self, name: str, arguments: Any) -> list[str]:
+        """Problems with `arguments` for tool `name`, as sentences the model can act on."""
+        if not isinstance(arguments, dict):
+            return [f"arguments must be a JSON object, got {type(arguments).__name__}"]
+        validator = self._validators.get(name)
+        if validator is None:
+            schema = self.tools[name].input_schema or {"type": "object"}
+            cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+            validator = self._validators[name] = cls(schema)
+        problems = []
+        for err in sorted(validator.iter_errors(arguments), key=lambda e: list(e.path)):
+            where = ".".join(str(p) for p in err.path) or "arguments"
+            problems.append(f"{where}: {err.message}")
+        return problems
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        client = self._require()
+        result = await client.call_tool(name, arguments)
+        return outcome_of(result)
+
+    def _require(self) -> Client:
+        if self._client is None:
+            raise ToolHostError("The tool server is not connected. Send the message again; "
+                                "if it persists, reload the plugin.")
+        return self._client
+
+    async def aclose(self) -> None:
+        owner, self._owner = self._owner, None
+        if owner is None:
+            return
+        self._closing.set()
+        try:
+            await asyncio.wait_for(owner, timeout=5)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            owner.cancel()
+        except Exception:  # already logged by the owner
+            pass
+
+
+def outcome_of(result: Any) -> ToolOutcome:
+    texts = []
+    for part in result.content or ():
+        kind = getattr(part, "type", "")
+        if kind == "text":
+            texts.append(part.text)
+        elif kind == "image":
+            texts.append(f"[image {getattr(part, 'mime_type', '') or getattr(part, 'mimeType', '')}]")
+        elif kind in ("resource", "resource_link"):
+            uri = getattr(part, "uri", None) or getattr(getattr(part, "resource", None), "uri", "")
+            texts.append(f"[resource {uri}]")
+    text = "\n".join(texts)
+    if result.is_error:
+        return ToolOutcome(False, text or "the tool failed without a message", text or "the tool failed")
+    value = result.structured_content
+    if isinstance(value, dict) and set(value) == {"result"}:  # mcp wraps non-object returns
+        value = value["result"]
+    if value is None:
+        value = _maybe_json(text)
+        return ToolOutcome(True, value, text)
+    return ToolOutcome(True, value, json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _maybe_json(text: str) -> Any:
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            return json.loads(stripped)
+        except ValueError:
+            return text
+    return text
