@@ -1,0 +1,9 @@
+"""The one error a server backend raises when its server cannot serve a request right now."""
+
+from __future__ import annotations
+
+
+class StoreUnavailable(ConnectionError):
+    """A configured Redis or PostgreSQL is unreachable, too slow or dropped the connection.
+
+    The message is meant for the user; the resilient wrappers catch this and fall back."""

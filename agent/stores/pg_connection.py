@@ -1,0 +1,68 @@
+"""One psycopg 3 async connection that fails fast and reconnects on the next call after a drop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from typing import Awaitable, Callable, TypeVar
+
+import psycopg
+from pgvector.psycopg import register_vector_async
+
+from .errors import StoreUnavailable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def redacted_dsn(dsn: str) -> str:
+    """The DSN without its password, for messages."""
+    dsn = re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", dsn)
+    return re.sub(r"password\s*=\s*\S+", "password=***", dsn)
+
+
+class PgConnection:
+    """Serialises calls on one autocommit connection (a desktop plugin sends a few queries per
+    message); a broken or timed-out connection is dropped and the next call opens a new one."""
+
+    def __init__(self, dsn: str, timeout_s: float = 3.0):
+        self.dsn = dsn
+        self.timeout_s = timeout_s
+        self._conn: psycopg.AsyncConnection | None = None
+        self._lock = asyncio.Lock()
+        self._prepared = False
+
+    async def _open(self) -> psycopg.AsyncConnection:
+        conn = await psycopg.AsyncConnection.connect(
+            self.dsn, autocommit=True, connect_timeout=max(2, int(self.timeout_s)))
+        await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        await register_vector_async(conn)
+        return conn
+
+    async def run(self, what: str, work: Callable[[psycopg.AsyncConnection], Awaitable[T]],
+                  timeout_s: float | None = None) -> T:
+        """Runs `work(conn)` with a time limit; connection trouble becomes StoreUnavailable."""
+        async with self._lock:
+            try:
+                if self._conn is None or self._conn.closed or self._conn.broken:
+                    self._conn = await asyncio.wait_for(self._open(), self.timeout_s)
+                return await asyncio.wait_for(work(self._conn), timeout_s or self.timeout_s)
+            except (psycopg.OperationalError, psycopg.InterfaceError, OSError,
+                    asyncio.TimeoutError) as exc:
+                await self._drop()
+                raise StoreUnavailable(
+                    f"PostgreSQL at {redacted_dsn(self.dsn)} did not answer ({type(exc).__name__}) while "
+                    f"{what}; check that the server is running and the connection settings are right"
+                ) from exc
+
+    async def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    async def aclose(self) -> None:
+        async with self._lock:
+            await self._drop()

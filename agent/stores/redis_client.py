@@ -1,0 +1,41 @@
+"""A Redis client tuned to fail fast (so the embedded fallback takes over) and to reconnect by itself."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator
+from urllib.parse import urlsplit
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .errors import StoreUnavailable
+
+
+def connect_redis(url: str, timeout_s: float = 2.0) -> aioredis.Redis:
+    """No connection is opened here; each command takes one from the pool, so a restarted
+    server is picked up by the next command without any restart of the plugin."""
+    return aioredis.Redis.from_url(
+        url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s,
+        retry=Retry(NoBackoff(), 1),  # one retry: a pooled connection may predate a server restart
+        decode_responses=False)
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for messages."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    return f"{parts.scheme}://{host}:{parts.port or 6379}"
+
+
+@contextlib.contextmanager
+def unavailable_as(what: str, url: str) -> Iterator[None]:
+    try:
+        yield
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        raise StoreUnavailable(
+            f"Redis at {redacted(url)} did not answer ({type(exc).__name__}) while {what}; "
+            "check that the server is running and the URL in the plugin settings is right") from exc

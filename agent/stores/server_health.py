@@ -1,0 +1,66 @@
+"""Whether a configured server is up, with the user told once when it goes and once when it returns."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Awaitable, Callable, Optional, TypeVar
+
+from .errors import StoreUnavailable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+NoticeCallback = Optional[Callable[[str], None]]
+
+
+class ServerHealth:
+    """Decides when to try the server again (backing off while it stays down) and turns slowness
+    into `StoreUnavailable`, so the caller falls back instead of freezing the chat."""
+
+    def __init__(self, name: str, what_falls_back: str, on_notice: NoticeCallback = None, *,
+                 op_timeout_s: float = 3.0, retry_after_s: float = 2.0, max_retry_after_s: float = 60.0):
+        self.name = name
+        self.what_falls_back = what_falls_back
+        self.on_notice = on_notice
+        self.op_timeout_s = op_timeout_s
+        self.retry_after_s = retry_after_s
+        self.max_retry_after_s = max_retry_after_s
+        self.down = False
+        self._next_try = 0.0
+        self._wait = retry_after_s
+
+    def should_try(self) -> bool:
+        return not self.down or time.monotonic() >= self._next_try
+
+    async def call(self, what: str, op: Callable[[], Awaitable[T]]) -> T:
+        try:
+            return await asyncio.wait_for(op(), self.op_timeout_s)
+        except asyncio.TimeoutError as exc:
+            raise StoreUnavailable(f"{self.name} took longer than {self.op_timeout_s:g} s while {what}") from exc
+
+    def failed(self, exc: BaseException) -> None:
+        now = time.monotonic()
+        if self.down:
+            self._wait = min(self._wait * 2, self.max_retry_after_s)
+        else:
+            self.down = True
+            self._wait = self.retry_after_s
+            log.warning("%s unavailable: %s", self.name, exc)
+            self._tell(f"{exc}. Until it is back, {self.what_falls_back} are kept on this computer; "
+                       "nothing is lost and they are copied back when it returns.")
+        self._next_try = now + self._wait
+
+    def recovered(self, detail: str = "") -> None:
+        if self.down:
+            self.down = False
+            self._wait = self.retry_after_s
+            log.info("%s is back", self.name)
+            self._tell(f"{self.name} is reachable again{detail}.")
+
+    def _tell(self, text: str) -> None:
+        if self.on_notice is not None:
+            try:
+                self.on_notice(text)
+            except Exception:  # a broken UI callback must not break saving
+                log.exception("notice callback failed")

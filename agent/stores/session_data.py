@@ -1,0 +1,54 @@
+"""What every session backend derives the same way: titles, message counts, the JSON form."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping, Sequence
+
+from .base import SessionInfo, SessionRecord
+
+TITLE_LENGTH = 60
+
+
+def message_count(memory: Mapping[str, Any]) -> int:
+    messages = memory.get("messages") if isinstance(memory, Mapping) else None
+    return len(messages) if isinstance(messages, list) else 0
+
+
+def title_from_memory(memory: Mapping[str, Any]) -> str:
+    """The first thing the user asked, cut to a list-friendly length."""
+    messages = memory.get("messages") if isinstance(memory, Mapping) else None
+    for msg in messages if isinstance(messages, list) else ():
+        if isinstance(msg, Mapping) and msg.get("role") == "user":
+            text = " ".join(str(msg.get("content", "")).split())
+            if text:
+                return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
+    return ""
+
+
+def record_to_json(record: SessionRecord) -> str:
+    info = record.info
+    return json.dumps({
+        "info": {"session_id": info.session_id, "user": info.user, "title": info.title,
+                 "created_at": info.created_at, "updated_at": info.updated_at,
+                 "message_count": info.message_count},
+        "memory": record.memory, "events": record.events,
+    }, ensure_ascii=False)
+
+
+def record_from_json(text: str | bytes) -> SessionRecord:
+    data = json.loads(text)
+    return SessionRecord(info=SessionInfo(**data["info"]), memory=data.get("memory") or {},
+                         events=list(data.get("events") or []))
+
+
+def updated_record(record: SessionRecord, memory: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                   now: float) -> SessionRecord:
+    """The record after a save: memory replaced, the event log replaced when one is given."""
+    info = record.info
+    title = info.title or title_from_memory(memory)
+    new_info = SessionInfo(session_id=info.session_id, user=info.user, title=title,
+                           created_at=info.created_at, updated_at=now,
+                           message_count=message_count(memory))
+    new_events = [dict(e) for e in events] if events else record.events
+    return SessionRecord(info=new_info, memory=dict(memory), events=new_events)
