@@ -41,6 +41,9 @@ class ChatResponse:
     done_reason: str = "stop"
     usage: LLMUsage = field(default_factory=LLMUsage)
     model: str = ""
+    # A sentence for the user when the prompt did not fit num_ctx and the server dropped
+    # the oldest messages (prompt_eval_count below our estimate); "" when it fitted.
+    context_overflow: str = ""
 
     def as_message(self) -> Message:
         msg: Message = {"role": "assistant", "content": self.content}
@@ -132,3 +135,14 @@ class ProviderSwitchChunk:
 
 
 StreamChunk = Union[ThinkingChunk, ContentChunk, ToolCallChunk, FinalChunk, ProviderSwitchChunk]
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A model Ollama holds in memory (`/api/ps`): what it costs in VRAM and until when."""
+
+    name: str
+    size: int = 0
+    size_vram: int = 0
+    expires_at: str = ""
+    context_length: int = 0

@@ -187,6 +187,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # headers and body are separate writes
         self.emu._track(self.connection, True)
 
     def finish(self) -> None:
