@@ -28,6 +28,8 @@ class ToolDeps:
     project: Callable[[], Any] = lambda: None  # returns the QgsProject, or None without QGIS
     work_dir: str = ""  # where files made by tools go (difference rasters, charts); "" = a temp folder
     stats: SessionStats = field(default_factory=SessionStats)
+    iface: Callable[[], Any] = lambda: None  # returns QGIS's iface (canvas, main window), or None without QGIS
+    turn_history: Any = None  # tools.canvas.undo.TurnHistory; the canvas family makes one when None
 
     def output_dir(self) -> Path:
         """Folder for files tools produce (difference rasters, charts, search results)."""

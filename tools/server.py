@@ -18,7 +18,7 @@ from .deps import ToolDeps
 
 log = logging.getLogger(__name__)
 
-TOOL_FAMILIES = ("stac.tools",)
+TOOL_FAMILIES = ("stac.tools", "raster")
 EXTRA_MODULES = ()
 
 INSTRUCTIONS = ("Tools for a GIS analyst in QGIS: find STAC collections and items, read rasters and vectors "
