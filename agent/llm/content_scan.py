@@ -38,9 +38,10 @@ class ContentScanner:
         self._buf = ""
         self._mode = "text"  # text | think | tool_call | function | json
         self._visible = False  # has any user-visible character been emitted yet
+        self._after_think = False  # models put blank lines after </think>: not part of the answer
 
     def feed(self, text: str) -> list[StreamChunk]:
-        if self._visible and self._mode == "text" and not self._buf and "<" not in text:
+        if self._visible and self._mode == "text" and not self._buf and not self._after_think and "<" not in text:
             return [ContentChunk(text)]
         self._buf += text
         return self._scan(final=False)
@@ -56,7 +57,7 @@ class ContentScanner:
                 i = buf.find(CLOSE_THINK)
                 if i >= 0:
                     self._emit_thinking(out, buf[:i])
-                    self._buf, self._mode = buf[i + len(CLOSE_THINK):], "text"
+                    self._buf, self._mode, self._after_think = buf[i + len(CLOSE_THINK):], "text", True
                     continue
                 keep = 0 if final else _held_suffix(buf, (CLOSE_THINK,))
                 self._emit_thinking(out, buf[:len(buf) - keep])
@@ -101,7 +102,7 @@ class ContentScanner:
             if tag == OPEN_THINK:
                 self._buf, self._mode = rest, "think"
             elif tag == CLOSE_THINK:  # the opening tag was in the chat template: drop the stray close
-                self._buf = rest
+                self._buf, self._after_think = rest, True
             elif tag == OPEN_CALL:
                 self._buf, self._mode = rest, "tool_call"
             else:
@@ -120,10 +121,10 @@ class ContentScanner:
         return best, found
 
     def _emit_content(self, out: list[StreamChunk], text: str) -> None:
-        if not self._visible:
-            text = text.lstrip()  # the blank lines a model puts after </think>
+        if not self._visible or self._after_think:
+            text = text.lstrip()
         if text:
-            self._visible = True
+            self._visible, self._after_think = True, False
             out.append(ContentChunk(text))
 
     @staticmethod
