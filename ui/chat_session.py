@@ -168,15 +168,14 @@ class ChatSession(QObject):
                     changed_map = True
                 if isinstance(event, Content) and not event.is_complete:
                     parts.append(event.text)
+                self._batcher.push(event)
                 if isinstance(event, Done):
                     finished = True
-                    self._batcher.flush()
                     if event.session_id and event.session_id != self._session_id:
                         self._session_id = event.session_id
                         self.session_changed.emit(event.session_id)
-                    if changed_map:
+                    if changed_map:  # after Done, so the answer bubble knows its message_id
                         self.map_changed.emit(event.message_id)
-                self._batcher.push(event)
         except asyncio.CancelledError:
             self._batcher.flush()
             if not finished:  # the loop never said so: tell the user the turn stopped

@@ -13,9 +13,11 @@ def format_usage(usage: Usage) -> str:
     parts = [f"{_n(usage.prompt_tokens)} tokens in", f"{_n(usage.eval_tokens)} out"]
     if usage.eval_ms > 0 and usage.eval_tokens:
         parts.append(f"{usage.eval_tokens / (usage.eval_ms / 1000):.1f} tokens/s")
-    if usage.context_window:
-        share = 100 * usage.prompt_tokens / usage.context_window
-        parts.append(f"context {_n(usage.prompt_tokens)} / {_n(usage.context_window)} ({share:.0f}%)")
+    # prompt_tokens adds up every step of the turn; only the last step's prompt fills the window
+    used = getattr(usage, "context_used", 0) or (usage.prompt_tokens if usage.steps <= 1 else 0)
+    if usage.context_window and used:
+        share = 100 * used / usage.context_window
+        parts.append(f"context {_n(used)} / {_n(usage.context_window)} ({share:.0f}%)")
     parts.append(f"{usage.wall_ms / 1000:.1f} s")
     if usage.steps:
         parts.append(f"{usage.steps} step{'s' if usage.steps != 1 else ''}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+
 from stacgis_agent.agent.events import Content, Done, Thinking, ToolResult, ToolStart, Usage, event_to_dict
 from stacgis_agent.agent.stores.sqlite import SqliteSessionStore
 from stacgis_agent.ui.chat_panel import ChatPanel

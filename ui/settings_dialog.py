@@ -1,0 +1,279 @@
+"""The settings dialog: models from the Ollama server, STAC catalogs, storage, outside access.
+
+It edits a copy of `Settings`; `accept()` refuses invalid input and says why. Saving is the
+caller's job (`qgis_settings.save_settings`), secrets stay in the QGIS auth manager.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from typing import Callable
+
+from qgis.PyQt.QtCore import Qt
+from qgis.PyQt.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..agent.config import Settings
+from ..agent.llm.types import ModelInfo
+from . import settings_checks as checks
+from .catalogs_editor import CatalogsEditor
+from .settings_validation import RANGES, validate_settings
+
+log = logging.getLogger(__name__)
+
+
+def describe_model(model: ModelInfo) -> str:
+    abilities = [c for c in ("tools", "thinking", "vision", "embedding") if c in model.capabilities]
+    ctx = f" · {model.context_length:,} ctx".replace(",", "\u202f") if model.context_length else ""
+    return f"{model.name} — {', '.join(abilities) or 'text only'}{ctx}"
+
+
+def _result_label() -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def _show(label: QLabel, result: checks.CheckResult) -> None:
+    label.setText(result.message)
+    label.setStyleSheet("color: #1b7f1b;" if result.ok else "color: #be1e1e;")
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: Settings, *, read_password: Callable[[str], str] | None = None, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("STAC GIS Agent settings")
+        self._original = settings
+        self._read_password = read_password
+        self.models: list[ModelInfo] = []
+        self.tasks: list[asyncio.Task] = []
+        tabs = QTabWidget()
+        tabs.addTab(self._model_tab(settings), "Model")
+        tabs.addTab(self._catalogs_tab(settings), "Catalogs")
+        tabs.addTab(self._storage_tab(settings), "Storage")
+        tabs.addTab(self._outside_tab(settings), "Outside access")
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #be1e1e;")
+        self.problems.hide()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(tabs)
+        layout.addWidget(self.problems)
+        layout.addWidget(buttons)
+
+    # -- tabs
+    def _model_tab(self, s: Settings) -> QWidget:
+        tab = QWidget()
+        form = QFormLayout(tab)
+        self.ollama_url = QLineEdit(s.ollama_url)
+        self.test_ollama_button = QPushButton("Test connection")
+        self.test_ollama_button.clicked.connect(lambda: self._start(self.test_connection()))
+        row = QHBoxLayout()
+        row.addWidget(self.ollama_url, 1)
+        row.addWidget(self.test_ollama_button)
+        form.addRow("Ollama URL", row)
+        self.ollama_result = _result_label()
+        form.addRow("", self.ollama_result)
+        self.chat_model = QComboBox()
+        self.chat_model.setEditable(True)
+        self.chat_model.setCurrentText(s.chat_model)
+        self.chat_model.currentIndexChanged.connect(self._describe_chat_model)
+        form.addRow("Chat model", self.chat_model)
+        self.chat_model_info = _result_label()
+        form.addRow("", self.chat_model_info)
+        self.embedding_model = QComboBox()
+        self.embedding_model.setEditable(True)
+        self.embedding_model.setCurrentText(s.embedding_model)
+        form.addRow("Embedding model", self.embedding_model)
+        self.backup_url = QLineEdit(s.backup_provider_url)
+        self.backup_url.setPlaceholderText("empty: no backup · http://gpu-host:11434 · http://host:8080/v1")
+        self.backup_model = QLineEdit(s.backup_model)
+        self.backup_kind = QComboBox()
+        self.backup_kind.addItems(["ollama", "openai"])
+        self.backup_kind.setCurrentText(s.backup_kind)
+        form.addRow("Backup provider URL", self.backup_url)
+        form.addRow("Backup model", self.backup_model)
+        form.addRow("Backup protocol", self.backup_kind)
+        self.num_ctx = self._spin(QSpinBox(), "num_ctx", s.num_ctx, step=1024)
+        self.temperature = self._spin(QDoubleSpinBox(), "temperature", s.temperature, step=0.1)
+        self.max_steps = self._spin(QSpinBox(), "max_steps", s.max_steps)
+        self.tool_top_k = self._spin(QSpinBox(), "tool_top_k", s.tool_top_k)
+        form.addRow("Context window (num_ctx)", self.num_ctx)
+        form.addRow("Temperature", self.temperature)
+        form.addRow("Max steps per message", self.max_steps)
+        form.addRow("Tools offered per step (top-K)", self.tool_top_k)
+        return tab
+
+    def _catalogs_tab(self, s: Settings) -> QWidget:
+        tab = QWidget()
+        layout = QVBoxLayout(tab)
+        self.catalogs = CatalogsEditor()
+        self.catalogs.set_catalogs(s.catalogs)
+        self.catalogs.test_requested.connect(lambda c: self._start(self.test_catalog(c)))
+        self.catalog_result = _result_label()
+        layout.addWidget(self.catalogs)
+        layout.addWidget(self.catalog_result)
+        return tab
+
+    def _storage_tab(self, s: Settings) -> QWidget:
+        tab = QWidget()
+        form = QFormLayout(tab)
+        form.addRow(QLabel("Leave empty to keep everything in the embedded SQLite files."))
+        self.redis_url = QLineEdit(s.redis_url)
+        self.redis_url.setPlaceholderText("redis://host:6379/0")
+        self.test_redis_button = QPushButton("Test")
+        self.test_redis_button.clicked.connect(lambda: self._start(self.test_redis()))
+        form.addRow("Redis URL", self._with_button(self.redis_url, self.test_redis_button))
+        self.redis_result = _result_label()
+        form.addRow("", self.redis_result)
+        self.postgres_dsn = QLineEdit(s.postgres_dsn)
+        self.postgres_dsn.setPlaceholderText("postgresql://agent@db-host:5432/agent")
+        self.postgres_auth_cfg = QLineEdit(s.postgres_auth_cfg)
+        self.postgres_auth_cfg.setPlaceholderText("QGIS auth configuration id holding the password")
+        self.test_postgres_button = QPushButton("Test")
+        self.test_postgres_button.clicked.connect(lambda: self._start(self.test_postgres()))
+        form.addRow("PostgreSQL DSN", self._with_button(self.postgres_dsn, self.test_postgres_button))
+        form.addRow("Password (auth config)", self.postgres_auth_cfg)
+        self.postgres_result = _result_label()
+        form.addRow("", self.postgres_result)
+        return tab
+
+    def _outside_tab(self, s: Settings) -> QWidget:
+        tab = QWidget()
+        form = QFormLayout(tab)
+        self.mcp_enabled = QCheckBox("Let other MCP clients on this machine use the tools")
+        self.mcp_enabled.setChecked(s.mcp_http_enabled)
+        self.mcp_port = self._spin(QSpinBox(), "mcp_http_port", s.mcp_http_port)
+        self.mcp_token = QLineEdit()
+        self.mcp_token.setEchoMode(QLineEdit.EchoMode.Password)
+        self.mcp_token.setPlaceholderText("bearer token clients must send (kept in the QGIS auth manager)")
+        form.addRow(self.mcp_enabled)
+        form.addRow("Port", self.mcp_port)
+        form.addRow("Token", self.mcp_token)
+        return tab
+
+    @staticmethod
+    def _spin(box, name: str, value, step=1):
+        low, high = RANGES[name]
+        box.setRange(low, high)
+        box.setSingleStep(step)
+        box.setValue(value)
+        return box
+
+    @staticmethod
+    def _with_button(edit: QLineEdit, button: QPushButton) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.addWidget(edit, 1)
+        row.addWidget(button)
+        return row
+
+    # -- the edited settings
+    def settings(self) -> Settings:
+        return dataclasses.replace(
+            self._original,
+            ollama_url=self.ollama_url.text().strip().rstrip("/"),
+            chat_model=self._model_name(self.chat_model),
+            embedding_model=self._model_name(self.embedding_model),
+            backup_provider_url=self.backup_url.text().strip(), backup_model=self.backup_model.text().strip(),
+            backup_kind=self.backup_kind.currentText(), num_ctx=self.num_ctx.value(),
+            temperature=round(self.temperature.value(), 2), max_steps=self.max_steps.value(),
+            tool_top_k=self.tool_top_k.value(), catalogs=self.catalogs.catalogs(),
+            redis_url=self.redis_url.text().strip(), postgres_dsn=self.postgres_dsn.text().strip(),
+            postgres_auth_cfg=self.postgres_auth_cfg.text().strip(),
+            mcp_http_enabled=self.mcp_enabled.isChecked(), mcp_http_port=self.mcp_port.value())
+
+    def mcp_token_text(self) -> str:
+        return self.mcp_token.text()
+
+    @staticmethod
+    def _model_name(combo: QComboBox) -> str:
+        data = combo.currentData()
+        text = combo.currentText().strip()
+        # an item's text is the description; its data is the model name, unless the user typed one
+        return data if data and combo.itemText(combo.currentIndex()) == text else text
+
+    def accept(self) -> None:
+        problems = validate_settings(self.settings())
+        if problems:
+            self.problems.setText("Not saved:\n" + "\n".join(f"• {p}" for p in problems))
+            self.problems.show()
+            return
+        self.problems.hide()
+        super().accept()
+
+    # -- tests against the real servers
+    def _start(self, coro) -> asyncio.Task:
+        task = asyncio.ensure_future(coro)
+        self.tasks.append(task)
+        return task
+
+    async def test_connection(self) -> None:
+        url = self.ollama_url.text().strip().rstrip("/")
+        self.ollama_result.setText(f"Contacting {url}…")
+        result = await checks.check_ollama_connection(url, self._model_name(self.chat_model))
+        _show(self.ollama_result, result)
+        if not result.message.startswith("Ollama is not reachable"):
+            try:
+                self.set_models(await checks.installed_models(url))
+            except Exception as exc:
+                log.warning("could not list the models at %s: %s", url, exc)
+
+    def set_models(self, models: list[ModelInfo]) -> None:
+        self.models = models
+        for combo, wanted in ((self.chat_model, ("completion", "tools")), (self.embedding_model, ("embedding",))):
+            current = self._model_name(combo)
+            combo.blockSignals(True)
+            combo.clear()
+            for model in models:
+                if any(c in model.capabilities for c in wanted):
+                    combo.addItem(describe_model(model), model.name)
+            index = combo.findData(current)
+            if index >= 0:
+                combo.setCurrentIndex(index)
+            else:
+                combo.setCurrentText(current)
+            combo.blockSignals(False)
+        self._describe_chat_model()
+
+    def _describe_chat_model(self, *_args) -> None:
+        name = self._model_name(self.chat_model)
+        model = next((m for m in self.models if m.name == name), None)
+        if model is None:
+            self.chat_model_info.clear()
+        elif not model.supports_tools:
+            self.chat_model_info.setText(f"{name} cannot call tools; pick one marked “tools”.")
+            self.chat_model_info.setStyleSheet("color: #be1e1e;")
+        else:
+            self.chat_model_info.setText(describe_model(model))
+            self.chat_model_info.setStyleSheet("")
+
+    async def test_catalog(self, catalog) -> None:
+        _show(self.catalog_result, await checks.check_catalog(catalog))
+
+    async def test_redis(self) -> None:
+        _show(self.redis_result, await checks.check_redis(self.redis_url.text().strip()))
+
+    async def test_postgres(self) -> None:
+        auth = self.postgres_auth_cfg.text().strip()
+        password = self._read_password(auth) if (auth and self._read_password) else ""
+        _show(self.postgres_result, await checks.check_postgres(self.postgres_dsn.text().strip(), password))
