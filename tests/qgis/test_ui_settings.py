@@ -1,0 +1,114 @@
+"""The settings dialog refuses invalid input with the reason and tests real servers."""
+
+from __future__ import annotations
+
+import json
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from qgis.PyQt.QtWidgets import QDialog
+
+from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.ui.settings_dialog import SettingsDialog
+from testkit.ollama_emulator import OllamaEmulator
+from testkit.pg_server import shared_pg
+from testkit.redis_server import shared_redis
+from testkit.servers import free_port
+
+
+@pytest.fixture
+def dialog(qgis_app):
+    dialog = SettingsDialog(Settings(ollama_url="http://127.0.0.1:11434", catalogs=[
+        CatalogConfig("Earth Search", "https://earth-search.aws.element84.com/v1", "api")]))
+    yield dialog
+    dialog.close()
+
+
+def test_invalid_input_is_refused_with_the_reason_then_saved_when_fixed(dialog):
+    dialog.ollama_url.setText("localhost:11434")
+    dialog.redis_url.setText("http://cache:6379")
+    dialog.postgres_dsn.setText("postgresql://agent:secret@db/agent")
+    dialog.catalogs.add_catalog(CatalogConfig("Earth Search", "/no/such/catalog.json", "api"))
+    dialog.accept()
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    problems = dialog.problems.text()
+    assert "Ollama URL “localhost:11434” is not an http(s) URL" in problems
+    assert "Redis URL must start with redis://" in problems
+    assert "Do not put the PostgreSQL password in the DSN" in problems
+    assert "Two catalogs are named “Earth Search”" in problems
+    assert "a STAC API needs an http(s) URL" in problems
+
+    dialog.ollama_url.setText("http://gpu-box:11434/")
+    dialog.redis_url.setText("redis://cache:6379/0")
+    dialog.postgres_dsn.setText("postgresql://agent@db/agent")
+    dialog.catalogs.remove_selected()
+    dialog.max_steps.setValue(500)  # the spin box clamps to the allowed range
+    dialog.accept()
+    assert dialog.result() == QDialog.DialogCode.Accepted and dialog.problems.isHidden()
+    saved = dialog.settings()
+    assert (saved.ollama_url, saved.redis_url, saved.max_steps) == ("http://gpu-box:11434", "redis://cache:6379/0", 100)
+    assert [c.name for c in saved.catalogs] == ["Earth Search"]
+    assert saved.keep_alive == Settings().keep_alive  # fields the dialog does not show are kept
+
+
+async def test_test_connection_lists_installed_models_with_capabilities(dialog):
+    with OllamaEmulator() as emu:
+        dialog.ollama_url.setText(emu.url)
+        dialog.test_ollama_button.click()
+        await dialog.tasks[-1]
+    assert "qwen3:8b ready" in dialog.ollama_result.text()
+    chat = [dialog.chat_model.itemText(i) for i in range(dialog.chat_model.count())]
+    assert chat == ["qwen3:8b — tools, thinking · 40\u202f960 ctx", "gemma3:4b — vision · 131\u202f072 ctx"]
+    assert [dialog.embedding_model.itemData(i) for i in range(dialog.embedding_model.count())] == ["nomic-embed-text"]
+    assert dialog.settings().chat_model == "qwen3:8b"
+    dialog.chat_model.setCurrentIndex(dialog.chat_model.findData("gemma3:4b"))
+    assert dialog.chat_model_info.text() == "gemma3:4b cannot call tools; pick one marked “tools”."
+    assert dialog.settings().chat_model == "gemma3:4b"
+
+
+async def test_test_connection_to_nothing_says_how_to_start_ollama(dialog):
+    dialog.ollama_url.setText(f"http://127.0.0.1:{free_port()}")
+    await dialog.test_connection()
+    assert "ollama serve" in dialog.ollama_result.text() and "be1e1e" in dialog.ollama_result.styleSheet()
+
+
+async def test_redis_test_button_against_a_real_server_and_a_dead_port(dialog):
+    dialog.redis_url.setText(shared_redis().url)
+    await dialog.test_redis()
+    assert dialog.redis_result.text().startswith("Redis ") and "answered" in dialog.redis_result.text()
+    dialog.redis_url.setText(f"redis://127.0.0.1:{free_port()}/0")
+    await dialog.test_redis()
+    assert "Is redis-server running there?" in dialog.redis_result.text()
+
+
+async def test_postgres_test_button_reports_pgvector(dialog):
+    dialog.postgres_dsn.setText(shared_pg().dsn)
+    await dialog.test_postgres()
+    assert "with pgvector is reachable" in dialog.postgres_result.text()
+
+
+@pytest.fixture
+def static_site(tmp_path):
+    (tmp_path / "catalog.json").write_text(json.dumps({
+        "type": "Catalog", "id": "demo", "title": "Demo catalog", "stac_version": "1.0.0",
+        "description": "d", "links": [{"rel": "root", "href": "./catalog.json"}]}))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(tmp_path)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", tmp_path
+    server.shutdown()
+    server.server_close()
+
+
+async def test_catalog_test_reads_static_catalogs_and_flags_a_static_one_set_as_api(dialog, static_site):
+    url, folder = static_site
+    await dialog.test_catalog(CatalogConfig("demo", f"{url}/catalog.json", "static"))
+    assert dialog.catalog_result.text() == "demo: “Demo catalog” answered (static)."
+    await dialog.test_catalog(CatalogConfig("demo", str(folder / "catalog.json"), "static"))
+    assert dialog.catalog_result.text() == "demo: “Demo catalog” answered (static)."
+    await dialog.test_catalog(CatalogConfig("demo", f"{url}/catalog.json", "api"))
+    assert "has no search link; set its kind to static" in dialog.catalog_result.text()
+    await dialog.test_catalog(CatalogConfig("gone", f"{url}/missing.json", "static"))
+    assert dialog.catalog_result.text().startswith("gone: could not read")
