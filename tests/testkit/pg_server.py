@@ -8,9 +8,17 @@ import os
 import shutil
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
 from .servers import free_port, server_missing, wait_for_port
+
+
+def _bin_path() -> Path:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pgserver warns about XDG_RUNTIME_DIR on import
+        from pgserver._commands import POSTGRES_BIN_PATH
+    return POSTGRES_BIN_PATH
 
 
 class PgServer:
@@ -25,16 +33,17 @@ class PgServer:
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def _pg(self, tool: str, args: list[str], timeout: float = 60) -> None:
-        from pgserver._commands import POSTGRES_BIN_PATH
+        exe = _bin_path() / tool
 
-        subprocess.run([str(POSTGRES_BIN_PATH / tool), *args], check=True, capture_output=True,
+        subprocess.run([str(exe), *args], check=True, capture_output=True,
                        timeout=timeout, user=self._user)
 
     def start(self) -> PgServer:
-        from pgserver._commands import POSTGRES_BIN_PATH as bin_path
-
+        bin_path = _bin_path()
         if os.geteuid() == 0:  # initdb refuses root
-            from pgserver import utils
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # pgserver warns about XDG_RUNTIME_DIR on import
+                from pgserver import utils
 
             self._user = "pgserver"
             utils.ensure_user_exists(self._user)
