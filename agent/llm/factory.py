@@ -1,0 +1,40 @@
+"""The provider the user configured: Ollama, with an optional backup server or model."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..config import Settings
+from .fallback import FallbackProvider
+from .http_provider import HttpProvider
+from .ollama import OllamaProvider
+from .openai_compat import OpenAICompatProvider
+from .types import ChatOptions, Provider
+
+
+def chat_options(settings: Settings) -> ChatOptions:
+    return ChatOptions(num_ctx=settings.num_ctx, temperature=settings.temperature, keep_alive=settings.keep_alive)
+
+
+def provider_from_settings(settings: Settings, *, known_tools: Iterable[str] | None = None,
+                           backup_api_key: str = "") -> Provider:
+    """OllamaProvider for the chat model; wrapped in a FallbackProvider when a backup is set.
+
+    `backup_api_key` comes from QGIS's auth manager (secrets are not settings fields).
+    """
+    options = chat_options(settings)
+    common = dict(options=options, timeout_s=settings.request_timeout_s,
+                  known_tools=known_tools, embed_model=settings.embedding_model)
+    primary = OllamaProvider(settings.ollama_url, settings.chat_model, **common)
+    if not (settings.backup_provider_url or settings.backup_model):
+        return primary
+    url = settings.backup_provider_url or settings.ollama_url  # a backup may be just another model
+    model = settings.backup_model or settings.chat_model
+    backup: HttpProvider
+    if settings.backup_kind == "openai":
+        backup = OpenAICompatProvider(url, model, api_key=backup_api_key, **common)
+    else:
+        backup = OllamaProvider(url, model, **common)
+    if (backup.kind, backup.base_url, backup.model) == (primary.kind, primary.base_url, primary.model):
+        return primary
+    return FallbackProvider(primary, backup)
