@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
-READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=True)
+READ = ToolAnnotations(read_only_hint=True, destructive_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False)
 DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True)
 

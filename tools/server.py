@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import importlib
 import logging
+import time
 from contextlib import asynccontextmanager
 from types import ModuleType
-from typing import AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Iterable
 
 from mcp.server.mcpserver import MCPServer
 
@@ -18,7 +19,8 @@ from .deps import ToolDeps
 
 log = logging.getLogger(__name__)
 
-TOOL_FAMILIES = ("stac.tools", "raster")
+TOOL_FAMILIES = ("stac.tools", "raster", "vector", "analytics", "charts", "memory", "knowledge", "discovery",
+                 "resources", "prompts")
 EXTRA_MODULES = ()
 
 INSTRUCTIONS = ("Tools for a GIS analyst in QGIS: find STAC collections and items, read rasters and vectors "
@@ -35,4 +37,25 @@ def build_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> M
         importlib.import_module(f"{__package__}.{name}").register(server, deps)
     for module in extra_families:
         module.register(server, deps)
+    server.middleware.append(SessionStatsMiddleware(deps))
     return server
+
+
+class SessionStatsMiddleware:
+    """Counts tool calls, errors and time for the analytics://summary resource."""
+
+    def __init__(self, deps: ToolDeps) -> None:
+        self.deps = deps
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method != "tools/call":
+            return await call_next(ctx)
+        name = str((ctx.params or {}).get("name", "?"))
+        started = time.perf_counter()
+        failed = True
+        try:
+            result = await call_next(ctx)
+            failed = bool(getattr(result, "is_error", False) or (isinstance(result, dict) and result.get("isError")))
+            return result
+        finally:
+            self.deps.stats.record(name, time.perf_counter() - started, failed)

@@ -1,0 +1,79 @@
+"""Analytics tools: area-weighted zonal statistics, change between two periods, charts."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+
+from . import change_io, raster_io
+from .common import READ, WRITE, ToolInputError, check_bbox, ok, policy
+from .deps import ToolDeps
+from .raster import Band, Source, run_gdal
+from .raster_sources import resolve_raster
+from .selection import selected_geometry_lonlat
+from .stac.search import ItemSearch
+from .stac.timeutil import normalise_interval
+
+MAX_ITEMS_PER_PERIOD = 20
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    @server.tool(annotations=READ, meta=policy(requires=["raster_layer"]))
+    async def compute_zonal_stats(
+        source: Source, band: Band = 1,
+        polygon: Annotated[dict | None, Field(description="GeoJSON Polygon in `crs`; omit to use the selected map feature")] = None,
+        crs: Annotated[str, Field(description="CRS of the polygon, default EPSG:4326")] = "EPSG:4326",
+    ) -> CallToolResult:
+        """Statistics of a raster band inside a polygon (or the selected feature), each pixel weighted by the share of its area inside the polygon; full resolution."""
+        if polygon is None:
+            project = deps.project()
+            polygon = selected_geometry_lonlat(project) if project is not None else None
+            crs = "EPSG:4326"
+            if polygon is None:
+                raise ToolInputError("Give a polygon, or select a feature on the map first.")
+        path, options = resolve_raster(deps, source)
+        stats = await run_gdal(change_io.zonal, options, path, band, polygon, crs)
+        if stats.get("pixels_touched", 0) == 0:
+            return ok(stats, "The polygon covers no valid pixel.")
+        return ok(stats, f"Area-weighted mean {stats['weighted_mean']:.4g} over {stats['pixels_touched']} pixel(s)")
+
+    @server.tool(annotations=WRITE, meta=policy())
+    async def detect_change(
+        collection: str, asset: Annotated[str, Field(description="Asset key to compare, e.g. 'B04' or 'data'")],
+        bbox: Annotated[list[float], Field(description="[west, south, east, north] in degrees")],
+        period_a: Annotated[str, Field(description="First period, e.g. '2024-06-01/2024-06-10'")],
+        period_b: Annotated[str, Field(description="Second period, e.g. '2024-07-01/2024-07-10'")],
+        band: Band = 1, catalog: str | None = None,
+    ) -> CallToolResult:
+        """Compare two periods of a collection over an area: statistics of each period, of the difference (B − A), and the difference raster saved as a GeoTIFF file that can be added to the map."""
+        cat = deps.catalogs.get(catalog)
+        bbox = check_bbox(bbox)
+        paths = []
+        for label, period in (("period_a", period_a), ("period_b", period_b)):
+            search = ItemSearch(collections=[collection], bbox=bbox, datetime=normalise_interval(period),
+                                limit=MAX_ITEMS_PER_PERIOD)
+            items = (await cat.search(search)).items
+            hrefs = [((i.get("assets") or {}).get(asset) or {}).get("href") for i in items]
+            hrefs = [h for h in hrefs if h]
+            if not hrefs:
+                raise ToolInputError(f"No item of '{collection}' with asset '{asset}' in {label} ({period}) over "
+                                     "the bbox; widen the dates or check the asset key with get_collection_info.")
+            paths.append([resolve_raster(deps, h) for h in hrefs])
+        options = paths[0][0][1]
+        out_path = deps.output_dir() / f"change-{collection}-{uuid.uuid4().hex[:8]}.tif"
+
+        def work() -> dict:
+            with raster_io.gdal_options(options):
+                return change_io.change([p for p, _ in paths[0]], [p for p, _ in paths[1]], bbox, band, out_path)
+
+        result = await asyncio.to_thread(work)
+        diff = result["difference"]
+        summary = (f"Mean change {diff.get('mean', float('nan')):.4g} (B − A) over {diff.get('valid_pixels', 0)} pixels; "
+                   f"difference raster: {out_path.name}")
+        return ok({"collection": collection, "asset": asset, "items_a": len(paths[0]), "items_b": len(paths[1]),
+                   **result}, summary)

@@ -1,0 +1,98 @@
+"""set_map_style: a basemap (XYZ tiles, or none when offline), the canvas background, the project CRS."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import quote
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+from qgis.core import QgsCoordinateReferenceSystem, QgsRasterLayer
+from qgis.PyQt.QtGui import QColor
+
+from ..common import WRITE, ToolInputError, ok, policy
+from ..deps import ToolDeps
+from .project_access import canvas_of, history_of, project_of
+
+BASEMAP_PROPERTY = "stacgis/basemap"
+BASEMAPS = {
+    "openstreetmap": ("OpenStreetMap", "https://tile.openstreetmap.org/{z}/{x}/{y}.png", 19),
+    "opentopomap": ("OpenTopoMap", "https://tile.opentopomap.org/{z}/{x}/{y}.png", 17),
+    "esri world imagery": ("Esri World Imagery",
+                           "https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}", 19),
+    "carto light": ("CARTO Light", "https://basemaps.cartocdn.com/light_all/{z}/{x}/{y}.png", 20),
+}
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+    async def set_map_style(
+        basemap: Annotated[str | None, Field(
+            description="'OpenStreetMap', 'OpenTopoMap', 'Esri World Imagery', 'CARTO Light', 'none' (offline)")] = None,
+        basemap_url: Annotated[str | None, Field(description="A custom XYZ tile URL with {x} {y} {z}")] = None,
+        background: Annotated[str | None, Field(description="Canvas background colour, '#rrggbb' or a name")] = None,
+        crs: Annotated[str | None, Field(description="Project/map CRS, e.g. 'EPSG:3857' or 'EPSG:2154'")] = None,
+    ) -> CallToolResult:
+        """Change the map itself: basemap (or none), canvas background colour, project CRS."""
+        project = project_of(deps)
+        canvas = canvas_of(deps)
+        history = history_of(deps)
+        done = []
+        if basemap is not None or basemap_url:
+            done.append(_set_basemap(deps, basemap or "custom", basemap_url))
+        if background:
+            colour = QColor(background)
+            if not colour.isValid():
+                raise ToolInputError(f"'{background}' is not a colour; use '#rrggbb' or a name like 'white'.")
+            history.background_changing(canvas)
+            canvas.setCanvasColor(colour)
+            project.setBackgroundColor(colour)
+            done.append(f"background {colour.name()}")
+        if crs:
+            target = QgsCoordinateReferenceSystem(crs)
+            if not target.isValid():
+                raise ToolInputError(f"Unknown CRS '{crs}'; give it like 'EPSG:3857'.")
+            history.view_changing(canvas)
+            centre_extent = canvas.extent()
+            old = canvas.mapSettings().destinationCrs()
+            project.setCrs(target)
+            canvas.setDestinationCrs(target)
+            from qgis.core import QgsCoordinateTransform
+
+            canvas.setExtent(QgsCoordinateTransform(old, target, project.transformContext())
+                             .transformBoundingBox(centre_extent))
+            done.append(f"CRS {target.authid()}")
+        if not done:
+            raise ToolInputError("Nothing to change: give basemap, basemap_url, background or crs.")
+        canvas.refresh()
+        return ok({"changes": done, "crs": canvas.mapSettings().destinationCrs().authid()},
+                  "Map style: " + ", ".join(done))
+
+
+def _set_basemap(deps: ToolDeps, choice: str, url: str | None) -> str:
+    project = project_of(deps)
+    history = history_of(deps)
+    for layer in list(project.mapLayers().values()):
+        if layer.customProperty(BASEMAP_PROPERTY):
+            history.take_layer(layer)
+    if choice.strip().lower() in ("none", "off", "no") and not url:
+        return "no basemap"
+    if url:
+        if not url.startswith(("http://", "https://")) or "{z}" not in url:
+            raise ToolInputError("basemap_url must be an http(s) XYZ template containing {x}, {y} and {z}.")
+        title, zmax = "Custom basemap", 19
+    else:
+        key = choice.strip().lower()
+        if key not in BASEMAPS:
+            raise ToolInputError(f"Unknown basemap '{choice}'. Choose one of: "
+                                 + ", ".join(v[0] for v in BASEMAPS.values()) + ", or none.")
+        title, url, zmax = BASEMAPS[key]
+    layer = QgsRasterLayer(f"type=xyz&url={quote(url, safe=':/{}')}&zmax={zmax}&zmin=0", title, "wms")
+    if not layer.isValid():
+        raise ToolInputError(f"QGIS could not create the {title} tile layer.")
+    layer.setCustomProperty(BASEMAP_PROPERTY, True)
+    project.addMapLayer(layer, False)
+    project.layerTreeRoot().addLayer(layer)  # at the bottom, under the data
+    history.layer_added(layer)
+    return f"basemap {title}"

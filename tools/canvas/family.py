@@ -1,0 +1,17 @@
+"""The canvas tool family: add "canvas.family" to TOOL_FAMILIES, or pass this module to build_server."""
+
+from __future__ import annotations
+
+from mcp.server.mcpserver import MCPServer
+
+from ..deps import ToolDeps
+from . import basemaps, layers, map_view, panels, processing_tools, stac_layers, styles, zoom
+from .project_access import history_of
+
+MODULES = (stac_layers, layers, zoom, styles, basemaps, panels, map_view, processing_tools)
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    history_of(deps)  # one turn history shared by every tool and the UI's "Undo last turn"
+    for module in MODULES:
+        module.register(server, deps)

@@ -1,0 +1,215 @@
+"""Processing algorithms as tools: search the registry, run one with checked parameters on QGIS's task manager.
+
+Outputs go to temporary files/layers and are added to the map; writing an output to a path outside the
+temp folder may overwrite a file, so only the destructive `run_processing_algorithm_to_files` may do it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+from qgis.core import (
+    QgsApplication,
+    QgsMapLayer,
+    QgsProcessingAlgRunnerTask,
+    QgsProcessingContext,
+    QgsProcessingFeedback,
+    QgsProcessingOutputLayerDefinition,
+    QgsRasterLayer,
+    QgsVectorLayer,
+)
+
+from ..common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
+from ..deps import ToolDeps
+from .project_access import add_to_project, find_layer, project_of, wait_for_qt
+
+log = logging.getLogger(__name__)
+
+LAYER_TYPES = {"source", "vector", "raster", "layer", "mesh", "pointcloud"}
+RUN_TIMEOUT_S = 600.0
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    @server.tool(annotations=READ, meta=policy(requires=["qgis"], discovery=True))
+    async def search_processing_algorithms(
+        query: Annotated[str, Field(description="Words describing the operation, e.g. 'buffer', 'clip raster', 'zonal statistics'")],
+        limit: Annotated[int, Field(ge=1, le=30)] = 8,
+    ) -> CallToolResult:
+        """Find QGIS Processing algorithms by what they do (names, descriptions, parameter names); returns ids and their parameters."""
+        words = [w.lower() for w in query.split() if w.strip()]
+        if not words:
+            raise ToolInputError("Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.")
+        scored = []
+        for alg in QgsApplication.processingRegistry().algorithms():
+            score = _score(alg, words)
+            if score:
+                scored.append((score, alg.id(), alg))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        found = [describe_algorithm(alg) for _, _, alg in scored[:limit]]
+        return ok({"algorithms": found, "matched": len(scored)},
+                  f"{len(scored)} algorithm(s) match; best: {', '.join(a['id'] for a in found) or 'none'}")
+
+    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+    async def run_processing_algorithm(
+        algorithm_id: Annotated[str, Field(description="Algorithm id from search_processing_algorithms, e.g. 'native:buffer'")],
+        parameters: Annotated[dict[str, Any], Field(
+            description="Parameter values by name: layers by layer name, enums by option name, outputs omitted (temporary)")],
+    ) -> CallToolResult:
+        """Run a QGIS Processing algorithm without freezing QGIS; its outputs become temporary layers on the map."""
+        return await run_algorithm(deps, algorithm_id, parameters, allow_files=False)
+
+    @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
+    async def run_processing_algorithm_to_files(
+        algorithm_id: Annotated[str, Field(description="Algorithm id, e.g. 'native:buffer'")],
+        parameters: Annotated[dict[str, Any], Field(
+            description="Parameter values by name, with output paths where the results must be written")],
+    ) -> CallToolResult:
+        """Run a Processing algorithm writing outputs to the given file paths (may overwrite files: the user confirms first)."""
+        return await run_algorithm(deps, algorithm_id, parameters, allow_files=True)
+
+
+def _score(alg: Any, words: list[str]) -> int:
+    fields = [(alg.id().lower(), 3), (alg.displayName().lower(), 3), (" ".join(alg.tags()).lower(), 2),
+              (alg.group().lower(), 1), (alg.shortDescription().lower(), 1),
+              (" ".join(p.name().lower() for p in alg.parameterDefinitions()), 1)]
+    total = 0
+    for word in words:
+        hit = max((weight for text, weight in fields if word in text), default=0)
+        if not hit:
+            return 0  # every word must appear somewhere
+        total += hit
+    return total
+
+
+def describe_algorithm(alg: Any) -> dict[str, Any]:
+    params = []
+    for p in alg.parameterDefinitions():
+        row = {"name": p.name(), "type": p.type(), "description": p.description(),
+               "optional": bool(p.flags() & p.FlagOptional)}
+        if p.type() == "enum":
+            row["options"] = list(p.options())
+        if p.defaultValue() is not None and not p.isDestination():
+            row["default"] = p.defaultValue() if isinstance(p.defaultValue(), (str, int, float, bool)) else str(p.defaultValue())
+        if p.isDestination():
+            row["output"] = True
+        params.append(row)
+    return {"id": alg.id(), "name": alg.displayName(), "group": alg.group(), "parameters": params}
+
+
+def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_files: bool) -> dict[str, Any]:
+    """The model's values checked against the algorithm's own definitions: layer names → layers, enum names → indexes."""
+    project = project_of(deps)
+    known = {p.name(): p for p in alg.parameterDefinitions()}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ToolInputError(f"{alg.id()} has no parameter(s) {', '.join(unknown)}; its parameters: {', '.join(known)}")
+    params: dict[str, Any] = {}
+    for name, definition in known.items():
+        value = given.get(name)
+        if definition.isDestination():
+            params[name] = _destination(value, allow_files, name)
+            continue
+        if value is None:
+            if not definition.flags() & definition.FlagOptional and definition.defaultValue() is None:
+                raise ToolInputError(f"{alg.id()} needs parameter '{name}' ({definition.description()}).")
+            continue
+        kind = definition.type()
+        if kind in LAYER_TYPES and isinstance(value, str):
+            value = find_layer(project, value).id()
+        elif kind == "multilayer":
+            value = [find_layer(project, v).id() if isinstance(v, str) else v for v in (value if isinstance(value, list) else [value])]
+        elif kind == "enum":
+            value = _enum_index(definition, value)
+        params[name] = value
+    return params
+
+
+def _destination(value: Any, allow_files: bool, name: str) -> Any:
+    if value in (None, "", "TEMPORARY_OUTPUT", "memory:"):
+        return QgsProcessingOutputLayerDefinition("TEMPORARY_OUTPUT")
+    path = os.path.abspath(os.path.expanduser(str(value)))
+    temp = os.path.abspath(tempfile.gettempdir())
+    if not allow_files and not path.startswith(temp + os.sep):
+        raise ToolInputError(f"Output {name} = '{value}' is outside the temporary folder and could overwrite a file; "
+                             "omit it for a temporary layer, or use run_processing_algorithm_to_files (asks the user).")
+    return QgsProcessingOutputLayerDefinition(path)
+
+
+def _enum_index(definition: Any, value: Any) -> Any:
+    options = list(definition.options())
+    values = value if isinstance(value, list) else [value]
+    indexes = []
+    for v in values:
+        if isinstance(v, int) and 0 <= v < len(options):
+            indexes.append(v)
+            continue
+        match = [i for i, o in enumerate(options) if o.lower() == str(v).strip().lower()]
+        if not match:
+            raise ToolInputError(f"'{v}' is not an option of {definition.name()}; choose one of: {', '.join(options)}")
+        indexes.append(match[0])
+    return indexes if isinstance(value, list) else indexes[0]
+
+
+class _Feedback(QgsProcessingFeedback):
+    def __init__(self) -> None:
+        super().__init__()
+        self.errors: list[str] = []
+
+    def reportError(self, error: str, fatalError: bool = False) -> None:  # noqa: N802, N803 - Qt override
+        self.errors.append(error)
+        super().reportError(error, fatalError)
+
+
+async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any], allow_files: bool) -> CallToolResult:
+    registry = QgsApplication.processingRegistry()
+    alg = registry.algorithmById(algorithm_id)
+    if alg is None:
+        raise ToolInputError(f"No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.")
+    params = prepare_parameters(deps, alg, given or {}, allow_files)
+    context = QgsProcessingContext()
+    context.setProject(project_of(deps))
+    feedback = _Feedback()
+    valid, message = alg.checkParameterValues(params, context)
+    if not valid:
+        raise ToolInputError(f"{algorithm_id}: {message}")
+    task = QgsProcessingAlgRunnerTask(alg, params, context, feedback)
+    outcome: dict[str, Any] = {}
+    task.executed.connect(lambda successful, results: outcome.update(ok=successful, results=results))
+    QgsApplication.taskManager().addTask(task)
+    try:
+        await wait_for_qt(lambda: "ok" in outcome, RUN_TIMEOUT_S, f"Processing {algorithm_id}")
+    except BaseException:
+        feedback.cancel()
+        raise
+    if not outcome["ok"]:
+        detail = "; ".join(feedback.errors[-3:]) or "see the Processing log"
+        raise ToolInputError(f"{algorithm_id} failed: {detail}. Check the parameters.")
+    layers = _output_layers(alg, outcome["results"] or {}, context)
+    add_to_project(deps, layers)
+    values = {k: (v if isinstance(v, (str, int, float, bool)) else str(v)) for k, v in (outcome["results"] or {}).items()}
+    described = [{"name": lyr.name(), "id": lyr.id(),
+                  "features": lyr.featureCount() if isinstance(lyr, QgsVectorLayer) else None} for lyr in layers]
+    return ok({"algorithm": algorithm_id, "results": values, "layers": described},
+              f"{alg.displayName()} done; added {len(layers)} layer(s): {', '.join(d['name'] for d in described) or 'none'}")
+
+
+def _output_layers(alg: Any, results: dict[str, Any], context: QgsProcessingContext) -> list[QgsMapLayer]:
+    layers = []
+    for output in alg.outputDefinitions():
+        value = results.get(output.name())
+        if not isinstance(value, str) or output.type() not in ("outputVector", "outputRaster", "outputLayer"):
+            continue
+        name = f"{alg.displayName()} {output.description()}".strip()
+        layer = context.takeResultLayer(value)
+        if layer is None:
+            layer = QgsRasterLayer(value, name, "gdal") if output.type() == "outputRaster" else QgsVectorLayer(value, name, "ogr")
+        if layer is not None and layer.isValid():
+            layer.setName(name)
+            layers.append(layer)
+    return layers

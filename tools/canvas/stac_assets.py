@@ -1,0 +1,118 @@
+"""Which asset(s) of a STAC item to show and how: a visual asset, red/green/blue stacked, or one band.
+
+Pure data (no QGIS, no GDAL): item JSON in, plain choices out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..common import ToolInputError
+from ..stac.bands import asset_bands
+from ..stac.summaries import asset_type
+
+RGB = ("red", "green", "blue")
+_RASTER_HINTS = ("tiff", "geotiff", "jp2", "image/vnd", "x-hdf", "netcdf", "unknown")
+
+
+@dataclass
+class AssetChoice:
+    item_id: str
+    kind: str  # "visual" (one multiband asset), "rgb" (three assets stacked), "single" (one band)
+    keys: list[str]
+    hrefs: list[str]
+    bands: list[dict[str, Any]]  # STAC band metadata per output band: nodata, scale, offset, statistics, names
+    epsg: int | None = None
+    start: str | None = None
+    end: str | None = None
+    classes: list[dict] = field(default_factory=list)  # classification:classes of a classified band
+
+
+def item_times(item: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    props = item.get("properties") or {}
+    if props.get("datetime"):
+        return props["datetime"], props["datetime"]
+    return props.get("start_datetime"), props.get("end_datetime")
+
+
+def item_epsg(item: Mapping[str, Any], asset: Mapping[str, Any] | None = None) -> int | None:
+    """`proj:epsg`, or the number in projection v2's `proj:code` ("EPSG:32631"); asset level first."""
+    for source in (asset or {}, item.get("properties") or {}):
+        if isinstance(source.get("proj:epsg"), int):
+            return source["proj:epsg"]
+        code = str(source.get("proj:code") or "")
+        if code.upper().startswith("EPSG:") and code[5:].isdigit():
+            return int(code[5:])
+    return None
+
+
+def choose_assets(item: Mapping[str, Any], asset_key: str | None = None) -> AssetChoice:
+    assets: Mapping[str, Any] = item.get("assets") or {}
+    item_id = str(item.get("id", "?"))
+    start, end = item_times(item)
+    if asset_key:
+        if asset_key not in assets:
+            raise ToolInputError(f"Item '{item_id}' has no asset '{asset_key}'. Its assets: {', '.join(assets) or 'none'}")
+        return _one(item, asset_key, start, end)
+    for key, asset in assets.items():
+        if key == "visual" or "visual" in (asset.get("roles") or []):
+            return _one(item, key, start, end)
+    by_colour = {}
+    for key, asset in assets.items():
+        bands = asset_bands(asset)
+        if len(bands) == 1 and bands[0].get("common_name") in RGB:
+            by_colour.setdefault(bands[0]["common_name"], key)
+    if all(c in by_colour for c in RGB):
+        keys = [by_colour[c] for c in RGB]
+        bands = [{**_band_meta(assets[k])[0], "colour": c} for k, c in zip(keys, RGB)]
+        return AssetChoice(item_id, "rgb", keys, [assets[k]["href"] for k in keys], bands,
+                           item_epsg(item, assets[keys[0]]), start, end)
+    for key, asset in assets.items():
+        roles = asset.get("roles") or []
+        if "data" in roles and any(h in asset_type(key, asset).lower() for h in _RASTER_HINTS):
+            return _one(item, key, start, end)
+    raise ToolInputError(f"Item '{item_id}' has no visual, red/green/blue or raster data asset. "
+                         f"Its assets: {', '.join(assets) or 'none'}; name one with `asset`.")
+
+
+def _one(item: Mapping[str, Any], key: str, start: str | None, end: str | None) -> AssetChoice:
+    asset = item["assets"][key]
+    if not asset.get("href"):
+        raise ToolInputError(f"Asset '{key}' of item '{item.get('id')}' has no href.")
+    bands = _band_meta(asset)
+    names = [b.get("common_name") for b in bands]
+    kind = "visual" if (key == "visual" or "visual" in (asset.get("roles") or [])
+                        or (len(bands) >= 3 and all(c in names for c in RGB))) else "single"
+    classes = asset.get("classification:classes") or ((asset.get("raster:bands") or [{}])[0] or {}).get(
+        "classification:classes") or []
+    return AssetChoice(str(item.get("id", "?")), kind, [key], [asset["href"]], bands, item_epsg(item, asset),
+                       start, end, classes=list(classes))
+
+
+def _band_meta(asset: Mapping[str, Any]) -> list[dict[str, Any]]:
+    bands = asset_bands(asset) or [{}]
+    raster = asset.get("raster:bands") or []
+    unified = asset.get("bands") or []
+    for i, band in enumerate(bands):
+        stats = (raster[i] if i < len(raster) else {}).get("statistics") or \
+                (unified[i] if i < len(unified) else {}).get("statistics")
+        if stats:
+            band["statistics"] = stats
+    return bands
+
+
+def band_kind(choice: AssetChoice, collection: str = "") -> str:
+    """What a single band measures, to pick its colour ramp: index, elevation, temperature, classes or other."""
+    band = choice.bands[0] if choice.bands else {}
+    text = " ".join(str(v) for v in (*choice.keys, band.get("name"), band.get("common_name"),
+                                     band.get("description"), collection) if v).lower()
+    if choice.classes or any(w in text for w in ("scl", "classif", "landcover", "land_cover", "land cover", "mask")):
+        return "classes"
+    if any(w in text for w in ("ndvi", "ndwi", "evi", "savi", "nbr", "index", "indices")):
+        return "index"
+    if any(w in text for w in ("elev", "dem", "dsm", "dtm", "height", "altitude", "terrain", "bathym")):
+        return "elevation"
+    if any(w in text for w in ("temp", "lst", "thermal", "brightness_temperature", "lwir")):
+        return "temperature"
+    return "other"

@@ -1,0 +1,162 @@
+"""set_layer_style: raster ramps, min/max, band combinations, hillshade; vector single/categorized/graduated, labels."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+from qgis.core import (
+    QgsCategorizedSymbolRenderer,
+    QgsGraduatedSymbolRenderer,
+    QgsPalLayerSettings,
+    QgsRasterLayer,
+    QgsRendererCategory,
+    QgsSingleSymbolRenderer,
+    QgsSymbol,
+    QgsVectorLayer,
+    QgsVectorLayerSimpleLabeling,
+)
+
+from ..common import WRITE, ToolInputError, ok, policy
+from ..deps import ToolDeps
+from . import raster_styles
+from .project_access import find_layer, history_of, project_of
+
+MAX_CATEGORIES = 50
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+    async def set_layer_style(
+        layer: Annotated[str, Field(description="Layer name")],
+        ramp: Annotated[str | None, Field(description="Colour ramp by QGIS style name: Viridis, RdYlGn, Spectral, Greys, Blues, terrain...")] = None,
+        invert_ramp: bool = False,
+        minimum: Annotated[float | None, Field(description="Raster: value at the start of the ramp")] = None,
+        maximum: Annotated[float | None, Field(description="Raster: value at the end of the ramp")] = None,
+        band: Annotated[int | None, Field(description="Raster: band for a single-band ramp", ge=1)] = None,
+        rgb_bands: Annotated[list[int] | None, Field(description="Raster: [red, green, blue] band numbers")] = None,
+        hillshade: Annotated[bool, Field(description="Raster: show as hillshade (elevation)")] = False,
+        opacity: Annotated[float | None, Field(description="0 (invisible) to 1 (opaque)", ge=0, le=1)] = None,
+        renderer: Annotated[Literal["single", "categorized", "graduated"] | None, Field(description="Vector renderer")] = None,
+        field: Annotated[str | None, Field(description="Vector: field for categorized/graduated")] = None,
+        classes: Annotated[int, Field(description="Vector graduated: number of classes", ge=2, le=20)] = 5,
+        color: Annotated[str | None, Field(description="Vector single: colour like '#3388ff' or 'red'")] = None,
+        labels_field: Annotated[str | None, Field(description="Vector: label features with this field")] = None,
+        labels: Annotated[bool | None, Field(description="Vector: turn labels on or off")] = None,
+    ) -> CallToolResult:
+        """Change how a layer looks: raster ramp, min/max, band combination, hillshade, opacity; vector single/categorized/graduated colours by a field, labels on/off."""
+        target = find_layer(project_of(deps), layer)
+        history_of(deps).renderer_changing(target)
+        done: list[str] = []
+        if isinstance(target, QgsRasterLayer):
+            _style_raster(target, ramp, invert_ramp, minimum, maximum, band, rgb_bands, hillshade, done)
+        elif isinstance(target, QgsVectorLayer):
+            _style_vector(target, renderer, field, classes, ramp, invert_ramp, color, done)
+            _labels(target, labels_field, labels, done)
+        if opacity is not None:
+            target.setOpacity(opacity)
+            done.append(f"opacity {opacity:g}")
+        if not done:
+            raise ToolInputError("Nothing to change: give a ramp, min/max, bands, hillshade, opacity, renderer or labels.")
+        target.triggerRepaint()
+        return ok({"layer": target.name(), "renderer": target.renderer().type(), "changes": done},
+                  f"Styled '{target.name()}': {', '.join(done)}")
+
+
+def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, vmin: float | None, vmax: float | None,
+                  band: int | None, rgb_bands: list[int] | None, hillshade: bool, done: list[str]) -> None:
+    count = layer.bandCount()
+    for b in [band] + list(rgb_bands or []):
+        if b is not None and not 1 <= b <= count:
+            raise ToolInputError(f"Band {b} does not exist; '{layer.name()}' has bands 1..{count}.")
+    if hillshade:
+        raster_styles.hillshade(layer, band or 1)
+        done.append("hillshade")
+        return
+    if rgb_bands:
+        if len(rgb_bands) != 3:
+            raise ToolInputError("rgb_bands needs three band numbers: [red, green, blue].")
+        ranges = [_band_range(layer, b) for b in rgb_bands]
+        raster_styles.rgb(layer, tuple(rgb_bands), ranges)
+        done.append(f"bands {rgb_bands} as RGB")
+        return
+    if ramp or vmin is not None or vmax is not None or band:
+        current = layer.renderer()
+        use_band = band or (current.inputBand() if hasattr(current, "inputBand") else 1) or 1
+        low, high = _band_range(layer, use_band)
+        if hasattr(current, "classificationMin") and band is None:
+            low, high = current.classificationMin(), current.classificationMax()
+        low = vmin if vmin is not None else low
+        high = vmax if vmax is not None else high
+        raster_styles.pseudocolor(layer, use_band, low, high, ramp or "Viridis", invert)
+        done.append(f"ramp {ramp or 'Viridis'} {low:g}..{high:g} on band {use_band}")
+
+
+def _band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
+    provider = layer.dataProvider()
+    low, high = provider.cumulativeCut(band, 0.02, 0.98, layer.extent(), 250_000)
+    return float(low), float(high)
+
+
+def _style_vector(layer: QgsVectorLayer, renderer: str | None, field: str | None, classes: int, ramp: str | None,
+                  invert: bool, color: str | None, done: list[str]) -> None:
+    if renderer is None and color is None:
+        return
+    if renderer in ("categorized", "graduated"):
+        if not field or layer.fields().indexOf(field) < 0:
+            names = ", ".join(f.name() for f in layer.fields())
+            raise ToolInputError(f"Give `field`, one of: {names}")
+    colour_ramp = raster_styles.color_ramp(ramp or ("Spectral" if renderer == "categorized" else "Viridis"), invert)
+    if renderer == "categorized":
+        values = sorted(layer.uniqueValues(layer.fields().indexOf(field)), key=str)
+        if len(values) > MAX_CATEGORIES:
+            raise ToolInputError(f"'{field}' has {len(values)} distinct values; use graduated or another field.")
+        categories = []
+        for i, value in enumerate(values):
+            symbol = QgsSymbol.defaultSymbol(layer.geometryType())
+            symbol.setColor(colour_ramp.color(i / max(1, len(values) - 1)))
+            categories.append(QgsRendererCategory(value, symbol, str(value)))
+        layer.setRenderer(QgsCategorizedSymbolRenderer(field, categories))
+        done.append(f"categorized by {field} ({len(categories)} classes)")
+    elif renderer == "graduated":
+        graduated = QgsGraduatedSymbolRenderer(field)
+        graduated.setSourceColorRamp(colour_ramp.clone())
+        graduated.setSourceSymbol(QgsSymbol.defaultSymbol(layer.geometryType()))
+        graduated.setClassificationMethod(_quantile())
+        graduated.updateClasses(layer, classes)
+        layer.setRenderer(graduated)
+        done.append(f"graduated by {field} ({len(graduated.ranges())} classes)")
+    else:
+        symbol = QgsSymbol.defaultSymbol(layer.geometryType())
+        if color:
+            from qgis.PyQt.QtGui import QColor
+
+            if not QColor(color).isValid():
+                raise ToolInputError(f"'{color}' is not a colour; use '#rrggbb' or a name like 'red'.")
+            symbol.setColor(QColor(color))
+        layer.setRenderer(QgsSingleSymbolRenderer(symbol))
+        done.append(f"single symbol {color or ''}".strip())
+
+
+def _quantile() -> Any:
+    from qgis.core import QgsClassificationQuantile
+
+    return QgsClassificationQuantile()
+
+
+def _labels(layer: QgsVectorLayer, field: str | None, on: bool | None, done: list[str]) -> None:
+    if field:
+        if layer.fields().indexOf(field) < 0:
+            raise ToolInputError(f"No field '{field}' in '{layer.name()}'.")
+        settings = QgsPalLayerSettings()
+        settings.fieldName = field
+        layer.setLabeling(QgsVectorLayerSimpleLabeling(settings))
+        layer.setLabelsEnabled(True)
+        done.append(f"labels from {field}")
+    elif on is not None:
+        if on and layer.labeling() is None:
+            raise ToolInputError("Say which field to label with: labels_field.")
+        layer.setLabelsEnabled(on)
+        done.append("labels on" if on else "labels off")

@@ -1,0 +1,120 @@
+"""zoom_to_location: a lon/lat with a scale or zoom level, a bbox, a layer, a feature, or a place name."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsFeatureRequest,
+    QgsPointXY,
+    QgsRectangle,
+    QgsVectorLayer,
+)
+
+from ..common import WRITE, ToolInputError, check_bbox, ok, policy
+from ..deps import ToolDeps
+from .project_access import canvas_of, find_layer, history_of, project_of
+
+WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
+ZOOM0_SCALE = 559_082_264.028  # web-map zoom level 0 at 96 dpi; each level halves it
+MAX_PLACE_FEATURES = 20_000
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+    async def zoom_to_location(
+        lon: Annotated[float | None, Field(description="Longitude in degrees (with lat)", ge=-180, le=180)] = None,
+        lat: Annotated[float | None, Field(description="Latitude in degrees (with lon)", ge=-90, le=90)] = None,
+        scale: Annotated[float | None, Field(description="Map scale denominator, e.g. 25000 for 1:25,000", gt=0)] = None,
+        zoom_level: Annotated[float | None, Field(description="Web-map zoom level 0-22 instead of scale", ge=0, le=24)] = None,
+        bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
+        layer: Annotated[str | None, Field(description="Zoom to this layer (name), or search its features")] = None,
+        feature_id: Annotated[int | None, Field(description="Feature id within `layer`")] = None,
+        place: Annotated[str | None, Field(description="A name to find in the project's vector layers' text fields")] = None,
+    ) -> CallToolResult:
+        """Move the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a place named in the project's layers."""
+        canvas = canvas_of(deps)
+        project = project_of(deps)
+        target_crs = canvas.mapSettings().destinationCrs()
+        if scale is None and zoom_level is not None:
+            scale = ZOOM0_SCALE / (2 ** zoom_level)
+        history_of(deps).view_changing(canvas)
+        if lon is not None and lat is not None:
+            centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(lon, lat))
+            canvas.setCenter(centre)
+            canvas.zoomScale(scale or canvas.scale())
+            what = f"{lat:.5f}, {lon:.5f}"
+        elif bbox is not None:
+            w, s, e, n = check_bbox(bbox)
+            canvas.setExtent(_transform(project, WGS84, target_crs).transformBoundingBox(QgsRectangle(w, s, e, n)))
+            what = "the bbox"
+        elif place:
+            found, where = _find_place(project, place, layer)
+            _zoom_to_rect(canvas, project, found, where.crs(), scale)
+            what = f"'{place}' in layer '{where.name()}'"
+        elif layer:
+            target = find_layer(project, layer)
+            rect, what = target.extent(), f"layer '{target.name()}'"
+            if feature_id is not None:
+                if not isinstance(target, QgsVectorLayer):
+                    raise ToolInputError(f"'{target.name()}' is not a vector layer; it has no features.")
+                feature = target.getFeature(feature_id)
+                if not feature.isValid() or not feature.hasGeometry():
+                    raise ToolInputError(f"Layer '{target.name()}' has no feature {feature_id} with a geometry.")
+                rect, what = feature.geometry().boundingBox(), f"feature {feature_id} of '{target.name()}'"
+            _zoom_to_rect(canvas, project, rect, target.crs(), scale)
+        else:
+            raise ToolInputError("Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.")
+        canvas.refresh()
+        return ok(view_summary(canvas), f"Zoomed to {what} at 1:{canvas.scale():,.0f}")
+
+
+def view_summary(canvas: Any) -> dict[str, Any]:
+    extent = canvas.extent()
+    return {"extent": [extent.xMinimum(), extent.yMinimum(), extent.xMaximum(), extent.yMaximum()],
+            "crs": canvas.mapSettings().destinationCrs().authid(), "scale": round(canvas.scale(), 1)}
+
+
+def _transform(project: Any, source: Any, target: Any) -> QgsCoordinateTransform:
+    return QgsCoordinateTransform(source, target, project.transformContext())
+
+
+def _zoom_to_rect(canvas: Any, project: Any, rect: QgsRectangle, crs: Any, scale: float | None) -> None:
+    rect = _transform(project, crs, canvas.mapSettings().destinationCrs()).transformBoundingBox(rect)
+    if rect.isEmpty():  # a point feature: centre on it
+        canvas.setCenter(rect.center())
+        canvas.zoomScale(scale or 10_000)
+        return
+    canvas.setExtent(rect.buffered(max(rect.width(), rect.height()) * 0.05))
+    if scale:
+        canvas.zoomScale(scale)
+
+
+def _find_place(project: Any, place: str, layer_name: str | None) -> tuple[QgsRectangle, QgsVectorLayer]:
+    wanted = place.strip().lower()
+    layers = [find_layer(project, layer_name, QgsVectorLayer)] if layer_name else \
+        [lyr for lyr in project.mapLayers().values() if isinstance(lyr, QgsVectorLayer)]
+    partial = None
+    for lyr in layers:
+        text_fields = [f.name() for f in lyr.fields() if f.type() == 10]  # QVariant.String
+        if not text_fields:
+            continue
+        request = QgsFeatureRequest().setLimit(MAX_PLACE_FEATURES)
+        for feature in lyr.getFeatures(request):
+            if not feature.hasGeometry():
+                continue
+            for name in text_fields:
+                value = str(feature[name] or "").strip().lower()
+                if value == wanted:
+                    return feature.geometry().boundingBox(), lyr
+                if partial is None and wanted in value:
+                    partial = (feature.geometry().boundingBox(), lyr)
+    if partial:
+        return partial
+    raise ToolInputError(f"No feature named '{place}' in the project's vector layers. Give lon/lat or a bbox instead "
+                         "(the agent has no internet geocoder).")
