@@ -39,15 +39,20 @@ class ContentScanner:
         self._mode = "text"  # text | think | tool_call | function | json
         self._visible = False  # has any user-visible character been emitted yet
         self._after_think = False  # models put blank lines after </think>: not part of the answer
+        self.passthrough = False  # plain text without "<" may skip the scan (the hot path)
 
     def feed(self, text: str) -> list[StreamChunk]:
-        if self._visible and self._mode == "text" and not self._buf and not self._after_think and "<" not in text:
+        if self.passthrough and "<" not in text:
             return [ContentChunk(text)]
         self._buf += text
-        return self._scan(final=False)
+        out = self._scan(final=False)
+        self.passthrough = self._visible and self._mode == "text" and not self._buf and not self._after_think
+        return out
 
     def finish(self) -> list[StreamChunk]:
-        return self._scan(final=True)
+        out = self._scan(final=True)
+        self.passthrough = self._visible and self._mode == "text" and not self._buf and not self._after_think
+        return out
 
     def _scan(self, final: bool) -> list[StreamChunk]:
         out: list[StreamChunk] = []

@@ -86,8 +86,16 @@ class OllamaStreamParser:
         if "error" in data:
             raise StreamError(f"The model stopped with an error: {data['error']}",
                               before_output=not self.produced)
-        out: list[StreamChunk] = []
         message = data.get("message")
+        if message and not data.get("done"):  # the hot paths: one piece of text or of thinking
+            content, size = message.get("content"), len(message)
+            if size == 2 and content and self._scanner.passthrough and "<" not in content:
+                self.parts.content.append(content)
+                return [ContentChunk(content)]
+            if size == 3 and not content and message.get("thinking"):
+                self.parts.thinking.append(message["thinking"])
+                return [ThinkingChunk(message["thinking"])]
+        out: list[StreamChunk] = []
         if message:
             thinking = message.get("thinking")
             if thinking:
