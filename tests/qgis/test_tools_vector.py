@@ -1,0 +1,126 @@
+"""Vector and project-aware tools against real QGIS layers in a real QgsProject."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsProject, QgsRasterLayer, QgsVectorLayer
+
+from stacgis_agent.agent.config import Settings
+from stacgis_agent.tools.deps import ToolDeps
+from stacgis_agent.tools.server import build_server
+from testkit.cogs import write_cog
+from testkit.mcp_calls import OneShotClient
+from testkit.ollama_replies import embed_text
+
+PARCELS = [  # name, population, description, lon/lat square (west, south, size)
+    ("Vignes", 120, "vineyards and wine cellars on the hills", (4.80, 45.70, 0.02)),
+    ("Port", 5400, "river harbour with cranes and docks", (4.85, 45.75, 0.02)),
+    ("Forêt", 0, "oak forest with hiking trails", (4.90, 45.80, 0.02)),
+]
+
+
+async def embed(texts):
+    return [embed_text(t) for t in texts]
+
+
+@pytest.fixture
+def project(qgis_new_project):
+    layer = QgsVectorLayer("Polygon?crs=EPSG:3857&field=name:string&field=population:integer"
+                           "&field=description:string", "parcels", "memory")
+    from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform
+
+    to_merc = QgsCoordinateTransform(QgsCoordinateReferenceSystem("EPSG:4326"), layer.crs(), QgsProject.instance())
+    features = []
+    for name, population, description, (w, s, size) in PARCELS:
+        geometry = QgsGeometry.fromPolygonXY([[QgsPointXY(w, s), QgsPointXY(w + size, s),
+                                               QgsPointXY(w + size, s + size), QgsPointXY(w, s + size)]])
+        geometry.transform(to_merc)
+        feature = QgsFeature(layer.fields())
+        feature.setAttributes([name, population, description])
+        feature.setGeometry(geometry)
+        features.append(feature)
+    layer.dataProvider().addFeatures(features)
+    layer.updateExtents()
+    QgsProject.instance().addMapLayer(layer)
+    yield QgsProject.instance()
+    QgsProject.instance().removeAllMapLayers()
+
+
+@pytest.fixture
+def client(project, tmp_path):
+    deps = ToolDeps.from_settings(Settings(), embed=embed, project=lambda: project, work_dir=str(tmp_path))
+    return OneShotClient(build_server(deps))
+
+
+def parcels(project) -> QgsVectorLayer:
+    return project.mapLayersByName("parcels")[0]
+
+
+async def test_list_vector_layers_describes_each_layer(client):
+    layers = (await client.call_tool("list_vector_layers")).structured_content["layers"]
+    assert len(layers) == 1
+    layer = layers[0]
+    assert (layer["name"], layer["geometry"], layer["crs"], layer["features"]) == ("parcels", "Polygon", "EPSG:3857", 3)
+    assert layer["fields"] == ["name:string", "population:integer", "description:string"]
+
+
+async def test_query_by_a_lonlat_bbox_finds_features_stored_in_another_crs(client):
+    result = await client.call_tool("query_vector_by_bbox", {"layer": "parcels", "bbox": [4.84, 45.74, 4.86, 45.76]})
+    features = result.structured_content["features"]
+    assert [f["attributes"]["name"] for f in features] == ["Port"]
+
+
+async def test_get_vector_feature_returns_lonlat_geometry(client, project):
+    fid = next(f.id() for f in parcels(project).getFeatures() if f["name"] == "Forêt")
+    result = await client.call_tool("get_vector_feature", {"layer": "parcels", "fid": fid})
+    ring = result.structured_content["geometry"]["coordinates"][0]
+    assert min(p[0] for p in ring) == pytest.approx(4.90, abs=1e-6)
+    assert max(p[1] for p in ring) == pytest.approx(45.82, abs=1e-6)
+    missing = await client.call_tool("get_vector_feature", {"layer": "parcels", "fid": 999})
+    assert missing.is_error and "no feature 999" in missing.content[0].text
+
+
+async def test_search_by_expression_is_validated_before_running(client):
+    result = await client.call_tool("search_vector_features", {"layer": "parcels", "expression": '"population" > 100'})
+    assert sorted(f["attributes"]["name"] for f in result.structured_content["features"]) == ["Port", "Vignes"]
+    bad = await client.call_tool("search_vector_features", {"layer": "parcels", "expression": '"population" >'})
+    assert bad.is_error and "does not parse" in bad.content[0].text
+    bad = await client.call_tool("search_vector_features", {"layer": "parcels", "expression": '"pop" > 1'})
+    assert bad.is_error and "Unknown field(s) pop" in bad.content[0].text and "population" in bad.content[0].text
+    bad = await client.call_tool("search_vector_features", {"layer": "roads", "expression": "1"})
+    assert bad.is_error and "parcels" in bad.content[0].text
+
+
+async def test_semantic_search_ranks_features_by_meaning(client):
+    result = await client.call_tool("search_vector_features", {"layer": "parcels", "text": "wine vineyards"})
+    names = [f["attributes"]["name"] for f in result.structured_content["features"]]
+    assert names[0] == "Vignes"
+    result = await client.call_tool("search_vector_features", {"layer": "parcels", "text": "harbour docks",
+                                                               "expression": '"population" >= 0'})
+    assert result.structured_content["features"][0]["attributes"]["name"] == "Port"
+
+
+async def test_selected_features_and_zonal_stats_over_the_selection(client, project, tmp_path):
+    empty = await client.call_tool("get_selected_features")
+    assert empty.structured_content == {"selections": []}
+    layer = parcels(project)
+    layer.selectByExpression("\"name\" = 'Port'")
+    selected = (await client.call_tool("get_selected_features")).structured_content["selections"]
+    assert [f["attributes"]["name"] for f in selected[0]["features"]] == ["Port"]
+
+    values = np.arange(200 * 200, dtype=np.float32).reshape(200, 200)
+    cog = write_cog(tmp_path / "grid.tif", values, origin=(4.80, 45.82), pixel_size=0.001)
+    from_selection = (await client.call_tool("compute_zonal_stats", {"source": str(cog)})).structured_content
+    square = {"type": "Polygon", "coordinates": [[[4.85, 45.75], [4.87, 45.75], [4.87, 45.77], [4.85, 45.77],
+                                                  [4.85, 45.75]]]}
+    explicit = (await client.call_tool("compute_zonal_stats", {"source": str(cog), "polygon": square})).structured_content
+    assert from_selection["weighted_mean"] == pytest.approx(explicit["weighted_mean"], rel=1e-6)
+    assert explicit["weighted_mean"] == pytest.approx(values[50:70, 50:70].mean(), rel=1e-6)
+
+
+async def test_raster_tools_accept_a_project_layer_name(client, project, tmp_path):
+    cog = write_cog(tmp_path / "dem.tif", np.full((64, 64), 7, np.float32), origin=(4.8, 45.8), pixel_size=0.01)
+    project.addMapLayer(QgsRasterLayer(str(cog), "dem"))
+    result = await client.call_tool("get_raster_statistics", {"source": "dem", "exact": True})
+    assert (result.structured_content["mean"], result.structured_content["valid_pixels"]) == (7.0, 64 * 64)
