@@ -12,6 +12,7 @@ thread, so it works from any asyncio or Qt loop. Tests script its replies as a F
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -436,6 +437,8 @@ class _Handler(BaseHTTPRequestHandler):
         if turn.http_status != 200:
             self._error(turn.http_status, turn.http_error or "emulator: scripted error", openai)
             return
+        if body.get("think") is False and not openai:  # a model told not to think does not
+            turn = dataclasses.replace(turn, thinking="")
         calls = replies.scripted_calls(turn)
         events = replies.turn_events(turn, calls)
         usage = replies.usage_numbers(turn, body, calls)

@@ -10,6 +10,7 @@ import time
 
 import httpx
 import pytest
+
 from testkit.ollama_emulator import EMBEDDING_DIM, OllamaEmulator, Turn
 
 USER = [{"role": "user", "content": "Buffer roads by 50 m"}]
@@ -96,6 +97,13 @@ def test_think_in_content_and_string_arguments(emu, http):
     lines = [json.loads(x) for x in chat(http)]
     (call,) = next(x["message"]["tool_calls"] for x in lines if "tool_calls" in x["message"])
     assert call["function"]["arguments"] == '{"d": 1}'
+
+
+def test_think_false_turns_thinking_off(emu, http):
+    emu.script(Turn(thinking="hidden", content="visible"))
+    lines = [json.loads(x) for x in chat(http, think=False)]
+    assert not any("thinking" in x["message"] for x in lines)
+    assert "".join(x["message"]["content"] for x in lines) == "visible"
 
 
 def test_usage_done_reason_and_truncation_to_num_ctx(emu, http):
