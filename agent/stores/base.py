@@ -28,6 +28,10 @@ class SessionRecord:
 
 
 class SessionStore(Protocol):
+    """`save` replaces the stored memory and, when `events` is not empty, the whole event log
+    (pass every event shown so far); with no events the stored log is kept. Server backends
+    raise `errors.StoreUnavailable` (a ConnectionError with a message for the user)."""
+
     async def get_or_create(self, session_id: str, user: str = "default", title: str = "") -> SessionRecord: ...
     async def save(self, session_id: str, memory: dict[str, Any], events: Sequence[dict[str, Any]] = (),
                    user: str = "default") -> None: ...
@@ -50,7 +54,12 @@ class MemoryHit:
 
 
 class MemoryStore(Protocol):
-    """Long-term memory; the knowledge base is a second instance with its own table."""
+    """Long-term memory; the knowledge base is a second instance with its own table.
+
+    `search` only compares vectors of the same `model` and dimension as the query, so pass the
+    embedding model's name to both `add` and `search`; `reembed.reembed` moves old vectors over.
+    The shipped stores also take `memory_id=`/`created_at=` in `add` (to move memories between
+    backends) and offer `models()`, `stale()`, `replace_embedding()` and `add_many()`."""
 
     async def add(self, user: str, content: str, kind: str, embedding: Sequence[float],
                   metadata: dict[str, Any] | None = None, model: str = "") -> str: ...
@@ -70,6 +79,9 @@ class Capacity:
 
 
 class ConcurrencyGate(Protocol):
+    """`acquire(timeout=None)` waits as long as it takes, `timeout=0` tries once; acquiring a
+    slot already held returns True. Hold a slot across a turn with `slot.holding_slot`."""
+
     async def acquire(self, session_id: str, timeout: float | None = None) -> bool: ...
     async def refresh(self, session_id: str) -> None: ...
     async def release(self, session_id: str) -> None: ...

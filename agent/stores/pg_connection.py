@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from typing import Awaitable, Callable, TypeVar
+from typing import Awaitable, Callable, Sequence, TypeVar
 
 import psycopg
 from pgvector.psycopg import register_vector_async
@@ -27,18 +27,20 @@ class PgConnection:
     """Serialises calls on one autocommit connection (a desktop plugin sends a few queries per
     message); a broken or timed-out connection is dropped and the next call opens a new one."""
 
-    def __init__(self, dsn: str, timeout_s: float = 3.0):
+    def __init__(self, dsn: str, timeout_s: float = 3.0, setup: Sequence[str] = ()):
         self.dsn = dsn
+        self._setup = list(setup)  # fixed statements run on every new connection
         self.timeout_s = timeout_s
         self._conn: psycopg.AsyncConnection | None = None
         self._lock = asyncio.Lock()
-        self._prepared = False
 
     async def _open(self) -> psycopg.AsyncConnection:
         conn = await psycopg.AsyncConnection.connect(
             self.dsn, autocommit=True, connect_timeout=max(2, int(self.timeout_s)))
         await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         await register_vector_async(conn)
+        for statement in self._setup:
+            await conn.execute(statement)
         return conn
 
     async def run(self, what: str, work: Callable[[psycopg.AsyncConnection], Awaitable[T]],

@@ -52,7 +52,7 @@ class PgVectorMemoryStore:
                  ef_search: int = 64):
         self.table = checked_table_name(table)
         self.ef_search = ef_search
-        self._db = PgConnection(dsn, timeout_s)
+        self._db = PgConnection(dsn, timeout_s, setup=[f"SET hnsw.ef_search = {int(ef_search)}"])
         self._indexed_dims: set[int] | None = None
         self._t = sql.Identifier(self.table)
 
@@ -113,15 +113,16 @@ class PgVectorMemoryStore:
             dims = set()
             async with conn.cursor() as cur:
                 copy_sql = sql.SQL("COPY {t} (id, user_id, content, kind, model, dim, embedding, created_at)"
-                                   " FROM STDIN").format(t=self._t)
+                                   " FROM STDIN WITH (FORMAT BINARY)").format(t=self._t)
                 async with cur.copy(copy_sql) as copy:
+                    copy.set_types(["text", "text", "text", "text", "text", "int4", "vector", "float8"])
                     for user, content, kind, embedding, model in rows:
                         vec = as_vector(embedding)
                         dims.add(int(vec.size))
-                        await copy.write_row((new_memory_id(), user, content, kind, model, int(vec.size),
-                                              "[" + ",".join(map(repr, vec.tolist())) + "]", now))
+                        await copy.write_row((new_memory_id(), user, content, kind, model, int(vec.size), vec, now))
             for dim in dims:
                 await self._ensure_index(conn, dim)
+            await conn.execute(sql.SQL("ANALYZE {t}").format(t=self._t))  # so the planner picks HNSW at once
             return len(rows)
 
         return await self._db.run("saving memories", work, timeout_s=3600)
@@ -136,15 +137,17 @@ class PgVectorMemoryStore:
             await self._ready(conn)
             where = sql.SQL("WHERE dim = {d} AND user_id = %s AND model = %s").format(d=d)
             if dim <= HNSW_MAX_DIM:
-                async with conn.transaction():
-                    await conn.execute("SELECT set_config('hnsw.ef_search', %s, true)",
-                                       (str(max(self.ef_search, 2 * k)),))
-                    cur = await conn.execute(sql.SQL(
-                        "SELECT {cols}, 1 - ((embedding::vector({d})) <=> %s::vector({d})) FROM {t} {where}"
-                        " ORDER BY (embedding::vector({d})) <=> %s::vector({d}) LIMIT %s").format(
-                            cols=sql.SQL(_HIT_COLUMNS), d=d, t=self._t, where=where),
-                        (query, user, model, query, int(k)))
-                    rows = await cur.fetchall()
+                query_sql = sql.SQL(
+                    "SELECT {cols}, 1 - ((embedding::vector({d})) <=> %s::vector({d})) FROM {t} {where}"
+                    " ORDER BY (embedding::vector({d})) <=> %s::vector({d}) LIMIT %s").format(
+                        cols=sql.SQL(_HIT_COLUMNS), d=d, t=self._t, where=where)
+                args = (query, user, model, query, int(k))
+                if 2 * k <= self.ef_search:  # the connection's ef_search suffices: one round trip
+                    rows = await (await conn.execute(query_sql, args)).fetchall()
+                else:
+                    async with conn.transaction():
+                        await conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(2 * k),))
+                        rows = await (await conn.execute(query_sql, args)).fetchall()
                 if len(rows) >= k:
                     return [_hit(r) for r in rows]
             # The index walk can return too few rows once the user filter has dropped its

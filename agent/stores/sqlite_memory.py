@@ -83,6 +83,24 @@ class SqliteMemoryStore:
 
         return await self._db.run(work)
 
+    async def add_many(self, rows: Sequence[tuple[str, str, str, Sequence[float], str]]) -> int:
+        """Bulk load of (user, content, kind, embedding, model) rows in one transaction."""
+        now = time.time()
+        prepared = []
+        for user, content, kind, embedding, model in rows:
+            vec = as_vector(embedding)
+            prepared.append((new_memory_id(), user, content, kind, model, int(vec.size), vec.tobytes(), "{}", now))
+
+        def work(conn: sqlite3.Connection) -> int:
+            conn.executemany(f"INSERT INTO {self.table} (id, user, content, kind, model, dim, embedding,"
+                             " metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", prepared)
+            with self._groups_lock:
+                for key in {(r[1], r[4], r[5]) for r in prepared}:
+                    self._groups.pop(key, None)
+            return len(prepared)
+
+        return await self._db.run(work)
+
     async def search(self, user: str, query_embedding: Sequence[float], k: int = 5,
                      model: str = "") -> list[MemoryHit]:
         query = as_vector(query_embedding)

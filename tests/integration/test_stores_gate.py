@@ -9,6 +9,7 @@ import redis.asyncio as aioredis
 
 from stacgis_agent.agent.stores.base import Capacity
 from stacgis_agent.agent.stores.redis_gate import RedisConcurrencyGate
+from stacgis_agent.agent.stores.slot import NoSlotFree, holding_slot
 from testkit.redis_server import shared_redis
 from testkit.store_backends import GATE_BACKENDS, gate, unique
 
@@ -127,3 +128,30 @@ async def test_refresh_keeps_a_long_turn_from_being_pruned():
     finally:
         await holder.aclose()
         await other.aclose()
+
+
+async def test_holding_a_slot_refreshes_it_and_releases_it_even_when_cancelled(kind):
+    key = unique("chat:active_slots")
+    g = gate(kind, 1, slot_ttl_s=0.4, key=key)
+    other = gate(kind, 1, slot_ttl_s=0.4, key=key) if kind == "redis" else g
+    entered = asyncio.Event()
+
+    async def long_turn() -> None:
+        async with holding_slot(g, "turn", refresh_every_s=0.1):
+            entered.set()
+            await asyncio.sleep(30)
+
+    task = asyncio.create_task(long_turn())
+    await entered.wait()
+    await asyncio.sleep(1.0)  # well past the slot TTL: only the refreshes keep it
+    assert await other.acquire("other", timeout=0) is False
+    with pytest.raises(NoSlotFree, match="try again"):
+        async with holding_slot(other, "other", timeout=0.1):
+            pass
+    task.cancel()  # the user pressed Stop
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert (await other.capacity()).active == 0
+    assert await other.acquire("other", timeout=0)
+    for each in {id(g): g, id(other): other}.values():
+        await each.aclose()

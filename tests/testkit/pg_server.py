@@ -34,7 +34,6 @@ class PgServer:
 
     def _pg(self, tool: str, args: list[str], timeout: float = 60) -> None:
         exe = _bin_path() / tool
-
         subprocess.run([str(exe), *args], check=True, capture_output=True,
                        timeout=timeout, user=self._user)
 
