@@ -38,7 +38,7 @@ run: setup
 	@scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
-	@$(MAKE) --no-print-directory test-unit test-qgis test-integration
+	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration
 
 test-unit:
 	$(PYTEST) -p no:pytest_qgis tests/unit

@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping
 
 
@@ -28,6 +29,22 @@ class CatalogConfig:
     def from_dict(cls, data: Mapping[str, Any]) -> CatalogConfig:
         known = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+DEMO_CATALOG = Path(__file__).resolve().parents[1] / "resources" / "demo_catalog" / "catalog.json"
+DEMO_CATALOG_NAME = "Demo (offline)"
+
+
+def default_catalogs() -> list[CatalogConfig]:
+    """The tiny offline demo catalog shipped with the plugin, so a first run works with no network."""
+    return [CatalogConfig(DEMO_CATALOG_NAME, str(DEMO_CATALOG), kind="static")]
+
+
+def _repoint_demo(catalog: CatalogConfig) -> CatalogConfig:
+    # The plugin folder moves on upgrade or reinstall; a stored demo path follows it.
+    if catalog.url.replace("\\", "/").endswith("resources/demo_catalog/catalog.json"):
+        catalog.url = str(DEMO_CATALOG)
+    return catalog
 
 
 def _default_ollama_url() -> str:
@@ -63,7 +80,7 @@ class Settings:
     exploration_budget: int = 7
     ask_user_timeout_s: float = 300.0
     constrained_tools: bool = False  # force JSON-constrained tool calling for weak models
-    catalogs: list[CatalogConfig] = field(default_factory=list)
+    catalogs: list[CatalogConfig] = field(default_factory=default_catalogs)
     redis_url: str = ""  # "" = embedded SQLite sessions and in-process gate
     postgres_dsn: str = ""  # "" = embedded SQLite + numpy memory; password via auth_cfg
     postgres_auth_cfg: str = ""
@@ -111,7 +128,7 @@ class Settings:
 def _coerce(name: str, raw: Any, current: Any) -> Any:
     if name == "catalogs":
         items = json.loads(raw) if isinstance(raw, str) else raw
-        return [c if isinstance(c, CatalogConfig) else CatalogConfig.from_dict(c) for c in items]
+        return [_repoint_demo(c if isinstance(c, CatalogConfig) else CatalogConfig.from_dict(c)) for c in items]
     if isinstance(current, bool):
         if isinstance(raw, str):
             return raw.strip().lower() in ("1", "true", "yes", "on")

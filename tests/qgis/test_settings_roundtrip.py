@@ -47,4 +47,4 @@ def test_corrupt_stored_value_falls_back_to_default(tmp_path):
     qs.setValue("stacgis_agent/catalogs", "{not json")
     loaded = load_settings(qs, apply_env=False)
     assert loaded.max_steps == Settings().max_steps
-    assert loaded.catalogs == []
+    assert loaded.catalogs == Settings().catalogs

@@ -30,3 +30,16 @@ def test_stored_strings_are_coerced_and_unknown_keys_ignored():
 def test_env_overrides():
     s = Settings(max_steps=5).with_env({"STACGIS_MAX_STEPS": "12", "STACGIS_REDIS_URL": "redis://x"})
     assert s.max_steps == 12 and s.redis_url == "redis://x"
+
+
+def test_demo_catalog_is_configured_by_default_and_follows_the_plugin_folder():
+    from pathlib import Path
+
+    from stacgis_agent.agent.config import DEMO_CATALOG
+
+    default = Settings().catalogs
+    assert [c.kind for c in default] == ["static"]
+    assert Path(default[0].url) == DEMO_CATALOG and DEMO_CATALOG.exists()
+    moved = Settings.from_dict({"catalogs": [{"name": "Demo (offline)", "kind": "static",
+                                              "url": "/old/plugins/stacgis_agent/resources/demo_catalog/catalog.json"}]})
+    assert Path(moved.catalogs[0].url) == DEMO_CATALOG
