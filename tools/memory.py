@@ -8,7 +8,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from .common import READ, WRITE, ToolInputError, ok, policy
+from .common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
 from .deps import ToolDeps
 
 
@@ -60,3 +60,12 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         noun="memory", default_kind="fact",
         add_doc="Remember a fact or preference of the user for later conversations (one short sentence).",
         search_doc="Find remembered facts and preferences related to a question, most similar first.")
+
+    @server.tool(annotations=DESTRUCTIVE, meta=policy())
+    async def delete_memory(memory_id: Annotated[str, Field(description="Id from search_memories")]) -> CallToolResult:
+        """Forget one remembered fact for good (asks the user first)."""
+        if deps.memory_store is None:
+            raise ToolInputError("The memory store is not configured; check the storage settings.")
+        if not await deps.memory_store.delete(deps.settings.user, memory_id):
+            raise ToolInputError(f"No memory with id '{memory_id}'; use search_memories to find ids.")
+        return ok({"deleted": memory_id}, f"Forgot memory {memory_id}")

@@ -1,0 +1,149 @@
+"""The opt-in streamable-HTTP endpoint, over real HTTP with the mcp client: token, Host/Origin,
+and destructive tools confirmed through elicitation (or refused)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import httpx
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types import ElicitResult
+
+from stacgis_agent.agent.config import Settings
+from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
+from stacgis_agent.tools.deps import ToolDeps
+from stacgis_agent.tools.http_endpoint import McpHttpEndpoint, load_or_create_token
+from testkit.ollama_replies import embed_text
+from testkit.stac_api import free_port
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+MCP_HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+async def embed(texts):
+    return [embed_text(t) for t in texts]
+
+
+@pytest.fixture
+async def endpoint(tmp_path):
+    store = SqliteMemoryStore(tmp_path / "memory.db")
+    deps = ToolDeps.from_settings(Settings(user="ana"), memory_store=store, embed=embed, work_dir=str(tmp_path))
+    token = load_or_create_token(tmp_path / "profile")
+    server = McpHttpEndpoint(deps, token, free_port())
+    await server.start()
+    yield server, token, store
+    await server.stop()
+
+
+def connect(endpoint, token: str, **kwargs) -> Client:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    return Client(streamable_http_client(endpoint.url, http_client=http), **kwargs)
+
+
+async def test_token_is_per_profile_stable_and_private(tmp_path):
+    first = load_or_create_token(tmp_path)
+    assert load_or_create_token(tmp_path) == first and len(first) >= 40
+    assert load_or_create_token(tmp_path / "other") != first
+    assert stat.S_IMODE(os.stat(tmp_path / "stacgis_mcp_token").st_mode) == 0o600
+
+
+async def test_an_outside_client_with_the_token_uses_the_same_tools(endpoint):
+    server, token, store = endpoint
+    async with connect(server, token) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert {"search_items", "get_raster_statistics", "add_memory", "delete_memory"} <= names
+        result = await client.call_tool("add_memory", {"content": "Study area: Camargue"})
+    assert not result.is_error
+    assert [h.content for h in await store.recent("ana")] == ["Study area: Camargue"]
+
+
+@pytest.mark.parametrize("headers, status", [
+    ({}, 401),
+    ({"authorization": "Bearer wrong-token"}, 401),
+    ({"authorization": "Basic abc"}, 401),
+])
+async def test_missing_or_wrong_token_is_refused(endpoint, headers, status):
+    server, _token, _store = endpoint
+    async with httpx.AsyncClient() as http:
+        response = await http.post(server.url, json=INIT, headers={**MCP_HEADERS, **headers})
+    assert response.status_code == status
+    assert "bearer token" in response.json()["error"]
+
+
+async def test_foreign_host_or_origin_is_refused_even_with_the_token(endpoint):
+    server, token, _store = endpoint
+    auth = {"authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient() as http:
+        ok = await http.post(server.url, json=INIT, headers={**MCP_HEADERS, **auth})
+        rebinding = await http.post(server.url, json=INIT, headers={**MCP_HEADERS, **auth, "host": "evil.example:80"})
+        cross_site = await http.post(server.url, json=INIT,
+                                     headers={**MCP_HEADERS, **auth, "origin": "https://evil.example"})
+    assert ok.status_code == 200
+    assert (rebinding.status_code, cross_site.status_code) == (403, 403)
+
+
+async def test_a_wrong_token_fails_the_mcp_client(endpoint):
+    server, _token, _store = endpoint
+    with pytest.raises(Exception):  # noqa: B017 - the SDK wraps the 401 in its own error types
+        async with connect(server, "not-the-token") as client:
+            await client.list_tools()
+
+
+async def _remember(store) -> str:
+    return await store.add("ana", "Old fact", "fact", embed_text("Old fact"))
+
+
+async def test_destructive_tool_runs_after_the_user_confirms_through_elicitation(endpoint):
+    server, token, store = endpoint
+    memory_id = await _remember(store)
+    asked = []
+
+    async def user_says_yes(_context, params):
+        asked.append(params.message)
+        return ElicitResult(action="accept", content={"confirm": True})
+
+    async with connect(server, token, elicitation_callback=user_says_yes) as client:
+        result = await client.call_tool("delete_memory", {"memory_id": memory_id})
+    assert not result.is_error, result.content[0].text
+    assert "delete_memory" in asked[0] and memory_id in asked[0]
+    assert await store.recent("ana") == []
+
+
+async def test_destructive_tool_is_refused_when_the_user_declines(endpoint):
+    server, token, store = endpoint
+    memory_id = await _remember(store)
+
+    async def user_says_no(_context, _params):
+        return ElicitResult(action="decline")
+
+    async with connect(server, token, elicitation_callback=user_says_no) as client:
+        result = await client.call_tool("delete_memory", {"memory_id": memory_id})
+    assert result.is_error and "declined" in result.content[0].text
+    assert [h.id for h in await store.recent("ana")] == [memory_id]
+
+
+async def test_destructive_tool_is_refused_when_the_client_cannot_confirm(endpoint):
+    server, token, store = endpoint
+    memory_id = await _remember(store)
+    async with connect(server, token) as client:  # no elicitation callback: no elicitation capability
+        result = await client.call_tool("delete_memory", {"memory_id": memory_id})
+    assert result.is_error and "cannot ask its user" in result.content[0].text
+    assert [h.id for h in await store.recent("ana")] == [memory_id]
+
+
+async def test_legacy_clients_are_asked_over_the_session(endpoint):
+    server, token, store = endpoint
+    memory_id = await _remember(store)
+
+    async def user_says_yes(_context, _params):
+        return ElicitResult(action="accept", content={"confirm": True})
+
+    async with connect(server, token, elicitation_callback=user_says_yes, mode="legacy") as client:
+        result = await client.call_tool("delete_memory", {"memory_id": memory_id})
+    assert not result.is_error, result.content[0].text
+    assert await store.recent("ana") == []
