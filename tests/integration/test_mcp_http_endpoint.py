@@ -147,3 +147,29 @@ async def test_legacy_clients_are_asked_over_the_session(endpoint):
         result = await client.call_tool("delete_memory", {"memory_id": memory_id})
     assert not result.is_error, result.content[0].text
     assert await store.recent("ana") == []
+
+
+async def test_stdio_bridge_forwards_a_desktop_client_to_the_endpoint(endpoint, tmp_path):
+    import sys
+
+    from mcp import StdioServerParameters
+
+    from testkit.mcp_calls import package_root
+
+    server, token, store = endpoint
+    token_file = tmp_path / "profile" / "stacgis_mcp_token"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "stacgis_agent.tools.stdio_bridge", "--port", str(server.port), "--token-file", str(token_file)],
+        env={**os.environ, "PYTHONPATH": package_root()})
+    memory_id = await _remember(store)
+    async with Client(params) as desktop:
+        names = {t.name for t in (await desktop.list_tools()).tools}
+        assert {"search_items", "add_memory", "delete_memory"} <= names
+        added = await desktop.call_tool("add_memory", {"content": "Bridge works"})
+        refused = await desktop.call_tool("delete_memory", {"memory_id": memory_id})
+        summary = await desktop.read_resource("analytics://summary")
+    assert not added.is_error
+    assert refused.is_error and "cannot ask its user" in refused.content[0].text
+    assert sorted(h.content for h in await store.recent("ana")) == ["Bridge works", "Old fact"]
+    assert '"tool_calls": 2' in summary.contents[0].text

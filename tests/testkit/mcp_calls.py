@@ -17,3 +17,12 @@ class OneShotClient:
     async def call_tool(self, name: str, arguments: dict | None = None):
         async with Client(self.server) as session:
             return await session.call_tool(name, arguments or {})
+
+
+def package_root() -> str:
+    """The folder holding the `stacgis_agent` symlink (made by tests/conftest.py), for subprocesses."""
+    from pathlib import Path
+
+    import stacgis_agent
+
+    return str(Path(stacgis_agent.__path__[0]).parent)
