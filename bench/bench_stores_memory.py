@@ -26,11 +26,12 @@ from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore  # noqa: E402
 from testkit.pg_server import PgServer  # noqa: E402
 
 USER, MODEL, K = "analyst", "bench-embed", 5
+NOISE = 0.8  # spread around each topic centre: high enough that neighbours are not trivial to find
 
 
 def clustered(n: int, dim: int, rng: np.random.Generator, centres: np.ndarray) -> np.ndarray:
     picks = rng.integers(0, len(centres), size=n)
-    vecs = centres[picks] + 0.35 * rng.normal(size=(n, dim)).astype(np.float32) / np.sqrt(dim)
+    vecs = centres[picks] + NOISE * rng.normal(size=(n, dim)).astype(np.float32) / np.sqrt(dim)
     return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
 
 

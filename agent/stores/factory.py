@@ -47,12 +47,13 @@ def build_stores(settings: Settings, profile_dir: Path, on_notice: NoticeCallbac
         from .redis_sessions import RedisSessionStore
         from .resilient import ResilientConcurrencyGate, ResilientSessionStore
 
+        redis_health = ServerHealth("Redis", "conversations and chat slots", on_notice)  # one notice per outage
         sessions = ResilientSessionStore(
             RedisSessionStore(settings.redis_url, durable=local_sessions, ttl_s=settings.session_ttl_s),
-            local_sessions, ServerHealth("Redis", "conversations", on_notice))
+            local_sessions, redis_health)
         gate = ResilientConcurrencyGate(
             RedisConcurrencyGate(settings.redis_url, settings.max_concurrent_chats, SLOT_TTL_S),
-            gate, ServerHealth("Redis", "chat slots", on_notice))
+            gate, redis_health)
 
     memories: MemoryStore = SqliteMemoryStore(folder / "memory.sqlite", table="memories")
     knowledge: MemoryStore = SqliteMemoryStore(folder / "memory.sqlite", table="knowledge")

@@ -59,10 +59,10 @@ class PgVectorMemoryStore:
     async def _ready(self, conn: psycopg.AsyncConnection) -> None:
         if self._indexed_dims is not None:
             return
-        await conn.execute("CREATE TABLE IF NOT EXISTS stacgis_schema (name text PRIMARY KEY, version integer)")
         async with conn.transaction():
             # One migrator at a time when several QGIS start together.
-            await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.table,))
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('stacgis_schema'))")
+            await conn.execute("CREATE TABLE IF NOT EXISTS stacgis_schema (name text PRIMARY KEY, version integer)")
             cur = await conn.execute("SELECT version FROM stacgis_schema WHERE name = %s", (self.table,))
             row = await cur.fetchone()
             version = row[0] if row else 0
@@ -204,24 +204,25 @@ class PgVectorMemoryStore:
 
         return await self._db.run("counting memories", work)
 
-    async def stale(self, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:
-        """(id, content) of memories embedded with another model or dimension, to re-embed."""
+    async def stale(self, user: str, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:
+        """(id, content) of the user's memories embedded with another model or dimension."""
         async def work(conn: psycopg.AsyncConnection) -> list[tuple[str, str]]:
             await self._ready(conn)
-            cur = await conn.execute(sql.SQL("SELECT id, content FROM {t} WHERE model <> %s OR dim <> %s"
-                                             " ORDER BY created_at LIMIT %s").format(t=self._t),
-                                     (model, int(dim), int(limit)))
+            cur = await conn.execute(sql.SQL("SELECT id, content FROM {t} WHERE user_id = %s AND (model <> %s"
+                                             " OR dim <> %s) ORDER BY created_at LIMIT %s").format(t=self._t),
+                                     (user, model, int(dim), int(limit)))
             return [tuple(r) for r in await cur.fetchall()]
 
         return await self._db.run("reading memories to re-embed", work)
 
-    async def replace_embedding(self, memory_id: str, embedding: Sequence[float], model: str) -> None:
+    async def replace_embedding(self, user: str, memory_id: str, embedding: Sequence[float], model: str) -> None:
         vec = as_vector(embedding)
 
         async def work(conn: psycopg.AsyncConnection) -> None:
             await self._ready(conn)
-            await conn.execute(sql.SQL("UPDATE {t} SET model = %s, dim = %s, embedding = %s WHERE id = %s")
-                               .format(t=self._t), (model, int(vec.size), vec, memory_id))
+            await conn.execute(sql.SQL("UPDATE {t} SET model = %s, dim = %s, embedding = %s"
+                                       " WHERE id = %s AND user_id = %s").format(t=self._t),
+                               (model, int(vec.size), vec, memory_id, user))
             await self._ensure_index(conn, int(vec.size))
 
         await self._db.run("re-embedding a memory", work)

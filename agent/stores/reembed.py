@@ -11,19 +11,21 @@ Embed = Callable[[Sequence[str]], Awaitable[list[list[float]]]]
 
 
 class ReembeddableStore(Protocol):
-    async def stale(self, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]: ...
-    async def replace_embedding(self, memory_id: str, embedding: Sequence[float], model: str) -> None: ...
+    async def stale(self, user: str, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]: ...
+    async def replace_embedding(self, user: str, memory_id: str, embedding: Sequence[float],
+                                model: str) -> None: ...
 
 
-async def reembed(store: ReembeddableStore, embed: Embed, model: str, batch: int = 32) -> int:
-    """Re-embeds every memory whose model or dimension differs from `model`; returns how many.
+async def reembed(store: ReembeddableStore, embed: Embed, model: str, user: str, batch: int = 32) -> int:
+    """Re-embeds the user's memories whose model or dimension differs from `model`; returns how
+    many. Only that user's: teammates sharing the server may still use the old model.
 
     Until this has run, such memories are simply not found by searches with the new model."""
     probe = await embed(["dimension probe"])
     dim = len(probe[0])
     done = 0
     while True:
-        rows = await store.stale(model, dim, batch)
+        rows = await store.stale(user, model, dim, batch)
         if not rows:
             return done
         vectors = await embed([content for _, content in rows])
@@ -31,6 +33,6 @@ async def reembed(store: ReembeddableStore, embed: Embed, model: str, batch: int
             if len(vector) != dim:
                 raise ValueError(f"the embedding model {model!r} returned vectors of {len(vector)} and {dim} "
                                  "numbers; it must always return the same size")
-            await store.replace_embedding(memory_id, vector, model)
+            await store.replace_embedding(user, memory_id, vector, model)
         done += len(rows)
         log.info("re-embedded %d memories with %s", done, model)

@@ -87,11 +87,11 @@ class ResilientMemoryStore:
     async def models(self, user: str | None = None) -> dict[tuple[str, int], int]:
         return await self.primary.models(user)
 
-    async def stale(self, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:
-        return await self.primary.stale(model, dim, limit)
+    async def stale(self, user: str, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:
+        return await self.primary.stale(user, model, dim, limit)
 
-    async def replace_embedding(self, memory_id: str, embedding: Sequence[float], model: str) -> None:
-        await self.primary.replace_embedding(memory_id, embedding, model)
+    async def replace_embedding(self, user: str, memory_id: str, embedding: Sequence[float], model: str) -> None:
+        await self.primary.replace_embedding(user, memory_id, embedding, model)
 
     async def aclose(self) -> None:
         await self.primary.aclose()

@@ -47,8 +47,8 @@ class ServerHealth:
             self.down = True
             self._wait = self.retry_after_s
             log.warning("%s unavailable: %s", self.name, exc)
-            self._tell(f"{exc}. Until it is back, {self.what_falls_back} are kept on this computer; "
-                       "nothing is lost and they are copied back when it returns.")
+            self._tell(f"{exc}. Until it is back, {self.what_falls_back} stay on this computer; "
+                       "nothing is lost, and the plugin reconnects by itself when it returns.")
         self._next_try = now + self._wait
 
     def recovered(self, detail: str = "") -> None:

@@ -150,20 +150,20 @@ class SqliteMemoryStore:
 
         return await self._db.run(work)
 
-    async def stale(self, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:
-        """(id, content) of memories embedded with another model or dimension, to re-embed."""
+    async def stale(self, user: str, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:
+        """(id, content) of the user's memories embedded with another model or dimension."""
         def work(conn: sqlite3.Connection) -> list[tuple[str, str]]:
-            return conn.execute(f"SELECT id, content FROM {self.table} WHERE model != ? OR dim != ?"
-                                " ORDER BY created_at LIMIT ?", (model, int(dim), int(limit))).fetchall()
+            return conn.execute(f"SELECT id, content FROM {self.table} WHERE user = ? AND (model != ? OR dim != ?)"
+                                " ORDER BY created_at LIMIT ?", (user, model, int(dim), int(limit))).fetchall()
 
         return await self._db.run(work)
 
-    async def replace_embedding(self, memory_id: str, embedding: Sequence[float], model: str) -> None:
+    async def replace_embedding(self, user: str, memory_id: str, embedding: Sequence[float], model: str) -> None:
         vec = as_vector(embedding)
 
         def work(conn: sqlite3.Connection) -> None:
-            conn.execute(f"UPDATE {self.table} SET model = ?, dim = ?, embedding = ? WHERE id = ?",
-                         (model, int(vec.size), vec.tobytes(), memory_id))
+            conn.execute(f"UPDATE {self.table} SET model = ?, dim = ?, embedding = ? WHERE id = ? AND user = ?",
+                         (model, int(vec.size), vec.tobytes(), memory_id, user))
             with self._groups_lock:
                 self._groups.clear()
 

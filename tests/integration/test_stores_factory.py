@@ -51,3 +51,21 @@ async def test_servers_in_the_settings_are_used_with_a_local_fallback(tmp_path):
         assert notices == []  # both servers answered
     finally:
         await stores.aclose()
+
+
+async def test_a_redis_that_is_down_at_start_is_one_notice_and_the_chat_still_works(tmp_path):
+    from testkit.servers import free_port
+
+    settings = Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    notices: list[str] = []
+    stores = build_stores(settings, tmp_path, notices.append)
+    try:
+        assert await stores.gate.acquire("s1", timeout=1)
+        await stores.sessions.save("s1", {"messages": [{"role": "user", "content": "hello"}]})
+        await stores.sessions.save("s1", {"messages": [{"role": "user", "content": "hello"}] * 2})
+        await stores.gate.release("s1")
+        assert (await stores.sessions.history("s1")).info.message_count == 2
+        assert len(notices) == 1, notices
+        assert "Redis" in notices[0] and "conversations and chat slots" in notices[0]
+    finally:
+        await stores.aclose()

@@ -85,11 +85,14 @@ async def test_reembedding_moves_old_vectors_to_the_new_model(store):
     async def embed(texts):  # the new model: 4 numbers, alpha and beta far apart
         return [unit(1, 0, 0, 1) if t == "alpha" else unit(0, 1, 1, 0) for t in texts]
 
-    assert await reembed(store, embed, "new") == 2
-    assert await store.models() == {("new", 4): 2}
+    await store.add("ana", "gamma", "fact", unit(0, 0, 1), model="old")
+    assert await reembed(store, embed, "new", "ana") == 2
+    assert await store.models("ana") == {("new", 4): 2}
+    assert await store.models("bob") == {("old", 3): 1}  # a teammate on the old model keeps his vectors
     hits = await store.search("ana", unit(1, 0, 0, 1), k=5, model="new")
-    assert [(h.content, round(h.score, 4)) for h in hits] == [("alpha", 1.0)]
-    assert await reembed(store, embed, "new") == 0
+    assert [h.content for h in hits][0] == "alpha" and hits[0].score == pytest.approx(1.0, abs=1e-4)
+    assert await store.search("ana", unit(1, 0, 0), k=5, model="old") == []
+    assert await reembed(store, embed, "new", "ana") == 0
 
 
 async def test_knowledge_base_is_kept_apart_from_memories(tmp_path):
