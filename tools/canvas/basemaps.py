@@ -60,8 +60,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             canvas.setDestinationCrs(target)
             from qgis.core import QgsCoordinateTransform
 
-            canvas.setExtent(QgsCoordinateTransform(old, target, project.transformContext())
-                             .transformBoundingBox(centre_extent))
+            if not centre_extent.isEmpty():
+                canvas.setExtent(QgsCoordinateTransform(old, target, project.transformContext())
+                                 .transformBoundingBox(centre_extent))
             done.append(f"CRS {target.authid()}")
         if not done:
             raise ToolInputError("Nothing to change: give basemap, basemap_url, background or crs.")

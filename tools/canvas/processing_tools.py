@@ -49,9 +49,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         for alg in QgsApplication.processingRegistry().algorithms():
             score = _score(alg, words)
             if score:
-                scored.append((score, alg.id(), alg))
-        scored.sort(key=lambda s: (-s[0], s[1]))
-        found = [describe_algorithm(alg) for _, _, alg in scored[:limit]]
+                scored.append((score, _provider_rank(alg), alg.id(), alg))
+        scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+        found = [describe_algorithm(alg) for *_, alg in scored[:limit]]
         return ok({"algorithms": found, "matched": len(scored)},
                   f"{len(scored)} algorithm(s) match; best: {', '.join(a['id'] for a in found) or 'none'}")
 
@@ -84,7 +84,14 @@ def _score(alg: Any, words: list[str]) -> int:
         if not hit:
             return 0  # every word must appear somewhere
         total += hit
+    if " ".join(words) in (alg.name().lower(), alg.displayName().lower()):
+        total += 5  # the algorithm is named exactly what was asked for
     return total
+
+
+def _provider_rank(alg: Any) -> int:
+    """QGIS's own C++ algorithms first: they are fastest and need no external tools."""
+    return {"native": 0, "qgis": 1}.get(alg.provider().id() if alg.provider() else "", 2)
 
 
 def describe_algorithm(alg: Any) -> dict[str, Any]:

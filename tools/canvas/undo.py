@@ -98,14 +98,18 @@ class TurnHistory:
         project = self._project()
         node = project.layerTreeRoot().findLayer(layer.id())
         parent = node.parent() if node is not None else project.layerTreeRoot()
-        index = parent.children().index(node) if node is not None else 0
+        siblings = parent.children()
+        index = siblings.index(node) if node is not None else 0
+        below = [_node_key(n) for n in siblings[index + 1:]]  # neighbours survive later additions; indexes do not
         taken = project.takeMapLayer(layer)
         kept = {"layer": taken}
 
         def revert() -> None:
             restored = kept["layer"]
             self._project().addMapLayer(restored, False)
-            parent.insertLayer(index, restored)
+            keys = [_node_key(n) for n in parent.children()]
+            at = next((keys.index(k) for k in below if k in keys), len(keys) if below else min(index, len(keys)))
+            parent.insertLayer(at, restored)
 
         self.record(f"removed layer {layer.name()}", revert)
 
@@ -157,6 +161,10 @@ class TurnHistory:
             canvas.refresh()
 
         self.record("changed the map background", revert)
+
+
+def _node_key(node: Any) -> str:
+    return f"layer:{node.layerId()}" if hasattr(node, "layerId") else f"group:{node.name()}"
 
 
 def _remove_if_present(project: Any, layer_id: str) -> None:

@@ -23,6 +23,7 @@ from .project_access import canvas_of, find_layer, history_of, project_of
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
 ZOOM0_SCALE = 559_082_264.028  # web-map zoom level 0 at 96 dpi; each level halves it
 MAX_PLACE_FEATURES = 20_000
+DEFAULT_SCALE = 25_000  # when the map had no extent yet and no scale is asked
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -46,8 +47,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         history_of(deps).view_changing(canvas)
         if lon is not None and lat is not None:
             centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(lon, lat))
+            current = canvas.scale() if not canvas.extent().isEmpty() else 0
+            canvas.setExtent(QgsRectangle(centre.x() - 1e-3, centre.y() - 1e-3, centre.x() + 1e-3, centre.y() + 1e-3))
             canvas.setCenter(centre)
-            canvas.zoomScale(scale or canvas.scale())
+            canvas.zoomScale(scale or current or DEFAULT_SCALE)
             what = f"{lat:.5f}, {lon:.5f}"
         elif bbox is not None:
             w, s, e, n = check_bbox(bbox)
@@ -87,8 +90,10 @@ def _transform(project: Any, source: Any, target: Any) -> QgsCoordinateTransform
 def _zoom_to_rect(canvas: Any, project: Any, rect: QgsRectangle, crs: Any, scale: float | None) -> None:
     rect = _transform(project, crs, canvas.mapSettings().destinationCrs()).transformBoundingBox(rect)
     if rect.isEmpty():  # a point feature: centre on it
+        canvas.setExtent(QgsRectangle(rect.center().x() - 1e-3, rect.center().y() - 1e-3,
+                                      rect.center().x() + 1e-3, rect.center().y() + 1e-3))
         canvas.setCenter(rect.center())
-        canvas.zoomScale(scale or 10_000)
+        canvas.zoomScale(scale or DEFAULT_SCALE)
         return
     canvas.setExtent(rect.buffered(max(rect.width(), rect.height()) * 0.05))
     if scale:

@@ -1,0 +1,82 @@
+"""Processing algorithms as tools: found by what they do, run on QGIS's task manager, outputs as new layers."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from mcp import Client
+from qgis.core import QgsProject, QgsWkbTypes
+
+from stacgis_agent.tools.canvas import family
+from stacgis_agent.tools.server import build_server
+from testkit.canvas_layers import CITIES, city_layer
+from testkit.canvas_servers import canvas_deps
+from testkit.mcp_calls import OneShotClient
+
+
+@pytest.fixture
+async def processing(qgis_iface, qgis_new_project, qgis_processing, tmp_path):
+    cities = city_layer()
+    QgsProject.instance().addMapLayer(cities)
+    async with httpx.AsyncClient() as http:
+        deps = canvas_deps(http, None, str(tmp_path), qgis_iface)
+        server = build_server(deps, extra_families=[family])
+        yield OneShotClient(server), server, cities
+    QgsProject.instance().removeAllMapLayers()
+
+
+async def test_search_finds_buffer_by_what_it_does(processing):
+    client, *_ = processing
+    result = await client.call_tool("search_processing_algorithms", {"query": "buffer", "limit": 5})
+    assert not result.is_error, result.content[0].text
+    found = result.structured_content["algorithms"]
+    assert found[0]["id"] == "native:buffer"
+    names = {p["name"] for p in found[0]["parameters"]}
+    assert {"INPUT", "DISTANCE", "OUTPUT"} <= names
+    end_cap = next(p for p in found[0]["parameters"] if p["name"] == "END_CAP_STYLE")
+    assert end_cap["options"][:2] == ["Round", "Flat"]
+
+
+async def test_buffer_runs_as_a_task_and_adds_a_layer_with_one_polygon_per_point(processing):
+    client, _server, _cities = processing
+    result = await client.call_tool("run_processing_algorithm", {
+        "algorithm_id": "native:buffer",
+        "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "END_CAP_STYLE": "square", "DISSOLVE": False}})
+    assert not result.is_error, result.content[0].text
+    [added] = result.structured_content["layers"]
+    layer = QgsProject.instance().mapLayer(added["id"])
+    assert layer is not None and layer.featureCount() == len(CITIES)
+    assert QgsWkbTypes.geometryType(layer.wkbType()) == QgsWkbTypes.PolygonGeometry
+    areas = [f.geometry().area() for f in layer.getFeatures()]
+    assert areas == pytest.approx([0.04] * len(CITIES), rel=1e-6)  # square caps: (2 × 0.1)² each
+    assert sorted(f["name"] for f in layer.getFeatures()) == sorted(c[0] for c in CITIES)
+
+
+async def test_parameters_are_checked_against_the_algorithm(processing):
+    client, *_ = processing
+    unknown_layer = await client.call_tool("run_processing_algorithm", {
+        "algorithm_id": "native:buffer", "parameters": {"INPUT": "towns", "DISTANCE": 1}})
+    assert unknown_layer.is_error and "cities" in unknown_layer.content[0].text
+    bad_enum = await client.call_tool("run_processing_algorithm", {
+        "algorithm_id": "native:buffer", "parameters": {"INPUT": "cities", "DISTANCE": 1, "END_CAP_STYLE": "pointy"}})
+    assert bad_enum.is_error and "Round, Flat, Square" in bad_enum.content[0].text
+    unknown_alg = await client.call_tool("run_processing_algorithm", {"algorithm_id": "native:nothing", "parameters": {}})
+    assert unknown_alg.is_error and "search_processing_algorithms" in unknown_alg.content[0].text
+    assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["cities"]
+
+
+async def test_an_output_outside_temp_needs_the_destructive_tool(processing, tmp_path_factory):
+    client, server, _ = processing
+    refused = await client.call_tool("run_processing_algorithm", {
+        "algorithm_id": "native:buffer",
+        "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": "/srv/data/buffers.gpkg"}})
+    assert refused.is_error and "run_processing_algorithm_to_files" in refused.content[0].text
+    async with Client(server) as session:
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+    assert tools["run_processing_algorithm_to_files"].annotations.destructive_hint is True
+    assert not tools["run_processing_algorithm"].annotations.destructive_hint
+    target = tmp_path_factory.mktemp("kept") / "buffers.gpkg"
+    saved = await client.call_tool("run_processing_algorithm_to_files", {
+        "algorithm_id": "native:buffer", "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(target)}})
+    assert not saved.is_error, saved.content[0].text
+    assert target.exists() and saved.structured_content["layers"][0]["features"] == len(CITIES)
