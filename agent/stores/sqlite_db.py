@@ -28,10 +28,14 @@ class SqliteDatabase:
         if self._closed:
             raise RuntimeError(f"the store at {self.path} was closed; create a new one")
         if self._conn is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(self.path), timeout=10.0, check_same_thread=False,
-                                   isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(str(self.path), timeout=10.0, check_same_thread=False,
+                                       isolation_level=None)
+                conn.execute("PRAGMA journal_mode=WAL")
+            except (OSError, sqlite3.Error) as exc:
+                raise OSError(f"cannot open {self.path} ({exc}); check that the QGIS profile folder "
+                              "exists, is writable and the disk is not full") from exc
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             if self._schema:

@@ -131,3 +131,24 @@ async def test_session_expired_from_redis_is_listed_and_reopened_from_the_durabl
     finally:
         await raw.aclose()
         await store.aclose()
+
+
+async def test_two_qgis_writing_the_same_file_at_once_lose_nothing(tmp_path):
+    first, second = SqliteSessionStore(tmp_path / "s.sqlite"), SqliteSessionStore(tmp_path / "s.sqlite")
+    try:
+        await asyncio.gather(*(store.save(f"{name}-{i}", conversation(i + 1), user="ana")
+                               for i in range(20) for name, store in (("a", first), ("b", second))))
+        infos = await first.list("ana")
+        assert len(infos) == 40
+        assert (await second.history("a-19")).memory == conversation(20)
+    finally:
+        await first.aclose()
+        await second.aclose()
+
+
+async def test_an_unwritable_folder_says_what_to_do(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    store = SqliteSessionStore(blocker / "sessions.sqlite")
+    with pytest.raises(OSError, match="check that the QGIS profile folder exists, is writable"):
+        await store.list("ana")
