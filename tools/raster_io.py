@@ -185,7 +185,9 @@ class Read:
 
 
 def read_band(ds: gdal.Dataset, band_index: int, geom: ogr.Geometry | None, *, exact: bool, max_pixels: int,
-              coverage_supersample: int = 0) -> Read:
+              coverage_supersample: int = 0, clip: bool = True) -> Read:
+    """Reads the window around `geom`; with `clip`, pixels outside the polygon become NaN (a bbox needs
+    no clipping: its window is the area, edge pixels included)."""
     if not 1 <= band_index <= ds.RasterCount:
         raise ToolInputError(f"band {band_index} does not exist; the raster has bands 1..{ds.RasterCount}.")
     window = window_for(ds, geom)
@@ -213,23 +215,28 @@ def read_band(ds: gdal.Dataset, band_index: int, geom: ogr.Geometry | None, *, e
     gt = ds.GetGeoTransform()
     win_gt = (gt[0] + c0 * fx * gt[1], gt[1] * fx, 0.0, gt[3] + r0 * fy * gt[5], 0.0, gt[5] * fy)
     coverage = None
-    if geom is not None:
-        coverage = polygon_coverage(geom, win_gt, values.shape, coverage_supersample)
+    if geom is not None and clip:
+        coverage = polygon_coverage(geom, win_gt, values.shape, coverage_supersample, ds.GetProjection())
         invalid |= coverage <= 0
     values[invalid] = np.nan
     return Read(values, level, [abs(win_gt[1]), abs(win_gt[5])], Window(c0, r0, c1 - c0, r1 - r0), win_gt,
                 None if coverage is None else np.where(invalid, 0.0, coverage))
 
 
-def polygon_coverage(geom: ogr.Geometry, gt: tuple, shape: tuple, supersample: int = 0) -> np.ndarray:
+def polygon_coverage(geom: ogr.Geometry, gt: tuple, shape: tuple, supersample: int = 0,
+                     projection: str = "") -> np.ndarray:
     """Fraction of each pixel inside the polygon: 0/1 by pixel centre, or area-weighted at the edges
     when `supersample` > 1 (each pixel split into supersample² cells)."""
     k = max(1, supersample)
     rows, cols = shape
     mem = gdal.GetDriverByName("MEM").Create("", cols * k, rows * k, 1, gdal.GDT_Byte)
     mem.SetGeoTransform((gt[0], gt[1] / k, 0.0, gt[3], 0.0, gt[5] / k))
+    srs = None
+    if projection:
+        mem.SetProjection(projection)
+        srs = osr.SpatialReference(wkt=projection)
     vds = ogr.GetDriverByName("Memory").CreateDataSource("area")
-    layer = vds.CreateLayer("area", geom_type=ogr.wkbPolygon)
+    layer = vds.CreateLayer("area", srs=srs, geom_type=ogr.wkbPolygon)
     feature = ogr.Feature(layer.GetLayerDefn())
     feature.SetGeometry(geom.Clone())
     layer.CreateFeature(feature)
@@ -253,7 +260,7 @@ def statistics(path: str, band: int, bbox: list[float] | None, polygon: dict | N
                max_pixels: int, percentiles: list[float]) -> dict[str, Any]:
     ds = open_raster(path)
     geom = area_geometry(ds, bbox, polygon, crs)
-    read = read_band(ds, band, geom, exact=exact, max_pixels=max_pixels)
+    read = read_band(ds, band, geom, exact=exact, max_pixels=max_pixels, clip=polygon is not None)
     stats = describe(read.values, percentiles)
     stats.update({"band": band, "exact": read.level == 0, "level": "full resolution" if read.level == 0
                   else f"overview {read.level}", "resolution": read.resolution, "pixels_read": read.values.size,

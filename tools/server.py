@@ -32,7 +32,8 @@ def build_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> M
     async def lifespan(_server: MCPServer) -> AsyncIterator[ToolDeps]:
         yield deps  # tools reach it via ctx.request_context.lifespan_context; the owner closes deps
 
-    server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan)
+    # log_level: MCPServer calls logging.basicConfig, which would make QGIS log every HTTP request
+    server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING")
     for name in TOOL_FAMILIES + EXTRA_MODULES:
         importlib.import_module(f"{__package__}.{name}").register(server, deps)
     for module in extra_families:
