@@ -84,7 +84,8 @@ class ChatSession(QObject):
     session_changed = pyqtSignal(str)  # session_id now open ("" for a new, unsaved one)
 
     def __init__(self, loop_factory: LoopFactory, *, context_source: ContextSource | None = None,
-                 changes_map: Callable[[str], bool] | None = None, parent: QObject | None = None):
+                 changes_map: Callable[[str], bool] | None = None, max_repaints_per_s: float = MAX_REPAINTS_PER_S,
+                 parent: QObject | None = None):
         super().__init__(parent)
         self.bridge = EventBridge(self)
         self._loop_factory = loop_factory
@@ -93,7 +94,7 @@ class ChatSession(QObject):
         self._agent: Any = None
         self._session_id: str | None = None
         self._task: asyncio.Task | None = None
-        self._batcher = TextBatcher(self.bridge.emit_event)
+        self._batcher = TextBatcher(self.bridge.emit_event, max_repaints_per_s)
         self.last_user_message = ""
 
     @property

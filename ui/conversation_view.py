@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qgis.PyQt.QtCore import QSize, Qt, pyqtSignal
+from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
     QApplication,
     QFrame,
@@ -10,8 +10,6 @@ from qgis.PyQt.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -20,36 +18,10 @@ from ..agent.events import AskUser, Content, Done, Error, IterationLimit
 from .ask_user_widget import AskUserWidget
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
-from .markdown import set_markdown
+from .streamed_markdown import StreamedMarkdownView
 
 USER_STYLE = "background: #dceefc; border-radius: 8px;"
 ASSISTANT_STYLE = "background: #f4f4f4; border-radius: 8px;"
-
-
-class _FittedBrowser(QTextBrowser):
-    """A read-only rich text view exactly as tall as its text, so the chat scrolls, not it."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setOpenExternalLinks(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setStyleSheet("background: transparent;")
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
-
-    def _fit(self, size=None) -> None:
-        height = self.document().size().height() if size is None else size.height()
-        self.setFixedHeight(int(height) + 2 * self.frameWidth() + 4)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self.document().setTextWidth(self.viewport().width())
-        self._fit()
-
-    def sizeHint(self) -> QSize:
-        return QSize(200, self.height())
 
 
 class MessageBubble(QFrame):
@@ -70,7 +42,7 @@ class MessageBubble(QFrame):
             self.body.setTextFormat(Qt.TextFormat.PlainText)
             self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         else:
-            self.body = _FittedBrowser()
+            self.body = StreamedMarkdownView()
         layout.addWidget(self.body)
         actions = QHBoxLayout()
         actions.addStretch(1)
@@ -98,10 +70,10 @@ class MessageBubble(QFrame):
         if isinstance(self.body, QLabel):
             self.body.setText(text)
         else:
-            set_markdown(self.body.document(), text)
+            self.body.set_text(text)
 
     def rendered_text(self) -> str:
-        return self.body.text() if isinstance(self.body, QLabel) else self.body.toPlainText()
+        return self.body.text() if isinstance(self.body, QLabel) else self.body.plain_text()
 
     def copy_to_clipboard(self) -> None:
         QApplication.clipboard().setText(self._text)

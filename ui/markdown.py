@@ -39,3 +39,18 @@ def set_markdown(document: QTextDocument, text: str) -> None:
 
     text = _DATA_IMAGE.sub(to_resource, close_open_fences(text))
     document.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+
+
+def settled_length(text: str, min_chars: int) -> int:
+    """How much of a streaming text can be rendered for good: up to the last blank line that is
+    outside a code block, once at least `min_chars` precede it; 0 while nothing is settled."""
+    inside_fence = False
+    cut = 0
+    position = 0
+    for line in text.splitlines(keepends=True):
+        position += len(line)
+        if _FENCE.match(line):
+            inside_fence = not inside_fence
+        elif not line.strip() and not inside_fence and position >= min_chars and position < len(text):
+            cut = position
+    return cut

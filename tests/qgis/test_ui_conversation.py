@@ -21,6 +21,7 @@ from stacgis_agent.ui.activity_feed import ActivityFeed
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
 from stacgis_agent.ui.conversation_view import ConversationView
 from stacgis_agent.ui.event_bridge import EventBridge
+from stacgis_agent.ui.streamed_markdown import SEGMENT_CHARS
 from stacgis_agent.ui.turn_stats import format_usage
 
 
@@ -58,7 +59,7 @@ def test_streamed_answer_renders_as_markdown_in_one_bubble_and_feed_in_order(vie
     assert [b.role for b in bubbles] == ["user", "assistant"]
     answer = bubbles[1]
     assert answer.text().startswith("## NDVI") and answer.message_id == "m1"
-    html = answer.body.toHtml()
+    html = answer.body.html()
     assert "<table" in html and "<li" in html and 'href="https://example.org"' in html
     assert "stat\nvalue\nmean\n0.61" in answer.rendered_text()
     assert feed.entries() == [
@@ -104,12 +105,12 @@ def test_complete_content_replaces_streamed_fragments(view):
 def test_unclosed_code_fence_while_streaming_does_not_swallow_the_rest(view):
     bridge, conversation, _feed = view
     bridge.emit_event(Content("Run:\n```python\nprint('x')\n"))
-    document = conversation.bubbles()[0].body.document()
+    document = conversation.bubbles()[0].body.segments[0].document()
     code = document.findBlock(document.toPlainText().index("print"))
     assert code.text() == "print('x')"
     assert code.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage) == "python"
     bridge.emit_event(Content("```\nThen **check** it."))
-    document = conversation.bubbles()[0].body.document()
+    document = conversation.bubbles()[0].body.segments[0].document()
     after = document.findBlock(document.toPlainText().index("Then"))
     assert after.text() == "Then check it."
     assert after.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage) == ""
@@ -209,3 +210,20 @@ def test_conversation_follows_streamed_text_unless_scrolled_up(view, qt_process_
     value, maximum2 = _scroll_state(conversation, qt_process_until)
     assert value == 0 and maximum2 > maximum
 
+
+
+def test_long_streamed_answer_renders_the_same_as_in_one_piece_but_in_segments(view):
+    bridge, conversation, _feed = view
+    answer = "".join(f"## Site {i}\n\n| band | mean |\n|---|---|\n| NDVI | 0.{i} |\n\n```\ncode {i}\n\n"
+                     f"still code\n```\n\n- item {i}\n\n" for i in range(60))
+    for start in range(0, len(answer), 7):
+        bridge.emit_event(Content(answer[start:start + 7]))
+    streamed = conversation.bubbles()[0]
+    whole = conversation.add_assistant_message(answer)
+    assert len(streamed.body.segments) > 3  # only the last segment was being re-rendered
+    assert all(len(s.markdown) < 2 * SEGMENT_CHARS for s in streamed.body.segments)
+    assert all(not s.markdown.count("```") % 2 for s in streamed.body.segments)  # never cut inside code
+    assert streamed.text() == answer
+    assert streamed.rendered_text().split() == whole.rendered_text().split()
+    bridge.emit_event(Content("A different, complete answer.", is_complete=True))
+    assert [s.markdown for s in streamed.body.segments] == ["A different, complete answer."]
