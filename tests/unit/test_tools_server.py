@@ -51,6 +51,8 @@ async def test_every_tool_declares_safety_policy_and_a_description(deps):
     async with Client(build_server(deps)) as client:
         tools = (await client.list_tools()).tools
     assert {t.name for t in tools} >= EXPECTED_TOOLS
+    delete = next(t for t in tools if t.name == "delete_memory")
+    assert tool_safety(delete) == Safety.DESTRUCTIVE and delete.annotations.read_only_hint is False
     for tool in tools:
         if tool.name not in EXPECTED_TOOLS:
             continue
@@ -95,7 +97,8 @@ async def test_memory_without_embeddings_says_what_to_do(deps):
 async def test_list_available_tools_filters_by_keyword_and_shows_safety(deps):
     result = await OneShotClient(build_server(deps)).call_tool("list_available_tools", {"keyword": "memor"})
     rows = result.structured_content["tools"]
-    assert {r["name"]: r["safety"] for r in rows} == {"add_memory": "write", "search_memories": "read"}
+    assert {r["name"]: r["safety"] for r in rows} == {"add_memory": "write", "search_memories": "read",
+                                                      "delete_memory": "destructive"}
 
 
 async def test_resources_and_session_statistics(deps):
