@@ -40,6 +40,11 @@ def build_stores(settings: Settings, profile_dir: Path, on_notice: NoticeCallbac
     `settings.postgres_dsn` must already hold the password (resolved from the QGIS auth manager)."""
     folder = Path(profile_dir) / "stacgis_agent"
     local_sessions = SqliteSessionStore(folder / "sessions.sqlite")
+    pg_health = None
+    if settings.postgres_dsn:
+        what = "memories, notes and conversation copies" if settings.redis_url else "memories and notes"
+        pg_health = ServerHealth("PostgreSQL", what, on_notice)  # one notice per outage for all tables
+
     sessions: SessionStore = local_sessions
     gate: ConcurrencyGate = LocalConcurrencyGate(settings.max_concurrent_chats)
     if settings.redis_url:
@@ -47,24 +52,28 @@ def build_stores(settings: Settings, profile_dir: Path, on_notice: NoticeCallbac
         from .redis_sessions import RedisSessionStore
         from .resilient import ResilientConcurrencyGate, ResilientSessionStore
 
-        redis_health = ServerHealth("Redis", "conversations and chat slots", on_notice)  # one notice per outage
+        durable: SessionStore = local_sessions
+        if pg_health is not None:  # a team with both servers keeps the durable copy on PostgreSQL
+            from .pg_sessions import PgSessionStore
+
+            durable = ResilientSessionStore(PgSessionStore(settings.postgres_dsn), local_sessions, pg_health)
+        redis_health = ServerHealth("Redis", "conversations and chat slots", on_notice)
         sessions = ResilientSessionStore(
-            RedisSessionStore(settings.redis_url, durable=local_sessions, ttl_s=settings.session_ttl_s),
-            local_sessions, redis_health)
+            RedisSessionStore(settings.redis_url, durable=durable, ttl_s=settings.session_ttl_s),
+            durable, redis_health)
         gate = ResilientConcurrencyGate(
             RedisConcurrencyGate(settings.redis_url, settings.max_concurrent_chats, SLOT_TTL_S),
             gate, redis_health)
 
     memories: MemoryStore = SqliteMemoryStore(folder / "memory.sqlite", table="memories")
     knowledge: MemoryStore = SqliteMemoryStore(folder / "memory.sqlite", table="knowledge")
-    if settings.postgres_dsn:
+    if pg_health is not None:
         from .pgvector_memory import PgVectorMemoryStore
         from .resilient import ResilientMemoryStore
 
-        health = ServerHealth("PostgreSQL", "memories and notes", on_notice)
         outbox = folder / "memory-outbox.sqlite"
         memories = ResilientMemoryStore(PgVectorMemoryStore(settings.postgres_dsn, "memories"),
-                                        SqliteMemoryStore(outbox, "memories"), health)
+                                        SqliteMemoryStore(outbox, "memories"), pg_health)
         knowledge = ResilientMemoryStore(PgVectorMemoryStore(settings.postgres_dsn, "knowledge"),
-                                         SqliteMemoryStore(outbox, "knowledge"), health)
+                                         SqliteMemoryStore(outbox, "knowledge"), pg_health)
     return Stores(sessions=sessions, memories=memories, knowledge=knowledge, gate=gate)

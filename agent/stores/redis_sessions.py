@@ -112,4 +112,6 @@ class RedisSessionStore:
         return cached
 
     async def aclose(self) -> None:
+        """Closes the Redis pool and the durable store it was given."""
         await self._redis.aclose()
+        await self.durable.aclose()

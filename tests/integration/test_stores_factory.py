@@ -7,6 +7,7 @@ import pytest
 from stacgis_agent.agent.config import Settings
 from stacgis_agent.agent.stores.factory import build_stores
 from stacgis_agent.agent.stores.local_gate import LocalConcurrencyGate
+from stacgis_agent.agent.stores.pg_sessions import PgSessionStore
 from stacgis_agent.agent.stores.resilient import (
     ResilientConcurrencyGate,
     ResilientMemoryStore,
@@ -48,6 +49,9 @@ async def test_servers_in_the_settings_are_used_with_a_local_fallback(tmp_path):
         mid = await stores.memories.add("ana", "likes Sentinel-2", "preference", [0.0, 1.0], model="m")
         assert [h.id for h in await stores.memories.search("ana", [0.0, 1.0], model="m")] == [mid]
         assert (await stores.gate.capacity()).max == 3
+        durable = stores.sessions.primary.durable  # Redis' durable copy lives on PostgreSQL
+        assert isinstance(durable.primary, PgSessionStore)
+        assert (await durable.primary.history("factory-s1")).info.title == "NDVI?"
         assert notices == []  # both servers answered
     finally:
         await stores.aclose()

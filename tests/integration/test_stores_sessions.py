@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 from stacgis_agent.agent.stores.redis_sessions import RedisSessionStore
 from stacgis_agent.agent.stores.sqlite import SqliteSessionStore
 from testkit.redis_server import shared_redis
-from testkit.store_backends import SESSION_BACKENDS, session_store
+from testkit.store_backends import SESSION_BACKENDS, session_store, unique
 
 pytestmark = pytest.mark.server
 
@@ -115,19 +115,21 @@ async def test_redis_keeps_the_session_under_its_key_with_a_refreshed_ttl(tmp_pa
         await store.aclose()
 
 
-async def test_session_expired_from_redis_is_listed_and_reopened_from_the_durable_copy(tmp_path):
-    durable = SqliteSessionStore(tmp_path / "d.sqlite")
-    store = RedisSessionStore(shared_redis().url, durable=durable, ttl_s=1, prefix="expiry:")
+@pytest.mark.parametrize("durable_kind", ["sqlite", "postgres"])
+async def test_session_expired_from_redis_is_listed_and_reopened_from_the_durable_copy(tmp_path, durable_kind):
+    durable = session_store(durable_kind, tmp_path)
+    prefix = unique("expiry") + ":"
+    store = RedisSessionStore(shared_redis().url, durable=durable, ttl_s=1, prefix=prefix)
     raw = aioredis.Redis.from_url(shared_redis().url)
     try:
         await store.save("gone", conversation(6), [{"type": "content", "text": "x", "is_complete": True}],
                          user="ana")
         await asyncio.sleep(1.2)
-        assert await raw.exists("expiry:session:gone") == 0  # Redis really forgot it
+        assert await raw.exists(f"{prefix}session:gone") == 0  # Redis really forgot it
         assert [i.session_id for i in await store.list("ana")] == ["gone"]
         record = await store.get_or_create("gone", user="ana")
         assert record.memory == conversation(6) and len(record.events) == 1
-        assert await raw.exists("expiry:session:gone") == 1  # reopened: back in Redis
+        assert await raw.exists(f"{prefix}session:gone") == 1  # reopened: back in Redis
     finally:
         await raw.aclose()
         await store.aclose()

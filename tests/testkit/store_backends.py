@@ -6,6 +6,7 @@ import uuid
 from pathlib import Path
 
 from stacgis_agent.agent.stores.local_gate import LocalConcurrencyGate
+from stacgis_agent.agent.stores.pg_sessions import PgSessionStore
 from stacgis_agent.agent.stores.pgvector_memory import PgVectorMemoryStore
 from stacgis_agent.agent.stores.redis_gate import RedisConcurrencyGate
 from stacgis_agent.agent.stores.redis_sessions import RedisSessionStore
@@ -14,7 +15,7 @@ from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore, SqliteSessionSt
 from .pg_server import shared_pg
 from .redis_server import shared_redis
 
-SESSION_BACKENDS = ["sqlite", "redis"]
+SESSION_BACKENDS = ["sqlite", "postgres", "redis", "redis+postgres"]
 MEMORY_BACKENDS = ["sqlite", "pgvector"]
 GATE_BACKENDS = ["local", "redis"]
 
@@ -24,8 +25,11 @@ def unique(prefix: str) -> str:
 
 
 def session_store(kind: str, folder: Path, ttl_s: int = 60):
-    durable = SqliteSessionStore(folder / "sessions.sqlite")
-    if kind == "sqlite":
+    if kind.endswith("postgres"):
+        durable = PgSessionStore(shared_pg().dsn, table=unique("sessions"))
+    else:
+        durable = SqliteSessionStore(folder / "sessions.sqlite")
+    if kind in ("sqlite", "postgres"):
         return durable
     # A key prefix per test keeps tests apart on the shared server.
     return RedisSessionStore(shared_redis().url, durable=durable, ttl_s=ttl_s, prefix=unique("t") + ":")
