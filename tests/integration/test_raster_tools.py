@@ -152,6 +152,16 @@ async def test_bad_raster_input_gives_errors_the_model_can_act_on(client, cog_se
         assert result.is_error and expected in result.content[0].text, (args, result.content[0].text)
 
 
+async def test_a_huge_exact_read_is_refused_with_what_to_do(client, cog_server, monkeypatch):
+    from stacgis_agent.tools import raster_io
+
+    monkeypatch.setattr(raster_io, "MAX_EXACT_PIXELS", 500_000)  # the real limit is 40 M pixels
+    result = await client.call_tool("get_raster_statistics", {"source": cog_server.href(DEM), "exact": True})
+    assert result.is_error and "too many for exact mode" in result.content[0].text
+    result = await client.call_tool("get_raster_statistics", {"source": cog_server.href(DEM)})
+    assert not result.is_error and result.structured_content["exact"] is False
+
+
 async def test_polygon_in_another_crs_is_reprojected(client, cog_server, test_data):
     # the bbox [5.1, 45.2, 5.3, 45.4] in Web Mercator
     from osgeo import osr

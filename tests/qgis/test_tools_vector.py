@@ -124,3 +124,31 @@ async def test_raster_tools_accept_a_project_layer_name(client, project, tmp_pat
     project.addMapLayer(QgsRasterLayer(str(cog), "dem"))
     result = await client.call_tool("get_raster_statistics", {"source": "dem", "exact": True})
     assert (result.structured_content["mean"], result.structured_content["valid_pixels"]) == (7.0, 64 * 64)
+
+
+async def test_search_items_where_the_selected_feature_is(project, tmp_path):
+    import json
+
+    from stacgis_agent.agent.config import CatalogConfig
+
+    def item(item_id: str, bbox: list[float]) -> dict:
+        w, s, e, n = bbox
+        return {"type": "Feature", "stac_version": "1.0.0", "id": item_id, "collection": "scenes", "bbox": bbox,
+                "geometry": {"type": "Polygon", "coordinates": [[[w, s], [e, s], [e, n], [w, n], [w, s]]]},
+                "properties": {"datetime": "2024-06-01T00:00:00Z"}, "assets": {}, "links": []}
+
+    (tmp_path / "over-port.json").write_text(json.dumps(item("over-port", [4.84, 45.74, 4.88, 45.78])))
+    (tmp_path / "elsewhere.json").write_text(json.dumps(item("elsewhere", [4.70, 45.60, 4.75, 45.65])))
+    (tmp_path / "collection.json").write_text(json.dumps({
+        "type": "Collection", "id": "scenes", "description": "d", "license": "CC0-1.0", "stac_version": "1.0.0",
+        "extent": {"spatial": {"bbox": [[4.7, 45.6, 4.9, 45.8]]}, "temporal": {"interval": [[None, None]]}},
+        "links": [{"rel": "item", "href": "./over-port.json"}, {"rel": "item", "href": "./elsewhere.json"}]}))
+    deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig(name="disk", url=str(tmp_path / "collection.json"),
+                                                                   kind="static")]),
+                                  project=lambda: project, work_dir=str(tmp_path))
+    client = OneShotClient(build_server(deps))
+    nothing = await client.call_tool("search_items", {"use_selected_feature": True})
+    assert nothing.is_error and "No feature is selected" in nothing.content[0].text
+    parcels(project).selectByExpression("\"name\" = 'Port'")
+    result = await client.call_tool("search_items", {"use_selected_feature": True})
+    assert [i["id"] for i in result.structured_content["items"]] == ["over-port"]
