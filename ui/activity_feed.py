@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from qgis.PyQt.QtCore import Qt
+from qgis.PyQt.QtCore import QRect, QSize, Qt
 from qgis.PyQt.QtGui import QBrush, QColor, QFont
-from qgis.PyQt.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
+from qgis.PyQt.QtWidgets import QAbstractItemView, QStyledItemDelegate, QTreeWidget, QTreeWidgetItem
 
 from ..agent.events import (
     AskUser,
@@ -39,17 +39,42 @@ def _pretty(value: Any) -> str:
     return text if len(text) <= DETAIL_CHARS else text[:DETAIL_CHARS] + " …"
 
 
+class _WrappingDelegate(QStyledItemDelegate):
+    """Rows as tall as their wrapped text: QTreeView sizes rows without knowing the column width."""
+
+    def sizeHint(self, option, index) -> QSize:
+        base = super().sizeHint(option, index)
+        view = self.parent()
+        depth, parent = 1, index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        width = max(view.viewport().width() - view.indentation() * depth - 8, 50)
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        bounds = option.fontMetrics.boundingRect(QRect(0, 0, width, 1_000_000),
+                                                 int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(base.width(), max(base.height(), bounds.height() + 4))
+
+
 class ActivityFeed(QTreeWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setHeaderHidden(True)
         self.setColumnCount(1)
         self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setItemDelegate(_WrappingDelegate(self))
+        self._width = -1
         self.setUniformRowHeights(False)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.autoscroll = StickToBottom(self.verticalScrollBar())
         self._thinking: dict[int, tuple[QTreeWidgetItem, QTreeWidgetItem]] = {}
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.viewport().width() != self._width:  # re-wrap every row for the new width
+            self._width = self.viewport().width()
+            self.doItemsLayout()
 
     def connect_bridge(self, bridge: EventBridge) -> None:
         bridge.thinking.connect(self.add_thinking)

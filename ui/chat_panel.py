@@ -80,6 +80,7 @@ class ChatPanel(QWidget):
         splitter.addWidget(self.feed)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([600, 400])  # without it the feed's long content takes the whole height
         layout.addWidget(splitter, 1)
 
         self.stats = QLabel()
@@ -104,7 +105,7 @@ class ChatPanel(QWidget):
         self.input.submitted.connect(self.send)
         self.send_button = QPushButton("Send")
         self.send_button.clicked.connect(self._send_or_stop)
-        self.mic_button = QPushButton("🎤")
+        self.mic_button = QPushButton("Speak")
         self.mic_button.setVisible(recogniser_available())
         input_row.addWidget(self.input, 1)
         buttons = QVBoxLayout()
@@ -137,7 +138,7 @@ class ChatPanel(QWidget):
         if self.session.busy:
             self.session.stop()
         else:
-            self.send(self.input.toPlainText())
+            self.input.submit()
 
     def refresh_map_context(self) -> None:
         """Updates the chip; the dock calls it when the canvas extent or selection changes."""

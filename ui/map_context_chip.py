@@ -43,9 +43,9 @@ class MapContextChip(QToolButton):
 
     def _refresh_text(self) -> None:
         if self.isChecked():
-            self.setText(f"🗺 {self._summary}")
+            self.setText(f"Map: {self._summary}")
             self.setToolTip("The map view (extent, CRS, centre, active layer, selection) is sent "
                             "with each message. Click to stop sending it.")
         else:
-            self.setText("🗺 map not sent")
+            self.setText("Map: not sent")
             self.setToolTip("The map view is not sent. Click to send it with each message.")

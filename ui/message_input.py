@@ -16,13 +16,17 @@ class MessageInput(QPlainTextEdit):
         self.setMaximumHeight(90)
         self.last_sent = ""
 
+    def submit(self) -> None:
+        """Emits the typed text (the Send button does the same as Enter); empty text is ignored."""
+        text = self.toPlainText().strip()
+        if text:
+            self.submitted.emit(text)
+
     def keyPressEvent(self, event) -> None:
         key = event.key()
         shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not shift:
-            text = self.toPlainText().strip()
-            if text:
-                self.submitted.emit(text)
+            self.submit()
             return
         if key == Qt.Key.Key_Up and not self.toPlainText() and self.last_sent:
             self.setPlainText(self.last_sent)
