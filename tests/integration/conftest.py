@@ -7,6 +7,7 @@ import os
 
 import httpx
 import pytest
+
 from testkit.cog_server import CogServer
 from testkit.stac_api import StacApi, StacApiUnavailable
 from testkit.stac_fixtures import make_test_data, write_static_catalog

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from stacgis_agent.tools.server import build_server
 from testkit.mcp_calls import OneShotClient
 from testkit.stac_fixtures import DATES, MANY_ITEMS

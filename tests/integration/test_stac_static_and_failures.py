@@ -6,9 +6,10 @@ import asyncio
 
 import httpx
 import pytest
-from stacgis_agent.tools.server import build_server
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
+
+from stacgis_agent.tools.server import build_server
 from testkit.cog_server import CogServer
 from testkit.mcp_calls import OneShotClient
 from testkit.stac_api import free_port
