@@ -29,9 +29,9 @@ USER, MODEL, K = "analyst", "bench-embed", 5
 NOISE = 0.8  # spread around each topic centre: high enough that neighbours are not trivial to find
 
 
-def clustered(n: int, dim: int, rng: np.random.Generator, centres: np.ndarray) -> np.ndarray:
+def clustered(n: int, dim: int, rng: np.random.Generator, centres: np.ndarray, noise: float) -> np.ndarray:
     picks = rng.integers(0, len(centres), size=n)
-    vecs = centres[picks] + NOISE * rng.normal(size=(n, dim)).astype(np.float32) / np.sqrt(dim)
+    vecs = centres[picks] + noise * rng.normal(size=(n, dim)).astype(np.float32) / np.sqrt(dim)
     return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
 
 
@@ -55,11 +55,12 @@ def recall(found: list[set[int]], truth: list[set[int]]) -> float:
     return float(np.mean([len(f & t) / K for f, t in zip(found, truth)]))
 
 
-async def bench_size(n: int, dim: int, nq: int, pg: PgServer, folder: Path, rng: np.random.Generator) -> list[str]:
+async def bench_size(n: int, dim: int, nq: int, noise: float, pg: PgServer, folder: Path,
+                     rng: np.random.Generator) -> list[str]:
     centres = rng.normal(size=(max(20, n // 200), dim)).astype(np.float32)
     centres /= np.linalg.norm(centres, axis=1, keepdims=True)
-    data = clustered(n, dim, rng, centres)
-    queries = clustered(nq, dim, rng, centres)
+    data = clustered(n, dim, rng, centres, noise)
+    queries = clustered(nq, dim, rng, centres, noise)
     truth = exact_top(data, queries)
     index_of = {f"m{i}": i for i in range(n)}
     rows = []
@@ -101,15 +102,18 @@ async def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--dim", type=int, default=384)
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--noise", type=float, default=NOISE,
+                        help="spread around topic centres; 10 is close to uniform random (HNSW's worst case)")
     args = parser.parse_args()
     rng = np.random.default_rng(42)
     pg = PgServer().start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            print(f"top-{K} search, dim {args.dim}, {args.queries} queries; latency in ms, load in s")
+            print(f"top-{K} search, dim {args.dim}, {args.queries} queries, noise {args.noise:g};"
+                  " latency in ms, load in s")
             print(f"{'memories':>8} {'backend':<15} {'load s':>8} {'p50 ms':>9} {'p95 ms':>9} {'recall@5':>9}")
             for n in (int(s) for s in args.sizes.split(",")):
-                for line in await bench_size(n, args.dim, args.queries, pg, Path(tmp), rng):
+                for line in await bench_size(n, args.dim, args.queries, args.noise, pg, Path(tmp), rng):
                     print(line, flush=True)
     finally:
         pg.stop()
