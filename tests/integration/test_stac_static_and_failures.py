@@ -83,3 +83,16 @@ async def test_catalog_that_is_down_says_to_check_the_url(make_deps):
     result = await client.call_tool("search_items", {"collections": ["x"]})
     assert result.is_error and "unreachable" in result.content[0].text and "settings" in result.content[0].text
     await http.aclose()
+
+
+async def test_static_catalog_by_url_resolves_relative_links_over_http(cog_server, test_data, make_deps):
+    from testkit.stac_fixtures import write_static_catalog
+
+    write_static_catalog(cog_server.root / "static-web", test_data)
+    http = httpx.AsyncClient(timeout=5)
+    client = OneShotClient(build_server(make_deps(http, {"web": cog_server.href("static-web/catalog.json")})))
+    result = await client.call_tool("search_items", {"collections": ["dem-test"], "datetime": "2024-06-21"})
+    assert [i["id"] for i in result.structured_content["items"]] == [f"dem-{DATES[2]}"]
+    item = await client.call_tool("get_item", {"collection": "dem-test", "item_id": f"dem-{DATES[2]}", "catalog": "web"})
+    assert item.structured_content["assets"][0]["href"] == cog_server.href(f"dem-{DATES[2]}.tif")
+    await http.aclose()

@@ -152,3 +152,19 @@ async def test_search_items_where_the_selected_feature_is(project, tmp_path):
     parcels(project).selectByExpression("\"name\" = 'Port'")
     result = await client.call_tool("search_items", {"use_selected_feature": True})
     assert [i["id"] for i in result.structured_content["items"]] == ["over-port"]
+
+
+async def test_layers_resource_lists_the_project_layers(client, project, tmp_path):
+    import json
+
+    from mcp import Client
+
+    cog = write_cog(tmp_path / "b.tif", np.zeros((8, 8, 8), np.uint8)[:3], origin=(4.8, 45.8), pixel_size=0.01,
+                    band_names=["red", "green", "blue"])
+    project.addMapLayer(QgsRasterLayer(str(cog), "photo"))
+    async with Client(client.server) as session:
+        layers = json.loads((await session.read_resource("layers://project")).contents[0].text)
+    by_name = {layer["name"]: layer for layer in layers}
+    assert by_name["parcels"]["type"] == "vector" and by_name["parcels"]["features"] == 3
+    assert by_name["photo"]["type"] == "raster" and by_name["photo"]["crs"] == "EPSG:4326"
+    assert len(by_name["photo"]["bands"]) == 3
