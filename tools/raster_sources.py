@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlparse
 
 from .common import ToolInputError
 from .deps import ToolDeps
@@ -19,8 +20,10 @@ def resolve_raster(deps: ToolDeps, source: str) -> tuple[str, dict[str, str]]:
         return layer, {}
     if "://" in source or source.startswith("/"):
         requester_pays = any(c.s3_requester_pays for c in deps.settings.catalogs)
+        # a catalog's headers (API keys) go to GDAL only for assets on that catalog's own host
+        host = urlparse(source).netloc
         headers = next((c.headers for c in deps.settings.catalogs
-                        if c.headers and source.startswith(c.url.rsplit("/", 1)[0])), None)
+                        if c.headers and host and urlparse(c.url).netloc == host), None)
         return gdal_path(source), gdal_options(source, requester_pays, headers)
     raise ToolInputError(f"'{source}' is neither a raster layer of the project nor an href; "
                          "use list_vector_layers/layers://project for layer names, or get_item for asset hrefs.")
