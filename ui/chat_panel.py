@@ -126,6 +126,7 @@ class ChatPanel(QWidget):
         session.user_message.connect(self._on_user_message)
         session.busy_changed.connect(self._on_busy)
         session.map_changed.connect(self.conversation.show_undo)
+        session.queue_changed.connect(self.show_queue)
 
     # -- intent
     def send(self, text: str) -> None:

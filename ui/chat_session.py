@@ -9,11 +9,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from qgis.PyQt.QtCore import QObject, pyqtSignal
 
-from ..agent.events import AgentEvent, Content, Done, Error, Thinking, ToolResult
+from ..agent.events import AgentEvent, Content, Done, Error, Notice, Thinking, ToolResult
+from .chat_slot import chat_slot
 from .event_bridge import EventBridge
 
 log = logging.getLogger(__name__)
@@ -82,15 +85,17 @@ class ChatSession(QObject):
     user_message = pyqtSignal(str)  # the text the user sent, before any agent event
     map_changed = pyqtSignal(str)  # message_id of a finished turn whose tools changed the map
     session_changed = pyqtSignal(str)  # session_id now open ("" for a new, unsaved one)
+    queue_changed = pyqtSignal(object)  # chats ahead while waiting for a free slot; None once running
 
     def __init__(self, loop_factory: LoopFactory, *, context_source: ContextSource | None = None,
-                 changes_map: Callable[[str], bool] | None = None, max_repaints_per_s: float = MAX_REPAINTS_PER_S,
-                 parent: QObject | None = None):
+                 changes_map: Callable[[str], bool] | None = None, gate: Any = None,
+                 max_repaints_per_s: float = MAX_REPAINTS_PER_S, parent: QObject | None = None):
         super().__init__(parent)
         self.bridge = EventBridge(self)
         self._loop_factory = loop_factory
         self._context_source = context_source
         self._changes_map = changes_map or (lambda tool_name: False)
+        self._gate = gate  # ConcurrencyGate or None (a laptop: no queue)
         self._agent: Any = None
         self._session_id: str | None = None
         self._task: asyncio.Task | None = None
@@ -129,11 +134,11 @@ class ChatSession(QObject):
         """Asks the loop to stop; cancels the task if it has not ended within STOP_GRACE_S."""
         if not self.busy:
             return
-        try:
-            self._agent.cancel()
-        except Exception:
-            log.exception("AgentLoop.cancel failed")
         task = self._task
+        if self._agent is None:  # still waiting for a slot: nothing runs yet
+            task.cancel()
+            return
+        self._agent.cancel()
         asyncio.get_running_loop().call_later(STOP_GRACE_S, lambda: task.done() or task.cancel())
 
     def answer(self, request_id: str, choice: str) -> None:
@@ -158,34 +163,50 @@ class ChatSession(QObject):
                 log.exception("AgentLoop.aclose failed")
 
     async def _run_turn(self, text: str, context: Any) -> None:
-        changed_map = False
-        finished = False
-        parts: list[str] = []
+        progress = _TurnProgress()
+        if self._session_id is None:  # named now, so the gate and the store agree on it
+            self._session_id = uuid.uuid4().hex
+            self.session_changed.emit(self._session_id)
         try:
-            if self._agent is None:
-                self._agent = self._loop_factory(self._session_id)
-            async for event in self._agent.run(text, context):
-                if isinstance(event, ToolResult) and self._changes_map(event.tool_name):
-                    changed_map = True
-                if isinstance(event, Content) and not event.is_complete:
-                    parts.append(event.text)
-                self._batcher.push(event)
-                if isinstance(event, Done):
-                    finished = True
-                    if event.session_id and event.session_id != self._session_id:
-                        self._session_id = event.session_id
-                        self.session_changed.emit(event.session_id)
-                    if changed_map:  # after Done, so the answer bubble knows its message_id
-                        self.map_changed.emit(event.message_id)
+            async with chat_slot(self._gate, self._session_id, self.queue_changed.emit,
+                                 lambda notice: self._batcher.push(Notice(notice))):
+                await self._converse(text, context, progress)
         except asyncio.CancelledError:
             self._batcher.flush()
-            if not finished:  # the loop never said so: tell the user the turn stopped
-                self._batcher.push(Done(self._session_id or "", "", "".join(parts), time.time(), stopped=True))
+            if not progress.finished:  # the loop never said so: tell the user the turn stopped
+                self._batcher.push(Done(self._session_id, "", progress.text(), time.time(), stopped=True))
         except Exception as exc:  # the dock must survive whatever the turn raises
             log.exception("the turn failed")
             self._batcher.push(Error(f"The turn failed: {exc}", recoverable=True))
-            if not finished:
-                self._batcher.push(Done(self._session_id or "", "", "".join(parts), time.time()))
+            if not progress.finished:
+                self._batcher.push(Done(self._session_id, "", progress.text(), time.time()))
         finally:
             self._batcher.flush()
             self.busy_changed.emit(False)
+
+    async def _converse(self, text: str, context: Any, progress: _TurnProgress) -> None:
+        if self._agent is None:
+            self._agent = self._loop_factory(self._session_id)
+        async for event in self._agent.run(text, context):
+            if isinstance(event, ToolResult) and self._changes_map(event.tool_name):
+                progress.changed_map = True
+            if isinstance(event, Content) and not event.is_complete:
+                progress.parts.append(event.text)
+            self._batcher.push(event)
+            if isinstance(event, Done):
+                progress.finished = True
+                if event.session_id and event.session_id != self._session_id:
+                    self._session_id = event.session_id
+                    self.session_changed.emit(event.session_id)
+                if progress.changed_map:  # after Done, so the answer bubble knows its message_id
+                    self.map_changed.emit(event.message_id)
+
+
+@dataclass
+class _TurnProgress:
+    parts: list[str] = field(default_factory=list)
+    finished: bool = False
+    changed_map: bool = False
+
+    def text(self) -> str:
+        return "".join(self.parts)

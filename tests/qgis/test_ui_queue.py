@@ -1,0 +1,89 @@
+"""Team setups: when every chat slot is taken the dock says how many wait ahead, starts by itself
+when a slot opens, and lets the user cancel the wait."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+import qasync
+
+from stacgis_agent.agent.stores.local_gate import LocalConcurrencyGate
+from stacgis_agent.ui.chat_panel import ChatPanel
+from stacgis_agent.ui.chat_session import ChatSession
+from testkit.agent_harness import Harness
+from testkit.ollama_emulator import OllamaEmulator, Turn
+
+
+@pytest.fixture
+def qloop(qgis_app):
+    loop = qasync.QEventLoop(qgis_app)
+    asyncio.set_event_loop(loop)
+    yield loop
+    asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def queued_chat(qloop):
+    gate = LocalConcurrencyGate(1)
+    with OllamaEmulator() as emu:
+        harness = Harness(emu)
+        session = ChatSession(lambda sid: harness.make_loop(session_id=sid), gate=gate)
+        panel = ChatPanel(session)
+        panel.show()
+        yield panel, gate, emu
+        qloop.run_until_complete(session.close_agent())
+        qloop.run_until_complete(harness.aclose())
+        panel.close()
+
+
+async def until(predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.01)
+
+
+def test_waits_for_a_free_slot_showing_chats_ahead_then_starts_by_itself(queued_chat, qloop):
+    panel, gate, emu = queued_chat
+    emu.script(Turn(content="Your turn now."))
+
+    async def scenario():
+        await gate.acquire("colleague-1")  # the only slot is taken
+        other = asyncio.ensure_future(gate.acquire("colleague-2"))  # and someone queued first
+        await asyncio.sleep(0)
+        panel.send("NDVI please")
+        await until(lambda: panel.queue_label.text() == "Waiting for a free slot (1 ahead)")
+        assert panel.queue_label.isVisible() and panel.cancel_wait_button.isVisible()
+        assert emu.chat_requests() == []
+        await gate.release("colleague-1")
+        await other
+        await until(lambda: panel.queue_label.text() == "Waiting for a free slot (0 ahead)")
+        await gate.release("colleague-2")
+        await until(lambda: not panel.session.busy)
+
+    qloop.run_until_complete(scenario())
+    assert panel.conversation.bubbles()[-1].text() == "Your turn now."
+    assert panel.queue_label.isHidden() and panel.cancel_wait_button.isHidden()
+    assert len(emu.chat_requests()) == 1
+    assert qloop.run_until_complete(gate.capacity()).active == 0  # the slot was given back
+
+
+def test_the_user_can_cancel_the_wait(queued_chat, qloop):
+    panel, gate, emu = queued_chat
+
+    async def scenario():
+        await gate.acquire("colleague")
+        panel.send("NDVI please")
+        await until(lambda: panel.queue_label.isVisible())
+        panel.cancel_wait_button.click()
+        await until(lambda: not panel.session.busy, timeout=2)
+        return await gate.capacity(panel.session.session_id)
+
+    capacity = qloop.run_until_complete(scenario())
+    assert capacity.queue_position is None  # left the queue
+    assert emu.chat_requests() == []
+    assert panel.conversation.items()[-1].text().startswith("Stopped.")
+    assert panel.queue_label.isHidden()
