@@ -53,7 +53,7 @@ def build_mosaics(choices: list[AssetChoice], out_dir: str, name: str) -> list[d
 
 def _open_all(choices: list[AssetChoice], out: Path, name: str) -> list[tuple[AssetChoice, str, str]]:
     def one(choice: AssetChoice) -> tuple[AssetChoice, str, str]:
-        paths = [gdal_path(h) for h in choice.hrefs]
+        paths = choice.paths or [gdal_path(h) for h in choice.hrefs]
         for path in paths:
             _check_opens(choice, path)
         if choice.kind == "rgb":
@@ -72,6 +72,11 @@ def _check_opens(choice: AssetChoice, path: str) -> None:
     try:
         ds = gdal.Open(path)
     except RuntimeError as exc:
+        if path.startswith("/vsicurl?") and gdal.GetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS"):
+            raise ToolInputError(  # GDAL 3.6 refuses every /vsicurl?… path while this option is set
+                "This catalog sends credentials to GDAL, which GDAL refuses while the option "
+                "CPL_VSIL_CURL_ALLOWED_EXTENSIONS is set; remove it (QGIS Settings → Options → Variables/GDAL) "
+                "and try again. Nothing was added to the map.") from None
         raise ToolInputError(
             f"Cannot open asset {', '.join(choice.keys)} of item '{choice.item_id}' at {path}: {str(exc)[:200]}. "
             "The href may be wrong or unreachable, or the catalog needs credentials (set its headers in the "

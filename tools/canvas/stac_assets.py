@@ -27,6 +27,7 @@ class AssetChoice:
     start: str | None = None
     end: str | None = None
     classes: list[dict] = field(default_factory=list)  # classification:classes of a classified band
+    paths: list[str] = field(default_factory=list)  # GDAL paths for `hrefs`, with the catalog's credentials
 
 
 def item_times(item: Mapping[str, Any]) -> tuple[str | None, str | None]:

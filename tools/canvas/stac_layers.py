@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Annotated, Any, Optional
-from urllib.parse import urlparse
+from urllib.parse import quote
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
@@ -108,7 +109,8 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     kinds = {c.kind for c in choices}
     if len(kinds) > 1:
         raise ToolInputError(f"The items offer different assets ({', '.join(sorted(kinds))}); name one with `asset`.")
-    _pass_catalog_options(cat.config, [h for c in choices for h in c.hrefs])
+    for choice in choices:
+        choice.paths = [catalog_gdal_path(h, cat.config, deps.output_dir()) for h in choice.hrefs]
     results = await asyncio.to_thread(build_mosaics, choices, str(deps.output_dir()), title)
     collection = str(items[0].get("collection") or "")
     layers, described = [], []
@@ -136,18 +138,38 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
               + ", ".join(f"{d['name']} ({d['renderer']})" for d in described))
 
 
-def _pass_catalog_options(config: Any, hrefs: list[str]) -> None:
-    """The catalog's headers / S3 settings as GDAL options for these hosts only, seen by QGIS's renderers too."""
-    for href in hrefs:
-        options = gdal_options(href, config.s3_requester_pays, config.headers or None)
-        if not options:
-            continue
-        path = gdal_path(href)
-        parsed = urlparse(href)
-        prefix = (f"/vsicurl/{parsed.scheme}://{parsed.netloc}/" if path.startswith("/vsicurl/")
-                  else "/".join(path.split("/")[:3]) + "/")
+def catalog_gdal_path(href: str, config: Any, out_dir: Path) -> str:
+    """The GDAL path for `href` with the catalog's credentials, seen by QGIS's renderers too.
+
+    HTTP headers go into a private header file named in a `/vsicurl?header_file=` path (GDAL 3.6 does not
+    apply path-specific options to /vsicurl/, and a global GDAL_HTTP_HEADERS would send the token to
+    every host); S3 settings become options for that bucket only.
+    """
+    path = gdal_path(href)
+    options = gdal_options(href, config.s3_requester_pays, config.headers or None)
+    if path.startswith("/vsicurl/") and "GDAL_HTTP_HEADERS" in options:
+        header_file = _header_file(config, out_dir)
+        return f"/vsicurl?header_file={quote(str(header_file), safe='/')}&url={quote(href, safe='')}"
+    if path.startswith(("/vsis3/", "/vsigs/")):
+        bucket = "/".join(path.split("/")[:3]) + "/"
         for key, value in options.items():
-            gdal.SetPathSpecificOption(prefix, key, value)
+            gdal.SetPathSpecificOption(bucket, key, value)
+    return path
+
+
+def _header_file(config: Any, out_dir: Path) -> Path:
+    folder = Path(out_dir) / "credentials"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    path = folder / f"{_safe_name(config.name)}.headers"
+    text = "".join(f"{k}: {v}\n" for k, v in config.headers.items())
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # readable by this user only
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def _safe_name(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name) or "catalog"
 
 
 def _read_item_collection(path: str) -> list[dict]:

@@ -1,0 +1,81 @@
+"""A catalog's configured headers reach GDAL, so assets of a protected catalog open as layers (and render);
+without them the tool says what to configure and adds nothing."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from osgeo import gdal
+from qgis.core import QgsPointXY, QgsProject
+
+from stacgis_agent.tools.canvas import family
+from stacgis_agent.tools.server import build_server
+from testkit.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
+from testkit.canvas_servers import canvas_deps, gdal_test_config
+from testkit.mcp_calls import OneShotClient
+from testkit.protected_cogs import ProtectedCogServer
+from testkit.stac_fixtures import write_static_catalog
+
+TOKEN = ("Authorization", "Bearer s3cret")
+
+
+@pytest.fixture
+def protected(tmp_path):
+    servers = []
+
+    def start():  # a fresh host:port per test, as GDAL's options are kept per path prefix
+        root = tmp_path / f"cogs{len(servers)}"
+        root.mkdir()
+        server = ProtectedCogServer(root, *TOKEN)
+        data = make_canvas_data(root, server.url)
+        servers.append(server.start())
+        return server, write_static_catalog(tmp_path / f"catalog{len(servers)}", data)
+
+    with gdal_test_config():
+        allowed = gdal.GetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS")
+        gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", None)  # GDAL 3.6 refuses /vsicurl?… paths with it
+        try:
+            yield start
+        finally:
+            gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", allowed)
+    for server in servers:
+        server.stop()
+
+
+async def _load(iface, catalog, work, headers):
+    async with httpx.AsyncClient() as http:
+        deps = canvas_deps(http, str(catalog), str(work), iface, headers=headers)
+        client = OneShotClient(build_server(deps, extra_families=[family]))
+        return await client.call_tool("load_stac_asset", {"collection": "tiles", "item_id": "tile-1"})
+
+
+async def test_catalog_headers_reach_gdal_for_reading_and_rendering(protected, qgis_iface, qgis_new_project, tmp_path):
+    server, catalog = protected()
+    result = await _load(qgis_iface, catalog, tmp_path, {TOKEN[0]: TOKEN[1]})
+    assert not result.is_error, result.content[0].text
+    [layer] = QgsProject.instance().mapLayers().values()
+    value, ok = layer.dataProvider().sample(QgsPointXY(TILES_WEST + 1.5 * TILE_DEG, TILES_NORTH - 0.5 * TILE_DEG), 1)
+    assert ok and 40 < value < 100  # read through QGIS's own provider, with the header
+    assert server.refused == 0
+    assert layer.source().startswith("/vsicurl?header_file=") and "s3cret" not in layer.source()  # no token in the project
+    QgsProject.instance().removeAllMapLayers()
+
+
+async def test_the_allowed_extensions_pitfall_gets_a_message_that_says_what_to_change(protected, qgis_iface,
+                                                                                    qgis_new_project, tmp_path):
+    server, catalog = protected()
+    gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".tif")
+    try:
+        result = await _load(qgis_iface, catalog, tmp_path, {TOKEN[0]: TOKEN[1]})
+    finally:
+        gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", None)
+    assert result.is_error and "remove it" in result.content[0].text
+    assert QgsProject.instance().mapLayers() == {}
+
+
+async def test_without_the_header_the_error_says_to_configure_credentials(protected, qgis_iface, qgis_new_project, tmp_path):
+    server, catalog = protected()
+    result = await _load(qgis_iface, catalog, tmp_path, None)
+    assert result.is_error
+    assert "credentials" in result.content[0].text and "nothing was added" in result.content[0].text
+    assert server.refused >= 1 and QgsProject.instance().mapLayers() == {}
