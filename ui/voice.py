@@ -27,13 +27,15 @@ def recogniser_available() -> bool:
     return False
 
 
-_MARKUP = re.compile(r"```.*?```|`[^`]*`|!\[[^\]]*\]\([^)]*\)|[#*_>|~]", re.DOTALL)
+_UNSPOKEN = re.compile(r"```.*?```|`[^`]*`|!\[[^\]]*\]\([^)]*\)", re.DOTALL)
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MARKUP = re.compile(r"[#*_>|~]")
 
 
 def speakable(markdown: str) -> str:
     """What a listener needs: link texts kept, code blocks, images and markup left out."""
-    return " ".join(_MARKUP.sub(" ", _LINK.sub(r"\1", markdown)).split())
+    text = _LINK.sub(r"\1", _UNSPOKEN.sub(" ", markdown))
+    return " ".join(_MARKUP.sub(" ", text).split())
 
 
 class AnswerSpeaker:
