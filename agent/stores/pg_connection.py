@@ -11,7 +11,7 @@ from typing import Awaitable, Callable, Sequence, TypeVar
 import psycopg
 from pgvector.psycopg import register_vector_async
 
-from .errors import StoreUnavailable
+from .errors import StoreUnavailable, first_line
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -37,7 +37,15 @@ class PgConnection:
     async def _open(self) -> psycopg.AsyncConnection:
         conn = await psycopg.AsyncConnection.connect(
             self.dsn, autocommit=True, connect_timeout=max(2, int(self.timeout_s)))
-        await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        cur = await conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
+        if await cur.fetchone() is None:
+            try:
+                await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            except psycopg.errors.InsufficientPrivilege as exc:
+                await conn.close()
+                raise PermissionError(
+                    "the pgvector extension is not installed in this database and this user may not "
+                    "install it; ask the database administrator to run: CREATE EXTENSION vector;") from exc
         await register_vector_async(conn)
         for statement in self._setup:
             await conn.execute(statement)
@@ -51,12 +59,15 @@ class PgConnection:
                 if self._conn is None or self._conn.closed or self._conn.broken:
                     self._conn = await asyncio.wait_for(self._open(), self.timeout_s)
                 return await asyncio.wait_for(work(self._conn), timeout_s or self.timeout_s)
+            except asyncio.CancelledError:
+                await asyncio.shield(self._drop())  # a query cut off midway leaves the connection unusable
+                raise
             except (psycopg.OperationalError, psycopg.InterfaceError, OSError,
                     asyncio.TimeoutError) as exc:
                 await self._drop()
                 raise StoreUnavailable(
-                    f"PostgreSQL at {redacted_dsn(self.dsn)} did not answer ({type(exc).__name__}) while "
-                    f"{what}; check that the server is running and the connection settings are right"
+                    f"PostgreSQL at {redacted_dsn(self.dsn)} failed while {what} ({first_line(exc)}); "
+                    "check that the server is running and the connection settings are right"
                 ) from exc
 
     async def _drop(self) -> None:

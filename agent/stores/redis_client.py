@@ -12,7 +12,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .errors import StoreUnavailable
+from .errors import StoreUnavailable, first_line
 
 
 def connect_redis(url: str, timeout_s: float = 2.0) -> aioredis.Redis:
@@ -37,5 +37,5 @@ def unavailable_as(what: str, url: str) -> Iterator[None]:
         yield
     except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
         raise StoreUnavailable(
-            f"Redis at {redacted(url)} did not answer ({type(exc).__name__}) while {what}; "
+            f"Redis at {redacted(url)} failed while {what} ({first_line(exc)}); "
             "check that the server is running and the URL in the plugin settings is right") from exc
