@@ -29,6 +29,7 @@ class ApiCatalog:
         self._conformance: list[str] | None = None
         self._queryables: dict[str, dict] = {}
         self._collections: list[dict] | None = None
+        self._collection_docs: dict[str, dict] = {}
 
     async def _get(self, path_or_url: str, **kwargs: Any) -> Any:
         url = path_or_url if path_or_url.startswith("http") else self.root + path_or_url
@@ -72,8 +73,12 @@ class ApiCatalog:
         return self._collections
 
     async def collection(self, collection_id: str) -> dict:
+        if collection_id in self._collection_docs:  # collections do not change within a session
+            return self._collection_docs[collection_id]
         try:
-            return await self._get(f"/collections/{collection_id}")
+            doc = await self._get(f"/collections/{collection_id}")
+            self._collection_docs[collection_id] = doc
+            return doc
         except NotFound:
             known = [c.get("id") for c in await self.collections()]
             raise ToolInputError(f"Collection '{collection_id}' is not in catalog '{self.name}'. "
