@@ -193,13 +193,12 @@ class PgVectorMemoryStore:
 
         return await self._db.run("deleting a memory", work)
 
-    async def models(self, user: str | None = None) -> dict[tuple[str, int], int]:
-        """How many memories each (embedding model, dimension) holds: a model switch shows here."""
+    async def models(self, user: str) -> dict[tuple[str, int], int]:
+        """How many of the user's memories each (embedding model, dimension) holds."""
         async def work(conn: psycopg.AsyncConnection) -> dict[tuple[str, int], int]:
             await self._ready(conn)
-            cond, args = (sql.SQL("WHERE user_id = %s"), (user,)) if user is not None else (sql.SQL(""), ())
-            cur = await conn.execute(sql.SQL("SELECT model, dim, count(*) FROM {t} {cond} GROUP BY model, dim")
-                                     .format(t=self._t, cond=cond), args)
+            cur = await conn.execute(sql.SQL("SELECT model, dim, count(*) FROM {t} WHERE user_id = %s"
+                                             " GROUP BY model, dim").format(t=self._t), (user,))
             return {(m, int(d)): int(c) for m, d, c in await cur.fetchall()}
 
         return await self._db.run("counting memories", work)

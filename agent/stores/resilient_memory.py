@@ -84,7 +84,7 @@ class ResilientMemoryStore:
         return await self._either("deleting a memory", lambda: self.primary.delete(user, memory_id),
                                   from_outbox)
 
-    async def models(self, user: str | None = None) -> dict[tuple[str, int], int]:
+    async def models(self, user: str) -> dict[tuple[str, int], int]:
         return await self.primary.models(user)
 
     async def stale(self, user: str, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:

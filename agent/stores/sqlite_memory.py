@@ -139,14 +139,12 @@ class SqliteMemoryStore:
 
         return await self._db.run(work)
 
-    async def models(self, user: str | None = None) -> dict[tuple[str, int], int]:
-        """How many memories each (embedding model, dimension) holds: a model switch shows here."""
+    async def models(self, user: str) -> dict[tuple[str, int], int]:
+        """How many of the user's memories each (embedding model, dimension) holds."""
         def work(conn: sqlite3.Connection) -> dict[tuple[str, int], int]:
-            sql = f"SELECT model, dim, COUNT(*) FROM {self.table}"
-            args: tuple[Any, ...] = ()
-            if user is not None:
-                sql, args = sql + " WHERE user = ?", (user,)
-            return {(m, int(d)): int(c) for m, d, c in conn.execute(sql + " GROUP BY model, dim", args)}
+            rows = conn.execute(f"SELECT model, dim, COUNT(*) FROM {self.table} WHERE user = ?"
+                                " GROUP BY model, dim", (user,))
+            return {(m, int(d)): int(c) for m, d, c in rows}
 
         return await self._db.run(work)
 
