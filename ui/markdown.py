@@ -26,19 +26,22 @@ def set_markdown(document: QTextDocument, text: str) -> None:
 
     Inline `data:image/...;base64` images (charts sent by tools) become document resources,
     because QTextDocument cannot load data URLs by itself."""
-    counter = [0]
+    images: list[tuple[str, QImage]] = []
 
     def to_resource(match: re.Match) -> str:
-        counter[0] += 1
         image = QImage()
         if not image.loadFromData(base64.b64decode("".join(match.group(2).split()))):
             return "()"
-        name = f"stacgis-inline-{counter[0]}.{match.group(1)}"
-        document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), image)
+        name = f"stacgis-inline-{len(images) + 1}.{match.group(1)}"
+        images.append((name, image))
         return f"({name})"
 
     text = _DATA_IMAGE.sub(to_resource, close_open_fences(text))
     document.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+    for name, image in images:  # after setMarkdown, which clears the document's resources
+        document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), image)
+    if images:
+        document.markContentsDirty(0, document.characterCount())
 
 
 def settled_length(text: str, min_chars: int) -> int:

@@ -206,3 +206,14 @@ def test_sessions_tab_lists_the_saved_turn_and_reopening_restores_it(chat, qloop
     assert [(b.role, b.text()) for b in panel.conversation.bubbles()] == [
         ("user", "Remember me"), ("assistant", "Hello from the past.")]
     assert panel.session.session_id == first_id
+
+    emu.script(Turn(content="I remember."))  # the agent continues the reopened conversation
+
+    async def follow_up():
+        type_and_enter(panel, "Do you remember?")
+        await until(lambda: not panel.session.busy)
+
+    qloop.run_until_complete(follow_up())
+    sent = [(m["role"], m["content"]) for m in emu.chat_requests()[-1]["messages"] if m["role"] != "system"]
+    assert sent[0][0] == "user" and sent[0][1].startswith("Remember me")
+    assert sent[1] == ("assistant", "Hello from the past.") and sent[-1][1].startswith("Do you remember?")

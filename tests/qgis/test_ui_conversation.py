@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from qgis.PyQt.QtGui import QTextFormat
+from qgis.PyQt.QtCore import QBuffer, QByteArray, QIODevice, QUrl
+from qgis.PyQt.QtGui import QColor, QImage, QTextDocument, QTextFormat
 from qgis.PyQt.QtWidgets import QApplication
 
 from stacgis_agent.agent.events import (
@@ -227,3 +228,30 @@ def test_long_streamed_answer_renders_the_same_as_in_one_piece_but_in_segments(v
     assert streamed.rendered_text().split() == whole.rendered_text().split()
     bridge.emit_event(Content("A different, complete answer.", is_complete=True))
     assert [s.markdown for s in streamed.body.segments] == ["A different, complete answer."]
+
+
+def test_inline_chart_images_render_in_the_answer(view):
+    bridge, conversation, _feed = view
+    image = QImage(40, 20, QImage.Format.Format_RGB32)
+    image.fill(QColor("green"))
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    encoded = bytes(data.toBase64()).decode()
+    bridge.emit_event(Content(f"NDVI over time:\n\n![chart](data:image/png;base64,{encoded})\n"))
+    document = conversation.bubbles()[0].body.segments[0].document()
+    names = [f.charFormat().toImageFormat().name() for f in _fragments(document) if f.charFormat().isImageFormat()]
+    assert names == ["stacgis-inline-1.png"]
+    shown = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(names[0]))
+    assert shown.width() == 40 and shown.pixelColor(5, 5) == QColor("green")
+
+
+def _fragments(document):
+    block = document.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            yield it.fragment()
+            it += 1
+        block = block.next()
