@@ -1,0 +1,66 @@
+"""Reads what the analyst is looking at from the real canvas into an `agent.map_context.MapContext`."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsJsonExporter,
+    QgsMapLayerType,
+    QgsProject,
+    QgsRasterLayer,
+    QgsVectorLayer,
+    QgsWkbTypes,
+)
+
+from .agent.map_context import LayerInfo, MapContext
+
+LOG = logging.getLogger(__name__)
+MAX_SELECTED = 20  # features sent inline; the model reads more through the selection tool
+_KINDS = {
+    QgsMapLayerType.VectorLayer: "vector", QgsMapLayerType.RasterLayer: "raster",
+    QgsMapLayerType.MeshLayer: "mesh", QgsMapLayerType.VectorTileLayer: "vector_tile",
+}
+
+
+def map_context_from_iface(iface, project: QgsProject | None = None) -> MapContext:
+    project = project or QgsProject.instance()
+    canvas = iface.mapCanvas()
+    settings = canvas.mapSettings()
+    crs = settings.destinationCrs()
+    extent = canvas.extent()
+    wgs84 = QgsCoordinateReferenceSystem("EPSG:4326")
+    centre = extent.center()
+    if crs.isValid() and crs != wgs84:
+        centre = QgsCoordinateTransform(crs, wgs84, project).transform(centre)
+    active = iface.activeLayer()
+    root = project.layerTreeRoot()
+    layers = []
+    for layer in project.mapLayers().values():
+        node = root.findLayer(layer.id())
+        layers.append(LayerInfo(
+            name=layer.name(), kind=_KINDS.get(layer.type(), "vector"), id=layer.id(),
+            crs=layer.crs().authid(),
+            geometry=QgsWkbTypes.geometryDisplayString(layer.geometryType()) if isinstance(layer, QgsVectorLayer) else "",
+            feature_count=layer.featureCount() if isinstance(layer, QgsVectorLayer) else None,
+            visible=bool(node and node.isVisible())))
+    return MapContext(
+        extent=(extent.xMinimum(), extent.yMinimum(), extent.xMaximum(), extent.yMaximum()) if not extent.isEmpty() else None,
+        crs=crs.authid(), center_lonlat=(centre.x(), centre.y()) if not extent.isEmpty() else None,
+        scale=canvas.scale() or None, active_layer=active.name() if active else "",
+        selected_features=_selected_geojson(active), layers=tuple(layers))
+
+
+def _selected_geojson(layer) -> dict | None:
+    if not isinstance(layer, QgsVectorLayer) or isinstance(layer, QgsRasterLayer) or layer.selectedFeatureCount() == 0:
+        return None
+    exporter = QgsJsonExporter(layer, 6)
+    exporter.setTransformGeometries(True)  # GeoJSON in lon/lat whatever the layer's CRS
+    features = layer.selectedFeatures()[:MAX_SELECTED]
+    data = json.loads(exporter.exportFeatures(features))
+    data["layer"] = layer.name()
+    data["selected_count"] = layer.selectedFeatureCount()
+    return data
