@@ -6,6 +6,7 @@ import httpx
 import pytest
 from qgis.core import (
     QgsMultiBandColorRenderer,
+    QgsPalettedRasterRenderer,
     QgsPointXY,
     QgsProject,
     QgsRasterLayer,
@@ -15,7 +16,7 @@ from qgis.core import (
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_fixtures import NDVI_NODATA, TILE_DEG, TILES_NORTH, TILES_WEST
+from testkit.canvas_fixtures import NDVI_NODATA, SCL_CLASSES, TILE_DEG, TILES_NORTH, TILES_WEST
 from testkit.canvas_servers import canvas_deps, canvas_stac, gdal_test_config
 from testkit.mcp_calls import OneShotClient
 
@@ -102,6 +103,10 @@ async def test_red_green_blue_assets_are_stacked_into_one_rgb_layer_with_scale(t
     assert ok and red == pytest.approx(0.02, abs=1e-6)
     blue, ok = provider.sample(QgsPointXY(TILES_WEST + 0.25 * TILE_DEG, TILES_NORTH - 0.5 * TILE_DEG), 3)
     assert ok and blue == pytest.approx(0.04, abs=1e-6)  # raw 1400
+    # the pitfall: raw green 1000 scales to exactly 0.0; nodata is on raw values (0), so it stays visible
+    green, ok = provider.sample(QgsPointXY(TILES_WEST + 0.75 * TILE_DEG, TILES_NORTH - 0.5 * TILE_DEG), 2)
+    assert ok and green == pytest.approx(0.0, abs=1e-6)
+    assert provider.sourceNoDataValue(2) == 0
     stretch = layer.renderer().redContrastEnhancement()
     assert 0.0 < stretch.minimumValue() < stretch.maximumValue() < 0.2
 
@@ -172,5 +177,30 @@ async def test_an_unreachable_asset_in_a_mosaic_adds_no_half_mosaic(tools, stac)
         result = await client.call_tool("load_stac_items", {"collection": "tiles", "item_ids": data.ids("tiles")})
     finally:
         (cogs.root / "tile-2.bak").rename(cogs.root / "tile-2.tif")
+        gdal.VSICurlClearCache()  # so later tests see it again
     assert result.is_error and "tile-2" in result.content[0].text
     assert QgsProject.instance().mapLayers() == {} and QgsProject.instance().layerTreeRoot().children() == []
+
+
+async def test_a_classified_band_gets_a_paletted_renderer_with_the_stac_class_names(tools):
+    client, *_ = tools
+    result = await client.call_tool("load_stac_asset", {"collection": "scl", "item_id": "scl-1"})
+    assert not result.is_error, result.content[0].text
+    [layer] = _layers()
+    renderer = layer.renderer()
+    assert isinstance(renderer, QgsPalettedRasterRenderer)
+    assert {c.value: c.label for c in renderer.classes()} == {float(v): d for v, d in SCL_CLASSES.items()}
+    assert len({c.color.name() for c in renderer.classes()}) == len(SCL_CLASSES)
+
+
+async def test_search_items_file_feeds_load_stac_items(tools):
+    client, *_ = tools
+    found = await client.call_tool("search_items", {"collections": ["tiles"], "bbox": [5, 44, 8, 46], "limit": 10})
+    assert not found.is_error, found.content[0].text
+    path = found.structured_content["item_collection_file"]
+    result = await client.call_tool("load_stac_items", {"item_collection_file": path, "footprints": True})
+    assert not result.is_error, result.content[0].text
+    group = QgsProject.instance().layerTreeRoot().findGroup(result.structured_content["group"])
+    layers = [n.layer() for n in group.findLayers()]
+    assert [type(lyr).__name__ for lyr in layers] == ["QgsVectorLayer", "QgsRasterLayer"]
+    assert layers[0].featureCount() == 3

@@ -19,6 +19,7 @@ TILES_WEST, TILES_NORTH = 6.0, 45.5
 NODATA = -9999.0
 NDVI_NODATA = -2.0
 S2_SCALE, S2_OFFSET = 0.0001, -0.1
+SCL_CLASSES = {4: "vegetation", 5: "not vegetated", 6: "water", 8: "cloud medium probability", 9: "cloud high probability"}
 
 
 @dataclass
@@ -88,7 +89,16 @@ def make_canvas_data(root: Path, base_url: str, mosaic_tiles: int = 3) -> Canvas
         "href": f"{base_url}/utm.tif", "type": "image/tiff", "roles": ["data"]}}, **{"proj:epsg": 32632}))
     data.items.append(_item("mixed", "mixed-geo", tiles_bbox, {"data": {
         "href": f"{base_url}/tile-0.tif", "type": "image/tiff", "roles": ["data"]}}, date="2024-06-02"))
+    scl = np.zeros((TILE, TILE), np.uint8)  # Sentinel-2 scene classification: a few classes, 0 = no data
+    for k, value in enumerate(SCL_CLASSES):
+        scl[:, 50 * k + 6: 50 * (k + 1)] = value
+    write_cog(root / "scl.tif", scl, origin=(TILES_WEST, TILES_NORTH), pixel_size=PIXEL, nodata=0,
+              overview_resampling="NEAREST")
+    data.items.append(_item("scl", "scl-1", box, {"SCL": {
+        "href": f"{base_url}/scl.tif", "type": "image/tiff; application=geotiff", "roles": ["data"],
+        "raster:bands": [{"nodata": 0, "data_type": "uint8"}],
+        "classification:classes": [{"value": v, "description": d} for v, d in SCL_CLASSES.items()]}}))
     everything = [4.0, 44.0, 8.0, 46.0]
-    for cid in ("tiles", "ndvi", "s2like", "visual", "mixed"):
+    for cid in ("tiles", "ndvi", "s2like", "visual", "mixed", "scl"):
         data.collections.append(collection_doc(cid, everything, ["2024-06-01T00:00:00Z", None]))
     return data
