@@ -65,7 +65,8 @@ class ConversationMemory:
             kept.append(unit)
             count += len(unit)
         window = [m for unit in reversed(kept) for m in unit] + current
-        while window and window[0].get("role") == "tool":  # an orphan result left by an old drop
+        # start on a user message: an answer without its question (or an orphan result) misleads
+        while window and window[0].get("role") != "user" and any(m.get("role") == "user" for m in window):
             window.pop(0)
         return window
 

@@ -144,6 +144,8 @@ def outcome_of(result: Any) -> ToolOutcome:
     if value is None:
         value = _maybe_json(text)
         return ToolOutcome(True, value, text)
+    if isinstance(value, str):
+        return ToolOutcome(True, value, value)
     return ToolOutcome(True, value, json.dumps(value, ensure_ascii=False, default=str))
 
 

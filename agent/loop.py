@@ -1,0 +1,257 @@
+"""AgentLoop: the public face of the agent core, used by the dock and the tests.
+
+    loop = AgentLoop(provider, server, settings, session_store=store)
+    async for event in loop.run("NDVI of the selected parcel", context):
+        ...                         # AgentEvent from agent/events.py, ending with Done
+    loop.answer(request_id, "Yes, run it")   # resumes an AskUser pause
+    loop.cancel()                            # stops at once; Done(stopped=True) ends the run
+    await loop.aclose()
+
+The work of a run happens in its own task that feeds a queue, so cancel() can stop it in
+the middle of an LLM stream or a tool call while the caller is waiting for an event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from typing import Any, AsyncIterator, Sequence
+
+from .config import Settings
+from .context_window import ContextTooSmall, TokenEstimator
+from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, event_to_dict
+from .llm.errors import LLMError
+from .llm.types import ChatOptions, Message, Provider, ToolSpec
+from .longterm import memories_message, recall
+from .map_context import MapContext
+from .memory import ConversationMemory
+from .policy import Policy
+from .prompts import build_system_prompt
+from .selection import ToolSelector, ToolText
+from .stores.base import MemoryStore, SessionStore
+from .tool_host import ToolHost, ToolHostError
+from .turn import TurnRunner, TurnState
+
+log = logging.getLogger(__name__)
+_END = object()
+
+
+class AgentLoop:
+    def __init__(self, provider: Provider, server: Any, settings: Settings | None = None, *,
+                 session_id: str | None = None, memory: ConversationMemory | None = None,
+                 memory_store: MemoryStore | None = None, embed: Any = None,
+                 session_store: SessionStore | None = None, user: str = "default"):
+        self.provider = provider
+        self.settings = settings or Settings()
+        self.session_id = session_id or uuid.uuid4().hex
+        self.memory = memory if memory is not None else ConversationMemory()
+        self._memory_given = memory is not None
+        self.memory_store = memory_store
+        self.session_store = session_store
+        self.user = user
+        self.embed = embed or getattr(provider, "embed", None)
+        self.options = ChatOptions(num_ctx=self.settings.num_ctx, temperature=self.settings.temperature,
+                                   keep_alive=self.settings.keep_alive)
+        self.tools = ToolHost(server)
+        self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k)
+        self.estimator = TokenEstimator()
+        self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
+        self.system_prompt = ""
+        self.log: list[dict[str, Any]] = []  # the session log: every event shown, fragments joined
+        self._specs: dict[str, ToolSpec] = {}
+        self._ready = False
+        self._queue: asyncio.Queue | None = None
+        self._task: asyncio.Task | None = None
+        self._pending: dict[str, asyncio.Future] = {}
+        self._turn: TurnState | None = None
+
+    # ---- public API ----------------------------------------------------------------------
+    async def run(self, message: str, context: MapContext | None = None) -> AsyncIterator[AgentEvent]:
+        if self._task is not None and not self._task.done():
+            raise RuntimeError("A request is already running in this chat; wait for it or stop it first.")
+        queue: asyncio.Queue = asyncio.Queue()
+        self._queue = queue
+        self._turn = TurnState()
+        task = asyncio.create_task(self._produce(message, context), name="stacgis-agent-turn")
+        self._task = task
+        finished = False
+        try:
+            while True:
+                event = await queue.get()
+                if event is _END:
+                    break
+                yield event
+                if isinstance(event, Done):
+                    finished = True
+            if not finished:  # the task was cancelled before it could say so
+                yield await self._stopped()
+        finally:
+            if not task.done():  # the caller stopped iterating: do not leave the turn running
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                self._close_memory()
+
+    def answer(self, request_id: str, choice: str) -> None:
+        """The user's answer to an AskUser event; unknown or stale ids are ignored."""
+        future = self._pending.get(request_id)
+        if future is not None and not future.done():
+            future.set_result(choice)
+        else:
+            log.info("answer for %s ignored: nothing is waiting for it", request_id)
+
+    def cancel(self) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()
+
+    async def aclose(self) -> None:
+        self.cancel()
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+        await self.tools.aclose()
+
+    # ---- used by the turn ----------------------------------------------------------------
+    def tool_specs(self, names: Sequence[str]) -> list[ToolSpec]:
+        return [self._specs[n] for n in names if n in self._specs]
+
+    def _emit(self, event: Any) -> None:
+        self._log_event(event)
+        assert self._queue is not None
+        self._queue.put_nowait(event)
+
+    async def _ask(self, request: AskUser) -> str | None:
+        """Emits the question and waits for `answer()`; None after the timeout."""
+        future = asyncio.get_running_loop().create_future()
+        self._pending[request.request_id] = future
+        self._emit(request)
+        try:
+            return await asyncio.wait_for(future, timeout=self.settings.ask_user_timeout_s)
+        except asyncio.TimeoutError:
+            self._emit(Notice(f"No answer within {self.settings.ask_user_timeout_s:g} s; going on without one."))
+            return None
+        finally:
+            self._pending.pop(request.request_id, None)
+
+    # ---- the turn task -------------------------------------------------------------------
+    async def _produce(self, message: str, context: MapContext | None) -> None:
+        assert self._queue is not None and self._turn is not None
+        state = self._turn
+        try:
+            await self._ensure_ready()
+            text = message.strip()
+            if context is not None and self.settings.send_map_context and context.to_prompt():
+                text += "\n\n" + context.to_prompt()
+            self.memory.add_user(text)
+            self.log.append({"type": "user_message", "text": message, "message_id": state.message_id,
+                             "timestamp": time.time()})
+            await self._save()
+            head = [{"role": "system", "content": self.system_prompt}]
+            recalled = await self._recall(message)
+            if recalled:
+                head.append(recalled)
+            await TurnRunner(self, state).run(message, context, head)
+            await self._save()
+        except asyncio.CancelledError:
+            raise  # run() reports the stop and saves
+        except (LLMError, ToolHostError) as exc:
+            self._fail(str(exc), recoverable=True)
+            await self._save()
+        except ContextTooSmall as exc:
+            self._fail(str(exc), recoverable=False)
+            await self._save()
+        except Exception as exc:  # our own bug: stop loudly, keep the UI alive
+            log.exception("agent turn failed")
+            self._fail(f"Internal error in the agent ({type(exc).__name__}: {exc}). The details are in the "
+                       "QGIS log (STAC GIS Agent tab); please report them.", recoverable=False)
+            await self._save()
+        finally:
+            self._queue.put_nowait(_END)
+
+    def _fail(self, message: str, recoverable: bool) -> None:
+        assert self._turn is not None
+        self._close_memory()
+        self._emit(Error(message, recoverable=recoverable))
+        self._emit(Done(self.session_id, self._turn.message_id, "", time.time(),
+                        self._turn.usage(self.options.num_ctx)))
+
+    async def _stopped(self) -> Done:
+        """The end of a cancelled turn: history without dangling calls, saved, reported."""
+        assert self._turn is not None
+        partial = self._close_memory()
+        done = Done(self.session_id, self._turn.message_id, partial, time.time(),
+                    self._turn.usage(self.options.num_ctx), stopped=True)
+        self._log_event(done)
+        await self._save()
+        return done
+
+    def _close_memory(self) -> str:
+        self.memory.close_dangling_calls()
+        partial = self._turn.streamed.strip() if self._turn else ""
+        if partial:
+            self.memory.add_assistant({"role": "assistant", "content": partial + " [stopped by the user]"})
+            self._turn.streamed = ""
+        return partial
+
+    async def _ensure_ready(self) -> None:
+        """Once per session: tools, policy, selection index, system prompt, stored history."""
+        if self._ready:
+            return
+        await self.tools.start()
+        tools = list(self.tools.tools.values())
+        self.policy = Policy.from_tools(tools, exploration_budget=self.settings.exploration_budget)
+        self._specs = _format_tools(tools)
+        await self.selector.index(ToolText(t.name, t.description or "") for t in tools)
+        if not self.selector.embeddings_ok and tools:
+            self._emit(Notice("Tool embeddings are unavailable (is the embedding model "
+                              f"'{self.settings.embedding_model}' pulled?); choosing tools by keywords."))
+        self.system_prompt = build_system_prompt(self.settings.max_steps, self.settings.catalogs)
+        if self.session_store is not None and not self._memory_given:
+            try:
+                record = await self.session_store.get_or_create(self.session_id, user=self.user)
+                if record.memory:
+                    self.memory = ConversationMemory.from_dict(record.memory)
+                self.log = list(record.events)
+            except Exception as exc:
+                log.warning("could not load session %s: %s", self.session_id, exc)
+                self._emit(Notice(f"Could not load the saved conversation ({exc}); starting a fresh one."))
+        self._ready = True
+
+    async def _recall(self, message: str) -> Message | None:
+        if self.memory_store is None or self.embed is None:
+            return None
+        try:
+            return memories_message(await recall(self.memory_store, self.embed, self.user, message))
+        except Exception as exc:  # long-term memory is a bonus, never a blocker
+            log.warning("long-term memory lookup failed: %s", exc)
+            return None
+
+    async def _save(self) -> None:
+        if self.session_store is None:
+            return
+        try:
+            await self.session_store.save(self.session_id, self.memory.to_dict(), list(self.log), user=self.user)
+        except Exception as exc:
+            log.warning("could not save session %s: %s", self.session_id, exc)
+            if self._queue is not None:
+                self._emit(Notice(f"The conversation could not be saved ({exc}). It stays on screen; "
+                                  "check the session store settings."))
+
+    def _log_event(self, event: Any) -> None:
+        """Appends to the session log, joining streamed fragments into one entry."""
+        entry = event_to_dict(event)
+        last = self.log[-1] if self.log else None
+        if isinstance(event, Thinking) and last and last["type"] == "thinking" and last["step"] == event.step:
+            last["text"] += event.text
+            return
+        if isinstance(event, Content):
+            if not event.is_complete:
+                return  # the complete answer follows as one entry
+        self.log.append(entry)
+
+
+def _format_tools(tools: list[Any]) -> dict[str, ToolSpec]:
+    from .llm.schema import format_tools  # owned by the LLM provider layer
+
+    return {spec["function"]["name"]: spec for spec in format_tools(tools)}

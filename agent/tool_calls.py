@@ -1,0 +1,167 @@
+"""Running the tool calls of one model turn: validate, apply the policy, ask before anything
+destructive, run (read-only ones concurrently), and turn every failure into an observation."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Optional
+
+from .events import AskUser, ToolError, ToolResult, ToolStart
+from .llm.types import ToolCall
+from .memory import ConversationMemory
+from .policy import Policy
+from .tool_host import ToolHost, ToolOutcome
+
+log = logging.getLogger(__name__)
+
+ASK_USER_TOOL = "ask_user"
+ASK_USER_SPEC = {"type": "function", "function": {
+    "name": ASK_USER_TOOL,
+    "description": "Ask the user a question and wait for the answer (e.g. to choose between options, "
+                   "or when the request is ambiguous).",
+    "parameters": {"type": "object", "properties": {
+        "question": {"type": "string", "description": "The question, one or two sentences"},
+        "options": {"type": "array", "items": {"type": "string"}, "description": "Choices to offer, if any"},
+    }, "required": ["question"]}}}
+APPROVALS = frozenset({"yes", "y", "ok", "okay", "run", "run it", "proceed", "confirm", "approve",
+                       "yes, run it", "do it"})
+RUN_IT, DONT = "Yes, run it", "No"
+
+Emit = Callable[[Any], None]
+AskFn = Callable[[AskUser], Awaitable[Optional[str]]]
+
+
+@dataclass
+class CallReport:
+    call: ToolCall
+    ok: bool
+    text: str  # what the model reads
+
+
+class ToolCallRunner:
+    def __init__(self, host: ToolHost, policy: Policy, memory: ConversationMemory, emit: Emit, ask: AskFn):
+        self.host = host
+        self.policy = policy
+        self.memory = memory
+        self.emit = emit
+        self.ask = ask
+        self.calls_run = 0
+
+    async def run_all(self, step: int, calls: tuple[ToolCall, ...]) -> list[CallReport]:
+        """Runs the calls in order; consecutive read-only calls run together. Each call gets
+        exactly one ToolStart then one ToolResult or ToolError, and one tool message in memory."""
+        reports: list[CallReport] = []
+        i = 0
+        while i < len(calls):
+            batch = [calls[i]]
+            while (self._parallel_ok(batch[-1]) and i + len(batch) < len(calls)
+                   and self._parallel_ok(calls[i + len(batch)])):
+                batch.append(calls[i + len(batch)])
+            i += len(batch)
+            if len(batch) > 1:
+                reports.extend(await self._run_read_only_batch(step, batch))
+            else:
+                reports.append(await self._run_one(step, batch[0]))
+        return reports
+
+    def _parallel_ok(self, call: ToolCall) -> bool:
+        return (call.name in self.host.tools and self.policy.is_read_only(call.name)
+                and self.policy.why_not_allowed(call.name) is None
+                and not self.host.validate(call.name, call.arguments))
+
+    async def _run_read_only_batch(self, step: int, batch: list[ToolCall]) -> list[CallReport]:
+        for call in batch:
+            self.emit(ToolStart(step, call.id, call.name, dict(call.arguments)))
+        started = time.perf_counter()
+        outcomes = await asyncio.gather(*(self._call(c) for c in batch))
+        elapsed = (time.perf_counter() - started) * 1000
+        return [self._finish(step, call, outcome, elapsed) for call, outcome in zip(batch, outcomes)]
+
+    async def _run_one(self, step: int, call: ToolCall) -> CallReport:
+        self.emit(ToolStart(step, call.id, call.name, dict(call.arguments)))
+        if call.name == ASK_USER_TOOL and call.name not in self.host.tools:
+            return await self._ask_user_tool(step, call)
+        problem = self._check(call)
+        if problem:
+            return self._fail(step, call, problem)
+        if self.policy.is_destructive(call.name) and not await self._confirmed(call):
+            return self._fail(step, call, "Not run: the user did not approve this action. Do not retry it; "
+                                          "ask the user what they want instead.")
+        started = time.perf_counter()
+        outcome = await self._call(call)
+        return self._finish(step, call, outcome, (time.perf_counter() - started) * 1000)
+
+    def _check(self, call: ToolCall) -> str | None:
+        if call.name not in self.host.tools:
+            names = ", ".join(sorted(self.policy.allowed())[:30])
+            return f"Unknown tool '{call.name}'. Use one of the tools you were given: {names}."
+        blocked = self.policy.why_not_allowed(call.name)
+        if blocked:
+            return blocked
+        problems = self.host.validate(call.name, call.arguments)
+        if problems:
+            return (f"Invalid arguments for '{call.name}': " + "; ".join(problems)
+                    + ". Call it again with corrected arguments.")
+        return None
+
+    async def _call(self, call: ToolCall) -> ToolOutcome:
+        try:
+            return await self.host.call(call.name, call.arguments)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a protocol-level failure is still only this call's failure
+            log.warning("tool %s failed at the protocol level: %s", call.name, exc)
+            return ToolOutcome(False, str(exc), f"{type(exc).__name__}: {exc}")
+
+    def _finish(self, step: int, call: ToolCall, outcome: ToolOutcome, duration_ms: float) -> CallReport:
+        self.calls_run += 1
+        changed = self.policy.after_call(call.name, outcome.ok)
+        if changed:
+            log.debug("state after %s: %s", call.name, sorted(self.policy.state))
+        if not outcome.ok:
+            return self._fail(step, call, f"Tool '{call.name}' failed: {outcome.text}. "
+                                          "Fix the arguments or try another tool.")
+        self.emit(ToolResult(step, call.id, call.name, outcome.value, round(duration_ms, 2)))
+        self.memory.add_tool_result(call.id, call.name, outcome.text)
+        return CallReport(call, True, outcome.text)
+
+    def _fail(self, step: int, call: ToolCall, message: str) -> CallReport:
+        self.emit(ToolError(step, call.id, call.name, message))
+        self.memory.add_tool_result(call.id, call.name, json.dumps({"error": message}, ensure_ascii=False))
+        return CallReport(call, False, message)
+
+    async def _confirmed(self, call: ToolCall) -> bool:
+        tool = self.host.tools[call.name]
+        what = (tool.description or "").strip().splitlines()[0] if tool.description else call.name
+        args = json.dumps(call.arguments, ensure_ascii=False, default=str)
+        request = AskUser(request_id=f"confirm-{call.id}", question=f"Run '{call.name}'? It cannot be undone.",
+                          options=(RUN_IT, DONT),
+                          details=(f"Action: {what}", f"Tool: {call.name}", f"Arguments: {args}"))
+        choice = await self.ask(request)
+        return is_approval(choice)
+
+    async def _ask_user_tool(self, step: int, call: ToolCall) -> CallReport:
+        args = call.arguments if isinstance(call.arguments, dict) else {}
+        question = str(args.get("question") or "").strip()
+        if not question:
+            return self._fail(step, call, "ask_user needs a 'question' (string). Call it again with one.")
+        options = tuple(str(o) for o in args.get("options") or () if str(o).strip())
+        started = time.perf_counter()
+        choice = await self.ask(AskUser(request_id=f"ask-{call.id}", question=question, options=options,
+                                        allow_free_text=True))
+        value = {"answer": choice} if choice is not None else {
+            "answer": None, "note": "The user did not answer in time. Continue with the most reasonable "
+                                    "choice and say which one you made, or stop and summarise."}
+        outcome = ToolOutcome(True, value, json.dumps(value, ensure_ascii=False))
+        self.calls_run += 1
+        self.emit(ToolResult(step, call.id, call.name, value, round((time.perf_counter() - started) * 1000, 2)))
+        self.memory.add_tool_result(call.id, call.name, outcome.text)
+        return CallReport(call, True, outcome.text)
+
+
+def is_approval(choice: str | None) -> bool:
+    return choice is not None and choice.strip().lower().rstrip(".!") in APPROVALS | {RUN_IT.lower()}

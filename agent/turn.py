@@ -1,0 +1,232 @@
+"""One user request, step by step: THINK -> ACT -> OBSERVE -> ... -> RESPOND.
+
+A step streams the model, emits thinking/content as it arrives, then either runs the tool
+calls (back to THINK) or finishes with the answer. Guards: step limit, exploration budget,
+context window, continuation of answers cut by the length limit.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .context_window import ContextFitter
+from .events import (
+    AskUser,
+    Content,
+    Done,
+    IterationLimit,
+    Notice,
+    ProviderSwitched,
+    Thinking,
+    ToolStart,
+    Usage,
+)
+from .llm.errors import LLMError
+from .llm.types import (
+    ChatResponse,
+    ContentChunk,
+    FinalChunk,
+    Message,
+    ProviderSwitchChunk,
+    ThinkingChunk,
+    ToolSpec,
+)
+from .prompts import ANSWER_NOW, CONTINUE, SUMMARISE_NOW
+from .tool_calls import ASK_USER_SPEC, ToolCallRunner, is_approval
+
+if TYPE_CHECKING:
+    from .loop import AgentLoop
+    from .map_context import MapContext
+
+log = logging.getLogger(__name__)
+
+MAX_CONTINUATIONS = 2
+KEEP_EXPLORING, STOP_EXPLORING = "Keep exploring", "Stop and summarise"
+_MARKUP = re.compile(r"<think>.*?(</think>|$)|<tool_call>.*?(</tool_call>|$)|<function=[^>]*>.*?(</function>|$)",
+                     re.DOTALL)
+
+
+def clean_answer(text: str) -> str:
+    """The answer as the user should read it: no thinking, no tool-call markup."""
+    return _MARKUP.sub("", text).strip()
+
+
+@dataclass
+class TurnState:
+    message_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started: float = field(default_factory=time.perf_counter)
+    steps: int = 0
+    tool_calls: int = 0
+    prompt_tokens: int = 0
+    eval_tokens: int = 0
+    eval_ns: int = 0
+    streamed: str = ""  # content shown so far in the current step (kept if the user stops)
+
+    def usage(self, num_ctx: int) -> Usage:
+        return Usage(prompt_tokens=self.prompt_tokens, eval_tokens=self.eval_tokens, steps=self.steps,
+                     tool_calls=self.tool_calls, wall_ms=round((time.perf_counter() - self.started) * 1000, 2),
+                     eval_ms=round(self.eval_ns / 1e6, 2), context_window=num_ctx)
+
+
+class TurnRunner:
+    def __init__(self, loop: AgentLoop, state: TurnState):
+        self.loop = loop
+        self.state = state
+        self.settings = loop.settings
+        self.memory = loop.memory
+        self.policy = loop.policy
+        self.fitter = ContextFitter(loop.options.num_ctx, loop.estimator)
+
+    def emit(self, event: Any) -> None:
+        self.loop._emit(event)
+
+    async def run(self, message: str, context: MapContext | None, head: list[Message]) -> None:
+        loop, state, settings = self.loop, self.state, self.settings
+        self.policy.set_state(context.states() if context else ())
+        self.policy.reset_exploration()
+        turn_start = len(self.memory) - 1
+        runner = ToolCallRunner(loop.tools, self.policy, self.memory, self._emit_counted, loop._ask)
+        max_steps = max(1, settings.max_steps)
+        last_thought = ""
+        summarise = False
+        for step in range(1, max_steps + 1):
+            state.steps = step
+            answer_now = summarise or step >= max_steps - 1
+            specs = None if answer_now else await self._select_tools(message, last_thought)
+            tail = [{"role": "system", "content": SUMMARISE_NOW if summarise else ANSWER_NOW}] if answer_now else []
+            messages, actions, turn_start = self.fitter.fit(head, self.memory, turn_start, specs, tail)
+            if actions:
+                self.emit(Notice("To fit the model's context window I " + " and ".join(actions) + "."))
+            response = await self._complete(step, messages, specs)
+            last_thought = response.thinking[-600:]
+            if response.tool_calls and not answer_now:
+                self.memory.add_assistant(response.as_message())
+                state.streamed = ""
+                await runner.run_all(step, response.tool_calls)
+                if self.policy.exploration_exhausted():
+                    summarise = not await self._keep_exploring()
+                continue
+            if response.tool_calls:  # tools were withheld but the model still asked for them
+                self.memory.add_assistant(response.as_message())
+                self.memory.close_dangling_calls("Not run: no more tools in this request. Answer now.")
+                state.streamed = ""
+                if step < max_steps:
+                    continue
+                break
+            await self._finish(response.content, response, messages)
+            return
+        self.emit(IterationLimit(steps=state.steps, limit=max_steps))
+        summary = self._best_effort_summary(max_steps)
+        self.memory.add_assistant({"role": "assistant", "content": summary})
+        self.emit(Content(summary, is_complete=True))
+        self._done(summary)
+
+    def _emit_counted(self, event: Any) -> None:
+        if isinstance(event, ToolStart):
+            self.state.tool_calls += 1
+        self.emit(event)
+
+    async def _select_tools(self, message: str, last_thought: str) -> list[ToolSpec]:
+        loop = self.loop
+        query = f"{message}\n{last_thought}".strip()
+        vector = None
+        if loop.selector.embeddings_ok:
+            try:
+                vector = (await loop.embed([query]))[0]
+            except Exception as exc:  # selection degrades to keywords; the turn goes on
+                log.warning("query embedding failed, selecting tools by keywords: %s", exc)
+        names = loop.selector.select(query, vector, k=self.settings.tool_top_k,
+                                     allowed=self.policy.allowed(), required=self.policy.required_tools())
+        specs = loop.tool_specs(names)
+        if "ask_user" not in names:
+            specs.append(ASK_USER_SPEC)
+        return specs
+
+    async def _complete(self, step: int, messages: list[Message], specs: list[ToolSpec] | None) -> ChatResponse:
+        raw_estimate = self.loop.estimator.raw(messages, specs)
+        response = await self._stream(step, messages, specs)
+        self.loop.estimator.observe(raw_estimate, response.usage.prompt_eval_count)
+        return response
+
+    async def _stream(self, step: int, messages: list[Message], specs: list[ToolSpec] | None) -> ChatResponse:
+        state = self.state
+        final: ChatResponse | None = None
+        stream = self.loop.provider.chat_stream(messages, specs or None, self.loop.options)
+        try:
+            async for chunk in stream:
+                if isinstance(chunk, ThinkingChunk):
+                    if chunk.text:
+                        self.emit(Thinking(step, chunk.text))
+                elif isinstance(chunk, ContentChunk):
+                    if chunk.text:
+                        state.streamed += chunk.text
+                        self.emit(Content(chunk.text))
+                elif isinstance(chunk, ProviderSwitchChunk):
+                    self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason))
+                elif isinstance(chunk, FinalChunk):
+                    final = chunk.response
+        finally:  # closing the stream is what stops generation on the server
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                await close()
+        if final is None:
+            raise LLMError("The model's answer ended before it was complete. Send the message again.",
+                           before_output=False)
+        state.prompt_tokens += final.usage.prompt_eval_count
+        state.eval_tokens += final.usage.eval_count
+        state.eval_ns += final.usage.eval_duration_ns
+        return final
+
+    async def _finish(self, text: str, response: ChatResponse, messages: list[Message]) -> None:
+        parts = [_MARKUP.sub("", text)]
+        continuations = 0
+        while response.done_reason == "length" and continuations < MAX_CONTINUATIONS:
+            continuations += 1
+            follow = messages + [{"role": "assistant", "content": "".join(parts).lstrip()},
+                                 {"role": "user", "content": CONTINUE}]
+            response = await self._complete(self.state.steps, follow, None)
+            parts.append(_MARKUP.sub("", response.content) if not response.tool_calls else "")
+        answer = "".join(parts).strip()
+        self.memory.add_assistant({"role": "assistant", "content": answer})
+        self.emit(Content(answer, is_complete=True))
+        self._done(answer)
+
+    def _done(self, content: str) -> None:
+        self.state.streamed = ""
+        self.emit(Done(session_id=self.loop.session_id, message_id=self.state.message_id, content=content,
+                       timestamp=time.time(), usage=self.state.usage(self.loop.options.num_ctx)))
+
+    async def _keep_exploring(self) -> bool:
+        n = self.policy.discovery_streak
+        choice = await self.loop._ask(AskUser(
+            request_id=f"explore-{uuid.uuid4().hex[:8]}",
+            question=f"I have made {n} look-up calls in a row without getting closer to an answer. "
+                     "Keep exploring, or stop and summarise what I found?",
+            options=(KEEP_EXPLORING, STOP_EXPLORING)))
+        keep = choice is not None and (choice.strip().lower() == KEEP_EXPLORING.lower() or is_approval(choice))
+        if keep:
+            self.policy.reset_exploration()
+        return keep
+
+    def _best_effort_summary(self, max_steps: int) -> str:
+        """Built from what the tools returned, since the model did not answer in time."""
+        msgs = self.memory.messages
+        start = max((i for i, m in enumerate(msgs) if m.get("role") == "user"), default=0)
+        lines = []
+        for m in msgs[start:]:
+            if m.get("role") == "tool":
+                text = str(m.get("content", ""))
+                try:
+                    text = json.dumps(json.loads(text), ensure_ascii=False)
+                except ValueError:
+                    pass
+                lines.append(f"- {m.get('tool_name')}: {text[:200]}{'…' if len(text) > 200 else ''}")
+        found = "\n".join(lines[-8:]) if lines else "- no tool returned a result"
+        return (f"I reached the limit of {max_steps} steps before finishing. What the tools returned:\n"
+                f"{found}\nAsk again with a narrower request, or raise the step limit in the settings.")
