@@ -11,6 +11,7 @@ import dataclasses
 import logging
 from typing import Callable
 
+from qgis.gui import QgsAuthConfigSelect
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import (
     QCheckBox,
@@ -148,12 +149,15 @@ class SettingsDialog(QDialog):
         form.addRow("", self.redis_result)
         self.postgres_dsn = QLineEdit(s.postgres_dsn)
         self.postgres_dsn.setPlaceholderText("postgresql://agent@db-host:5432/agent")
-        self.postgres_auth_cfg = QLineEdit(s.postgres_auth_cfg)
-        self.postgres_auth_cfg.setPlaceholderText("QGIS auth configuration id holding the password")
+        self.postgres_auth_cfg = QgsAuthConfigSelect(self, "postgres")
+        self.postgres_auth_cfg.setConfigId(s.postgres_auth_cfg)
+        # An id the auth database cannot show now (locked, no master password yet) is kept.
+        self._auth_cfg_touched = False
+        self.postgres_auth_cfg.selectedConfigIdChanged.connect(lambda _id: setattr(self, "_auth_cfg_touched", True))
         self.test_postgres_button = QPushButton("Test")
         self.test_postgres_button.clicked.connect(lambda: self._start(self.test_postgres()))
         form.addRow("PostgreSQL DSN", self._with_button(self.postgres_dsn, self.test_postgres_button))
-        form.addRow("Password (auth config)", self.postgres_auth_cfg)
+        form.addRow("Password (QGIS authentication)", self.postgres_auth_cfg)
         self.postgres_result = _result_label()
         form.addRow("", self.postgres_result)
         return tab
@@ -199,8 +203,12 @@ class SettingsDialog(QDialog):
             temperature=round(self.temperature.value(), 2), max_steps=self.max_steps.value(),
             tool_top_k=self.tool_top_k.value(), catalogs=self.catalogs.catalogs(),
             redis_url=self.redis_url.text().strip(), postgres_dsn=self.postgres_dsn.text().strip(),
-            postgres_auth_cfg=self.postgres_auth_cfg.text().strip(),
+            postgres_auth_cfg=self.postgres_auth_id(),
             mcp_http_enabled=self.mcp_enabled.isChecked(), mcp_http_port=self.mcp_port.value())
+
+    def postgres_auth_id(self) -> str:
+        chosen = self.postgres_auth_cfg.configId()
+        return chosen if (chosen or self._auth_cfg_touched) else self._original.postgres_auth_cfg
 
     def mcp_token_text(self) -> str:
         return self.mcp_token.text()
@@ -274,6 +282,6 @@ class SettingsDialog(QDialog):
         _show(self.redis_result, await checks.check_redis(self.redis_url.text().strip()))
 
     async def test_postgres(self) -> None:
-        auth = self.postgres_auth_cfg.text().strip()
+        auth = self.postgres_auth_id()
         password = self._read_password(auth) if (auth and self._read_password) else ""
         _show(self.postgres_result, await checks.check_postgres(self.postgres_dsn.text().strip(), password))

@@ -8,9 +8,11 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from qgis.core import QgsApplication
 from qgis.PyQt.QtWidgets import QDialog
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.qgis_settings import store_secret
 from stacgis_agent.ui.settings_dialog import SettingsDialog
 from testkit.ollama_emulator import OllamaEmulator
 from testkit.pg_server import shared_pg
@@ -112,3 +114,15 @@ async def test_catalog_test_reads_static_catalogs_and_flags_a_static_one_set_as_
     assert "has no search link; set its kind to static" in dialog.catalog_result.text()
     await dialog.test_catalog(CatalogConfig("gone", f"{url}/missing.json", "static"))
     assert dialog.catalog_result.text().startswith("gone: could not read")
+
+
+def test_postgres_password_is_picked_from_the_qgis_auth_database(qgis_app):
+    manager = QgsApplication.authManager()
+    if not manager.masterPasswordIsSet():
+        assert manager.setMasterPassword("stacgis-test-master", True)
+    auth_id = store_secret("Team memory (test)", "analyst", "s3cret")
+    dialog = SettingsDialog(Settings(postgres_dsn="postgresql://analyst@db/agent", postgres_auth_cfg=auth_id))
+    assert dialog.postgres_auth_cfg.configId() == auth_id
+    assert dialog.settings().postgres_auth_cfg == auth_id
+    # an id this QGIS cannot show (another profile, locked database) is kept, not silently dropped
+    assert SettingsDialog(Settings(postgres_auth_cfg="zzz9999")).settings().postgres_auth_cfg == "zzz9999"
