@@ -12,6 +12,9 @@ from stacgis_agent.agent.events import (
     Content,
     Done,
     Error,
+    IterationLimit,
+    Notice,
+    ProviderSwitched,
     Thinking,
     ToolError,
     ToolResult,
@@ -255,3 +258,15 @@ def _fragments(document):
             yield it.fragment()
             it += 1
         block = block.next()
+
+
+def test_provider_switches_limits_and_notices_are_shown_as_notices(view):
+    bridge, conversation, feed = view
+    bridge.emit_event(ProviderSwitched("ollama qwen3:8b @ laptop", "ollama qwen3:8b @ gpu-box", "laptop unreachable"))
+    bridge.emit_event(Notice("Tool embeddings are unavailable; choosing tools by keywords."))
+    bridge.emit_event(IterationLimit(15, 15))
+    assert feed.entries() == ["Switched from ollama qwen3:8b @ laptop to ollama qwen3:8b @ gpu-box",
+                              "Tool embeddings are unavailable; choosing tools by keywords.",
+                              "Stopped after 15 steps (limit 15)"]
+    assert feed.topLevelItem(0).child(0).text(0) == "laptop unreachable"
+    assert "raise 'Max steps' in the settings" in conversation.items()[-1].text()
