@@ -171,7 +171,7 @@ class AgentLoop:
 
     def _fail(self, message: str, recoverable: bool) -> None:
         assert self._turn is not None
-        self._close_memory()
+        self._close_memory("[interrupted by an error]")
         self._emit(Error(message, recoverable=recoverable))
         self._emit(Done(self.session_id, self._turn.message_id, "", time.time(),
                         self._turn.usage(self.options.num_ctx)))
@@ -186,11 +186,11 @@ class AgentLoop:
         await self._save()
         return done
 
-    def _close_memory(self) -> str:
+    def _close_memory(self, note: str = "[stopped by the user]") -> str:
         self.memory.close_dangling_calls()
         partial = self._turn.streamed.strip() if self._turn else ""
         if partial:
-            self.memory.add_assistant({"role": "assistant", "content": partial + " [stopped by the user]"})
+            self.memory.add_assistant({"role": "assistant", "content": f"{partial} {note}"})
             self._turn.streamed = ""
         return partial
 

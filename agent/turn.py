@@ -178,6 +178,8 @@ class TurnRunner:
         if final is None:
             raise LLMError("The model's answer ended before it was complete. Send the message again.",
                            before_output=False)
+        if getattr(final, "context_overflow", ""):
+            self.emit(Notice(final.context_overflow))
         state.prompt_tokens += final.usage.prompt_eval_count
         state.eval_tokens += final.usage.eval_count
         state.eval_ns += final.usage.eval_duration_ns
