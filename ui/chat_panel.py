@@ -53,6 +53,7 @@ class ChatPanel(QWidget):
             self.sessions.new_session_requested.connect(lambda: asyncio.ensure_future(self.new_session()))
             self.sessions.session_deleted.connect(self._on_session_deleted)
             self.tabs.addTab(self.sessions, "Sessions")
+            self.tabs.currentChanged.connect(self._on_tab_changed)
         self._connect_session()
 
     def _build_chat_tab(self) -> QWidget:
@@ -197,7 +198,11 @@ class ChatPanel(QWidget):
         if self.speak_box.isChecked() and not event.stopped:
             self.speaker.speak(event.content)
         if self.sessions is not None:
-            asyncio.ensure_future(self.sessions._reporting(self.sessions.refresh()))
+            asyncio.ensure_future(self.sessions.run_reporting_errors(self.sessions.refresh()))
+
+    def _on_tab_changed(self, index: int) -> None:
+        if self.sessions is not None and self.tabs.widget(index) is self.sessions:
+            asyncio.ensure_future(self.sessions.run_reporting_errors(self.sessions.refresh()))
 
     def _on_session_deleted(self, session_id: str) -> None:
         if session_id == self.session.session_id:

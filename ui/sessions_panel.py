@@ -74,9 +74,9 @@ class SessionsPanel(QWidget):
         self.ask_export_path: Callable[[str, str], str | None] = self._ask_export_path
 
     def _start(self, coro) -> asyncio.Task:
-        return asyncio.ensure_future(self._reporting(coro))
+        return asyncio.ensure_future(self.run_reporting_errors(coro))
 
-    async def _reporting(self, coro) -> Any:
+    async def run_reporting_errors(self, coro) -> Any:
         try:
             return await coro
         except Exception as exc:  # a store that went away must not break the dock

@@ -125,3 +125,15 @@ async def test_restore_from_memory_when_the_log_has_no_user_messages(panel, stor
     assert [(b.role, b.text()) for b in panel.conversation.bubbles()] == [
         ("user", "Zoom to Lyon"), ("assistant", "Zoomed to Lyon.")]
     assert panel.feed.entries()[:2] == ["Calling zoom_to", "zoom_to completed (0 ms)"]
+
+
+async def test_sessions_tab_lists_what_the_store_holds_when_opened(qgis_app, store):
+    panel = ChatPanel(ChatSession(_never_called), store)
+    assert panel.sessions.titles() == []
+    panel.tabs.setCurrentWidget(panel.sessions)
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+        if panel.sessions.titles():
+            break
+    assert panel.sessions.titles() == ["Landsat over Nantes", "Sentinel-2 over Lyon"]
+    panel.close()
