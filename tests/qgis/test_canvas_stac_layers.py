@@ -16,7 +16,7 @@ from qgis.core import (
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_fixtures import NDVI_NODATA, SCL_CLASSES, TILE_DEG, TILES_NORTH, TILES_WEST
+from testkit.canvas_fixtures import NDVI_NODATA, SCL_CLASSES, SERIES_DATES, TILE_DEG, TILES_NORTH, TILES_WEST
 from testkit.canvas_servers import canvas_deps, canvas_stac, gdal_test_config
 from testkit.mcp_calls import OneShotClient
 
@@ -204,3 +204,16 @@ async def test_search_items_file_feeds_load_stac_items(tools):
     layers = [n.layer() for n in group.findLayers()]
     assert [type(lyr).__name__ for lyr in layers] == ["QgsVectorLayer", "QgsRasterLayer"]
     assert layers[0].featureCount() == 3
+
+
+async def test_the_same_ground_on_several_days_becomes_a_time_series_for_the_temporal_controller(tools):
+    client, _deps, data, _cogs = tools
+    result = await client.call_tool("load_stac_items", {"collection": "series", "item_ids": data.ids("series")})
+    assert not result.is_error, result.content[0].text
+    group = QgsProject.instance().layerTreeRoot().findGroup(result.structured_content["group"])
+    layers = [n.layer() for n in group.findLayers()]
+    days = sorted(lyr.temporalProperties().fixedTemporalRange().begin().toString("yyyy-MM-dd") for lyr in layers)
+    assert days == SERIES_DATES and all(lyr.temporalProperties().isActive() for lyr in layers)
+    values = sorted(lyr.dataProvider().sample(QgsPointXY(TILES_WEST + 0.5 * TILE_DEG, TILES_NORTH - 0.5 * TILE_DEG), 1)[0]
+                    for lyr in layers)
+    assert values == [10.0, 20.0, 30.0]  # each day keeps its own pixels

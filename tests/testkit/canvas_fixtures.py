@@ -18,6 +18,7 @@ TILE_DEG = TILE * PIXEL
 TILES_WEST, TILES_NORTH = 6.0, 45.5
 NODATA = -9999.0
 NDVI_NODATA = -2.0
+SERIES_DATES = ["2024-05-03", "2024-05-13", "2024-05-23"]
 S2_SCALE, S2_OFFSET = 0.0001, -0.1
 SCL_CLASSES = {4: "vegetation", 5: "not vegetated", 6: "water", 8: "cloud medium probability", 9: "cloud high probability"}
 
@@ -98,7 +99,12 @@ def make_canvas_data(root: Path, base_url: str, mosaic_tiles: int = 3) -> Canvas
         "href": f"{base_url}/scl.tif", "type": "image/tiff; application=geotiff", "roles": ["data"],
         "raster:bands": [{"nodata": 0, "data_type": "uint8"}],
         "classification:classes": [{"value": v, "description": d} for v, d in SCL_CLASSES.items()]}}))
+    for k, date in enumerate(SERIES_DATES):  # the same ground on three days: a time series, not a mosaic
+        write_cog(root / f"series-{k}.tif", np.full((64, 64), 10.0 * (k + 1), np.float32),
+                  origin=(TILES_WEST, TILES_NORTH), pixel_size=TILE_DEG / 64, nodata=NODATA)
+        data.items.append(_item("series", f"series-{date}", box, {"data": {
+            "href": f"{base_url}/series-{k}.tif", "type": "image/tiff", "roles": ["data"]}}, date=date))
     everything = [4.0, 44.0, 8.0, 46.0]
-    for cid in ("tiles", "ndvi", "s2like", "visual", "mixed", "scl"):
+    for cid in ("tiles", "ndvi", "s2like", "visual", "mixed", "scl", "series"):
         data.collections.append(collection_doc(cid, everything, ["2024-06-01T00:00:00Z", None]))
     return data

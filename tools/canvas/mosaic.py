@@ -16,7 +16,7 @@ from osgeo import gdal
 from ..common import ToolInputError
 from ..raster_io import _crs_label, _dataset_srs, raster_bounds_lonlat, read_band
 from ..stac.hrefs import gdal_path
-from .stac_assets import AssetChoice
+from .stac_assets import AssetChoice, split_time_series
 
 gdal.UseExceptions()
 log = logging.getLogger(__name__)
@@ -32,20 +32,27 @@ def build_mosaics(choices: list[AssetChoice], out_dir: str, name: str) -> list[d
     by_crs: dict[str, list[tuple[AssetChoice, str]]] = {}
     for choice, path, crs in sources:
         by_crs.setdefault(crs, []).append((choice, path))
-    results = []
+    groups = []
     for crs, members in by_crs.items():
+        path_of = {id(c): p for c, p in members}
+        for series in split_time_series([c for c, _ in members]):
+            groups.append((crs, [(c, path_of[id(c)]) for c in series], len(by_crs) > 1))
+    results = []
+    for crs, members, several_crs in groups:
         paths = [p for _, p in members]
         meta = members[0][0].bands
+        day = (members[0][0].start or "")[:10] if len(groups) > len(by_crs) else ""
         if len(paths) == 1 and not _needs_vrt(paths[0], meta):
             path = paths[0]
         else:
-            path = str(out / f"{_slug(name)}-{_slug(crs)}.vrt")
+            path = str(out / f"{_slug(name)}-{_slug(crs)}{'-' + day if day else ''}.vrt")
             if gdal.BuildVRT(path, paths) is None:
                 raise ToolInputError(f"GDAL could not mosaic {len(paths)} assets in {crs}.")
             _write_band_metadata(path, meta)
         starts = [c.start for c, _ in members if c.start]
         ends = [c.end for c, _ in members if c.end]
-        results.append({"path": path, "crs": crs, "item_ids": [c.item_id for c, _ in members],
+        results.append({"path": path, "crs": crs, "day": day, "several_crs": several_crs,
+                        "item_ids": [c.item_id for c, _ in members],
                         "start": min(starts) if starts else None, "end": max(ends) if ends else None,
                         **describe_bands(path, meta)})
     return results

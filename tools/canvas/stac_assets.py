@@ -28,6 +28,7 @@ class AssetChoice:
     end: str | None = None
     classes: list[dict] = field(default_factory=list)  # classification:classes of a classified band
     paths: list[str] = field(default_factory=list)  # GDAL paths for `hrefs`, with the catalog's credentials
+    bbox: list[float] | None = None  # lon/lat footprint bounds, to tell a time series from side-by-side tiles
 
 
 def item_times(item: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -49,6 +50,13 @@ def item_epsg(item: Mapping[str, Any], asset: Mapping[str, Any] | None = None) -
 
 
 def choose_assets(item: Mapping[str, Any], asset_key: str | None = None) -> AssetChoice:
+    choice = _choose(item, asset_key)
+    bbox = item.get("bbox")
+    choice.bbox = [float(v) for v in bbox[:2] + bbox[-2:]] if isinstance(bbox, list) and len(bbox) >= 4 else None
+    return choice
+
+
+def _choose(item: Mapping[str, Any], asset_key: str | None) -> AssetChoice:
     assets: Mapping[str, Any] = item.get("assets") or {}
     item_id = str(item.get("id", "?"))
     start, end = item_times(item)
@@ -117,3 +125,30 @@ def band_kind(choice: AssetChoice, collection: str = "") -> str:
     if any(w in text for w in ("temp", "lst", "thermal", "brightness_temperature", "lwir")):
         return "temperature"
     return "other"
+
+
+def split_time_series(choices: list[AssetChoice]) -> list[list[AssetChoice]]:
+    """One group per acquisition day when items of different days cover the same ground (a time series to
+    animate); otherwise one group, mosaicked side by side."""
+    by_day: dict[str, list[AssetChoice]] = {}
+    for choice in choices:
+        by_day.setdefault((choice.start or "")[:10], []).append(choice)
+    if len(by_day) < 2:
+        return [choices]
+    days = list(by_day.values())
+    for i, first in enumerate(days):
+        for second in days[i + 1:]:
+            if any(_mostly_overlap(a.bbox, b.bbox) for a in first for b in second):
+                return [by_day[day] for day in sorted(by_day)]
+    return [choices]
+
+
+def _mostly_overlap(a: list[float] | None, b: list[float] | None) -> bool:
+    if not a or not b:
+        return False
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    if width <= 0 or height <= 0:
+        return False
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])) or 1e-12
+    return width * height / smaller > 0.5

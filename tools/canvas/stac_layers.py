@@ -115,7 +115,7 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     collection = str(items[0].get("collection") or "")
     layers, described = [], []
     for result in results:  # build every layer before adding any: a failure leaves the project untouched
-        name = title if len(results) == 1 else f"{title} {result['crs']}"
+        name = " ".join(part for part in (title, result["crs"] if result["several_crs"] else "", result["day"]) if part)
         layer = QgsRasterLayer(result["path"], name, "gdal")
         if not layer.isValid():
             raise ToolInputError(f"QGIS could not open the mosaic for {result['crs']} ({result['path']}); "
