@@ -101,3 +101,24 @@ async def test_undo_last_turn_tool_reverts_the_previous_request_not_the_current_
     assert _tree() == tree_before
     again = await client.call_tool("undo_last_turn", {})
     assert again.is_error and "no earlier change" in again.content[0].text
+
+
+async def test_a_layer_removed_from_a_group_comes_back_into_it_even_after_the_group_moved(turn):
+    client, deps, _canvas = turn
+    history = deps.turn_history
+    history.begin_turn("turn-1")
+    loaded = await _call(client, "load_stac_items", {"collection": "tiles", "item_ids": ["tile-0", "tile-1"],
+                                                     "footprints": True})
+    history.end_turn()
+    group_name = loaded.structured_content["group"]
+    history.begin_turn("turn-2")
+    await _call(client, "remove_layer", {"layer": f"{group_name} footprints"})
+    history.end_turn()
+    root = QgsProject.instance().layerTreeRoot()
+    group = root.findGroup(group_name)
+    moved = group.clone()  # the analyst drags the group to the bottom
+    root.addChildNode(moved)
+    root.removeChildNode(group)
+    history.undo_last_turn()
+    names = [n.layer().name() for n in root.findGroup(group_name).findLayers()]
+    assert names == [f"{group_name} footprints", group_name]

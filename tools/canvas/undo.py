@@ -101,15 +101,19 @@ class TurnHistory:
         siblings = parent.children()
         index = siblings.index(node) if node is not None else 0
         below = [_node_key(n) for n in siblings[index + 1:]]  # neighbours survive later additions; indexes do not
+        group_name = parent.name() if parent.parent() is not None else None
         taken = project.takeMapLayer(layer)
         kept = {"layer": taken}
 
         def revert() -> None:
             restored = kept["layer"]
+            root = self._project().layerTreeRoot()
+            # look the group up again: the analyst may have deleted it since (its old object is gone)
+            target = (root.findGroup(group_name) if group_name else None) or root
             self._project().addMapLayer(restored, False)
-            keys = [_node_key(n) for n in parent.children()]
+            keys = [_node_key(n) for n in target.children()]
             at = next((keys.index(k) for k in below if k in keys), len(keys) if below else min(index, len(keys)))
-            parent.insertLayer(at, restored)
+            target.insertLayer(at, restored)
 
         self.record(f"removed layer {layer.name()}", revert)
 
