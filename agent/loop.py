@@ -28,7 +28,7 @@ from .longterm import memories_message, recall
 from .map_context import MapContext
 from .memory import ConversationMemory
 from .policy import Policy
-from .prompts import build_system_prompt
+from .prompts import build_system_prompt, collections_brief
 from .selection import ToolSelector, ToolText
 from .stores.base import MemoryStore, SessionStore
 from .tool_host import ToolHost, ToolHostError
@@ -36,6 +36,7 @@ from .turn import TurnRunner, TurnState
 
 log = logging.getLogger(__name__)
 _END = object()
+COLLECTIONS_RESOURCE = "collections://list"
 
 
 class AgentLoop:
@@ -206,7 +207,8 @@ class AgentLoop:
         if not self.selector.embeddings_ok and tools:
             self._emit(Notice("Tool embeddings are unavailable (is the embedding model "
                               f"'{self.settings.embedding_model}' pulled?); choosing tools by keywords."))
-        self.system_prompt = build_system_prompt(self.settings.max_steps, self.settings.catalogs)
+        self.system_prompt = build_system_prompt(self.settings.max_steps, self.settings.catalogs,
+                                                 resources=await self._preloaded_resources())
         if self.session_store is not None and not self._memory_given:
             try:
                 record = await self.session_store.get_or_create(self.session_id, user=self.user)
@@ -217,6 +219,12 @@ class AgentLoop:
                 log.warning("could not load session %s: %s", self.session_id, exc)
                 self._emit(Notice(f"Could not load the saved conversation ({exc}); starting a fresh one."))
         self._ready = True
+
+    async def _preloaded_resources(self) -> list[str]:
+        """The configured catalogs' collections, read once so the model need not look them up."""
+        text = await self.tools.read_text(COLLECTIONS_RESOURCE)
+        brief = collections_brief(text) if text else ""
+        return [brief] if brief else []
 
     async def _recall(self, message: str) -> Message | None:
         if self.memory_store is None or self.embed is None:

@@ -33,8 +33,8 @@ class MapContext:
     layers: tuple[LayerInfo, ...] = field(default_factory=tuple)
 
     def states(self) -> set[str]:
-        """Policy states this map satisfies, e.g. {"layer", "raster_layer", "selection"}."""
-        found: set[str] = set()
+        """Policy states this map satisfies, e.g. {"qgis", "layer", "raster_layer", "selection"}."""
+        found: set[str] = {"qgis"}  # a map context comes from a live QGIS canvas
         for layer in self.layers:
             found.add("layer")
             found.add(f"{layer.kind}_layer")

@@ -4,7 +4,9 @@ Each tool declares its safety through MCP annotations and its needs through
 meta["stacgis"] (see agent/safety.py): "requires" (states such as "raster_layer" that
 must hold), "provides" (states it creates, e.g. a loading tool provides "raster_layer"),
 "discovery" (a read-only look-around that counts toward the exploration budget) and
-"always" (offered at every step whatever the selection says).
+"always" (offered at every step whatever the selection says). States come from the map
+context ("qgis", "layer", "raster_layer", "vector_layer", "selection", "active_layer"), from
+"provides", and from re-reading the project's layers after any tool that changed something.
 """
 
 from __future__ import annotations
@@ -53,6 +55,14 @@ class Policy:
 
     def set_state(self, states: Iterable[str]) -> None:
         self.state = set(states)
+
+    def set_layer_states(self, layer_kinds: Iterable[str]) -> bool:
+        """Replaces the layer states with what the project holds now; True when they changed."""
+        before = set(self.state)
+        self.state = {s for s in self.state if s != "layer" and not s.endswith("_layer")}
+        for kind in layer_kinds:
+            self.state |= {"layer", f"{kind}_layer"}
+        return self.state != before
 
     def allowed(self) -> set[str]:
         """The allow-list for this moment; recomputed after every state change."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -30,3 +31,26 @@ def build_system_prompt(max_steps: int, catalogs: Sequence[Any] = (), resources:
     if extra.strip():
         parts.append(extra.strip())
     return "\n\n".join(parts)
+
+
+def collections_brief(text: str, limit: int = 2000) -> str:
+    """`collections://list` (a JSON list of catalogs with their collections) as a few lines."""
+    try:
+        catalogs = json.loads(text)
+    except ValueError:
+        return ""
+    lines = []
+    for catalog in catalogs if isinstance(catalogs, list) else ():
+        if not isinstance(catalog, dict):
+            continue
+        if catalog.get("error"):
+            lines.append(f"- {catalog.get('catalog')}: unavailable ({catalog['error']})")
+            continue
+        ids = ", ".join(str(c.get("id")) for c in catalog.get("collections", ()) if isinstance(c, dict))
+        lines.append(f"- {catalog.get('catalog')}: {ids}")
+    if not lines:
+        return ""
+    body = "\n".join(lines)
+    if len(body) > limit:
+        body = body[:limit] + " …(more: call the collection listing tool)"
+    return "Collections available in the configured catalogs (ids):\n" + body

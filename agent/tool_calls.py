@@ -43,7 +43,9 @@ class CallReport:
 
 
 class ToolCallRunner:
-    def __init__(self, host: ToolHost, policy: Policy, memory: ConversationMemory, emit: Emit, ask: AskFn):
+    def __init__(self, host: ToolHost, policy: Policy, memory: ConversationMemory, emit: Emit, ask: AskFn,
+                 on_change: Callable[[], Awaitable[None]] | None = None):
+        self.on_change = on_change  # re-reads the state after a tool that may have changed it
         self.host = host
         self.policy = policy
         self.memory = memory
@@ -64,8 +66,12 @@ class ToolCallRunner:
             i += len(batch)
             if len(batch) > 1:
                 reports.extend(await self._run_read_only_batch(step, batch))
-            else:
-                reports.append(await self._run_one(step, batch[0]))
+                continue
+            report = await self._run_one(step, batch[0])
+            reports.append(report)
+            if report.ok and self.on_change is not None and not self.policy.is_read_only(report.call.name) \
+                    and report.call.name in self.host.tools:
+                await self.on_change()  # the allow-list for the next call of this turn
         return reports
 
     def _parallel_ok(self, call: ToolCall) -> bool:

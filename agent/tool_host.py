@@ -34,6 +34,7 @@ class ToolHost:
     def __init__(self, server: Any):
         self.server = server
         self.tools: dict[str, Any] = {}  # name -> mcp Tool
+        self.resources: set[str] = set()  # URIs the server lists
         self._validators: dict[str, Any] = {}
         self._client: Client | None = None
         self._owner: asyncio.Task | None = None
@@ -55,6 +56,7 @@ class ToolHost:
             raise ToolHostError(f"The plugin's tool server did not start ({exc}). "
                                 "Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).") from exc
         await self.refresh_tools()
+        await self.refresh_resources()
 
     async def _own(self, ready: asyncio.Future) -> None:
         try:
@@ -84,6 +86,28 @@ class ToolHost:
         self.tools = {t.name: t for t in tools}
         self._validators.clear()
         return tools
+
+    async def refresh_resources(self) -> set[str]:
+        try:
+            listing = await self._require().list_resources(cache_mode="refresh")
+            self.resources = {str(r.uri) for r in listing.resources}
+        except Exception as exc:  # a server without resources is fine
+            log.debug("no resources listed: %s", exc)
+            self.resources = set()
+        return self.resources
+
+    async def read_text(self, uri: str, timeout_s: float = 5.0) -> str | None:
+        """The text of a listed resource, or None when absent, failing or too slow."""
+        if uri not in self.resources:
+            return None
+        try:
+            result = await asyncio.wait_for(self._require().read_resource(uri, cache_mode="refresh"), timeout_s)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("could not read resource %s: %s", uri, exc)
+            return None
+        return "\n".join(getattr(c, "text", "") or "" for c in result.contents)
 
     def validate(self, name: str, arguments: Any) -> list[str]:
         """Problems with `arguments` for tool `name`, as sentences the model can act on."""

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_CONTINUATIONS = 2
+PROJECT_LAYERS = "layers://project"  # resource of the tool server listing the project's layers
 KEEP_EXPLORING, STOP_EXPLORING = "Keep exploring", "Stop and summarise"
 _MARKUP = re.compile(r"<think>.*?(</think>|$)|<tool_call>.*?(</tool_call>|$)|<function=[^>]*>.*?(</function>|$)",
                      re.DOTALL)
@@ -88,10 +89,12 @@ class TurnRunner:
 
     async def run(self, message: str, context: MapContext | None, head: list[Message]) -> None:
         loop, state, settings = self.loop, self.state, self.settings
-        self.policy.set_state(context.states() if context else ())
+        if context is not None:  # without one, the state of the previous request still holds
+            self.policy.set_state(context.states())
         self.policy.reset_exploration()
         turn_start = len(self.memory) - 1
-        runner = ToolCallRunner(loop.tools, self.policy, self.memory, self._emit_counted, loop._ask)
+        runner = ToolCallRunner(loop.tools, self.policy, self.memory, self._emit_counted, loop._ask,
+                                on_change=self._refresh_layers)
         max_steps = max(1, settings.max_steps)
         last_thought = ""
         summarise = False
@@ -126,6 +129,18 @@ class TurnRunner:
         self.memory.add_assistant({"role": "assistant", "content": summary})
         self.emit(Content(summary, is_complete=True))
         self._done(summary)
+
+    async def _refresh_layers(self) -> None:
+        """Re-reads the project's layers (if the server publishes them) after a tool changed something."""
+        text = await self.loop.tools.read_text(PROJECT_LAYERS)
+        if text is None:
+            return
+        try:
+            rows = json.loads(text)
+        except ValueError:
+            return
+        if isinstance(rows, list):
+            self.policy.set_layer_states(str(r.get("type", "other")) for r in rows if isinstance(r, dict))
 
     def _emit_counted(self, event: Any) -> None:
         if isinstance(event, ToolStart):

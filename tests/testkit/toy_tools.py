@@ -8,6 +8,7 @@ meta["stacgis"] the states a tool needs/provides and whether it is a discovery c
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -114,6 +115,22 @@ def build_toy_server(world: ToyWorld | None = None) -> tuple[MCPServer, ToyWorld
             world.cancelled.append("wait_for_data")
             raise
         return "data ready"
+
+    @server.tool(annotations=WRITE)
+    def open_raster_file(path: str) -> dict[str, Any]:
+        """Open a local GeoTIFF as a raster layer (declares no state: the loop re-reads the project)."""
+        world.record("open_raster_file", {"path": path})
+        world.layers[path] = {"kind": "raster", "mean": 0.17}
+        return {"layer": path}
+
+    @server.resource("layers://project", mime_type="application/json", description="The project's layers")
+    def project_layers() -> str:
+        return json.dumps([{"name": name, "type": layer["kind"]} for name, layer in world.layers.items()])
+
+    @server.resource("collections://list", mime_type="application/json", description="Catalog collections")
+    def collections_list() -> str:
+        return json.dumps([{"catalog": "toy", "kind": "api",
+                            "collections": [{"id": cid, "title": t} for cid, t in COLLECTIONS.items()]}])
 
     @server.tool(annotations=READ)
     def big_report(size: int) -> str:

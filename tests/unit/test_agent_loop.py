@@ -78,6 +78,16 @@ async def test_state_is_refreshed_mid_turn_after_a_tool_that_loads_a_layer(make_
     assert h.world.ran("raster_stats") == [{"layer": "x:visual", "band": 1}]
 
 
+async def test_layer_tools_open_up_after_a_tool_changed_the_project(make_harness):
+    h = make_harness()
+    h.emu.script(
+        Turn(tool_calls=[("open_raster_file", {"path": "/data/dem.tif"}), ("raster_stats", {"layer": "/data/dem.tif"})]),
+        Turn(content="Mean 0.17."))
+    events = await h.run("Open dem.tif and give me its mean")
+    assert [e.tool_name for e in events if isinstance(e, ToolResult)] == ["open_raster_file", "raster_stats"]
+    assert "raster_stats" in chat_tools(h.emu.chat_requests()[1])  # still there at the next step
+
+
 async def test_read_only_calls_of_one_turn_run_together_and_report_in_order(make_harness):
     h = make_harness()
     h.emu.script(
@@ -177,6 +187,7 @@ async def test_map_context_long_term_memories_and_restored_session_reach_the_mod
     await h.run("Which imagery do I prefer, Sentinel-2 or Landsat?", ctx)
     first = h.emu.chat_requests()[0]["messages"]
     assert first[0]["role"] == "system" and "STAC GIS Agent" in first[0]["content"]
+    assert "- toy: sentinel-2-l2a, landsat-c2-l2, cop-dem-glo-30" in first[0]["content"]  # preloaded
     assert first[1]["role"] == "system" and first[1]["content"].splitlines()[1] == (
         "- (preference) The user prefers Sentinel-2 over Landsat")
     assert first[-1]["content"].startswith("Which imagery do I prefer, Sentinel-2 or Landsat?\n\n[map] extent:")

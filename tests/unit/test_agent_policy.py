@@ -36,7 +36,7 @@ def test_map_context_gives_the_starting_state():
     policy = Policy.from_tools(TOOLS)
     policy.set_state(ctx.states())
     assert {"raster_stats", "remove_layer"} <= policy.allowed()
-    assert ctx.states() == {"layer", "raster_layer", "selection"}
+    assert ctx.states() == {"qgis", "layer", "raster_layer", "selection"}
 
 
 def test_exploration_budget_counts_consecutive_discovery_calls_only():
@@ -54,3 +54,13 @@ def test_exploration_budget_counts_consecutive_discovery_calls_only():
 
 def test_required_tools_are_the_always_ones_that_are_allowed():
     assert Policy.from_tools(TOOLS).required_tools() == ["remember"]
+
+
+def test_layer_states_follow_the_project_after_a_change():
+    policy = Policy.from_tools(TOOLS)
+    policy.set_state({"qgis", "selection", "vector_layer", "layer"})
+    assert policy.set_layer_states(["raster"]) is True
+    assert policy.state == {"qgis", "selection", "layer", "raster_layer"}
+    assert policy.set_layer_states(["raster"]) is False
+    policy.set_layer_states([])
+    assert policy.state == {"qgis", "selection"}
