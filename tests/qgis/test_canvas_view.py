@@ -16,6 +16,7 @@ from qgis.core import (
     QgsHillshadeRenderer,
     QgsPointXY,
     QgsProject,
+    QgsRasterLayer,
     QgsSingleBandPseudoColorRenderer,
 )
 from qgis.PyQt.QtCore import QSize
@@ -24,8 +25,10 @@ from qgis.PyQt.QtWidgets import QDockWidget
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
+from stacgis_agent.ui.activity_feed import ActivityFeed
 from testkit.canvas_layers import city_layer, dem_layer
 from testkit.canvas_servers import canvas_deps
+from testkit.cogs import write_cog
 from testkit.mcp_calls import OneShotClient
 
 
@@ -148,6 +151,11 @@ async def test_toggle_panels_and_activity_feed(view, qgis_iface):
         assert layers_dock.isVisible()
         missing = await client.call_tool("toggle_ui_panel", {"panel": "browser"})
         assert missing.is_error and "not available" in missing.content[0].text
+        feed = ActivityFeed(window)  # the agent's own activity feed, wherever the dock put it
+        feed.show()
+        await client.call_tool("toggle_ui_panel", {"panel": "activity feed", "visible": False})
+        assert not feed.isVisible()
+        feed.deleteLater()
     finally:
         window.removeDockWidget(layers_dock)
         layers_dock.deleteLater()
@@ -170,3 +178,19 @@ async def test_map_view_renders_the_canvas_to_a_png(view):
     assert len(pixels) > 3  # a grey ramp over a smooth surface, not a blank image
     assert QImage(data["png_file"]).size() == image.size()
     assert np.isclose(data["scale"], canvas.scale(), rtol=1e-3)
+
+
+async def test_band_combination_on_a_multiband_raster(view, tmp_path):
+    client, *_ = view
+    bands = np.stack([np.full((50, 50), v, np.uint16) + np.arange(50, dtype=np.uint16) for v in (100, 400, 900, 1600)])
+    path = write_cog(tmp_path / "four.tif", bands, origin=(5.0, 46.0), pixel_size=0.01)
+    layer = QgsRasterLayer(str(path), "four bands", "gdal")
+    QgsProject.instance().addMapLayer(layer)
+    result = await client.call_tool("set_layer_style", {"layer": "four bands", "rgb_bands": [4, 3, 2]})
+    assert not result.is_error, result.content[0].text
+    renderer = layer.renderer()
+    assert (renderer.redBand(), renderer.greenBand(), renderer.blueBand()) == (4, 3, 2)
+    red = renderer.redContrastEnhancement()
+    assert 1600 <= red.minimumValue() < red.maximumValue() <= 1650  # stretched on band 4's own values
+    bad = await client.call_tool("set_layer_style", {"layer": "four bands", "rgb_bands": [5, 3, 2]})
+    assert bad.is_error and "bands 1..4" in bad.content[0].text
