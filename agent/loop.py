@@ -56,7 +56,10 @@ class AgentLoop:
         self.options = ChatOptions(num_ctx=self.settings.num_ctx, temperature=self.settings.temperature,
                                    keep_alive=self.settings.keep_alive)
         self.tools = ToolHost(server)
-        self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k)
+        # a custom embed function may use any model: only the provider's own is shared
+        self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k,
+                                     embedding_model="" if embed else getattr(
+                                         provider, "embed_model", self.settings.embedding_model))
         self.estimator = TokenEstimator()
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""

@@ -55,13 +55,18 @@ class ToolText:
         return f"{self.name}:{digest}"
 
 
+# Tool vectors shared by every chat of this QGIS session, per embedding model.
+_VECTORS: dict[str, dict[str, np.ndarray]] = {}
+
+
 class ToolSelector:
     def __init__(self, embed: EmbedFn | None = None, top_k: int = 20,
-                 keyword_weight: float = KEYWORD_WEIGHT):
+                 keyword_weight: float = KEYWORD_WEIGHT, embedding_model: str = ""):
         self.embed = embed
         self.top_k = top_k
         self.keyword_weight = keyword_weight
-        self._cache: dict[str, np.ndarray] = {}
+        # an unnamed model gets a private cache: vectors of different models must never mix
+        self._cache = _VECTORS.setdefault(embedding_model, {}) if embedding_model else {}
         self.names: list[str] = []
         self._matrix: np.ndarray | None = None  # tools x dim, rows L2-normalised
         self._vocab: dict[str, int] = {}

@@ -11,9 +11,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-import conftest  # noqa: E402,F401
 from mcp.server.mcpserver import MCPServer  # noqa: E402
 from mcp.types import ToolAnnotations  # noqa: E402
+
+import conftest  # noqa: E402,F401
 from stacgis_agent.agent.tool_host import ToolHost  # noqa: E402
 
 N = 400

@@ -51,6 +51,13 @@ async def test_tool_embeddings_are_cached_by_name_and_description():
     changed = tools[:-1] + [ToolText(tools[-1].name, "A new description")]
     await selector.index(changed)
     assert [len(c) for c in _embed.calls] == [len(tools), 1]
+    # another chat with the same embedding model reuses the vectors
+    _embed.calls.clear()
+    first = ToolSelector(_embed, embedding_model="test-model-a")
+    await first.index(tools)
+    await ToolSelector(_embed, embedding_model="test-model-a").index(tools)
+    await ToolSelector(_embed, embedding_model="test-model-b").index(tools)
+    assert [len(c) for c in _embed.calls] == [len(tools), len(tools)]
 
 
 async def test_select_respects_allow_list_and_always_includes_required_tools():
