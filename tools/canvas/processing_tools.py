@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 LAYER_TYPES = {"source", "vector", "raster", "layer", "mesh", "pointcloud"}
 RUN_TIMEOUT_S = 600.0
+_RUNNING: set[tuple] = set()
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -187,7 +188,15 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
         raise ToolInputError(f"{algorithm_id}: {message}")
     task = QgsProcessingAlgRunnerTask(alg, params, context, feedback)
     outcome: dict[str, Any] = {}
-    task.executed.connect(lambda successful, results: outcome.update(ok=successful, results=results))
+    running = (task, context, feedback)
+    _RUNNING.add(running)  # the task uses context and feedback until it ends, even if this call is cancelled
+
+    def executed(successful: bool, results: dict) -> None:
+        outcome.update(ok=successful, results=results)
+        _RUNNING.discard(running)
+
+    task.executed.connect(executed)
+    task.taskTerminated.connect(lambda: _RUNNING.discard(running))
     QgsApplication.taskManager().addTask(task)
     try:
         await wait_for_qt(lambda: "ok" in outcome, RUN_TIMEOUT_S, f"Processing {algorithm_id}")
