@@ -156,7 +156,7 @@ class AgentLoop:
             if recalled:
                 head.append(recalled)
             await TurnRunner(self, state).run(message, context, head)
-            await self._save()
+            await asyncio.shield(self._save())  # a stop pressed just after the answer must not lose it
         except asyncio.CancelledError:
             raise  # run() reports the stop and saves
         except (LLMError, ToolHostError) as exc:

@@ -38,7 +38,7 @@ class ToolHost:
         self._validators: dict[str, Any] = {}
         self._client: Client | None = None
         self._owner: asyncio.Task | None = None
-        self._closing = asyncio.Event()
+        self._closing: asyncio.Event | None = None  # made in start(): bound to the running loop
 
     @property
     def started(self) -> bool:
@@ -47,6 +47,7 @@ class ToolHost:
     async def start(self) -> None:
         if self._owner is not None:
             return
+        self._closing = asyncio.Event()
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
         self._owner = asyncio.create_task(self._own(ready), name="stacgis-mcp-client")
         try:
@@ -63,6 +64,7 @@ class ToolHost:
             async with Client(self.server) as client:
                 self._client = client
                 ready.set_result(None)
+                assert self._closing is not None
                 await self._closing.wait()
         except BaseException as exc:
             if not ready.done():
@@ -137,7 +139,7 @@ class ToolHost:
 
     async def aclose(self) -> None:
         owner, self._owner = self._owner, None
-        if owner is None:
+        if owner is None or self._closing is None:
             return
         self._closing.set()
         try:
