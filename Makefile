@@ -11,7 +11,7 @@ APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 APT_TEST  := redis-server postgresql-15 postgresql-15-postgis-3
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-test run test test-unit test-qgis test-integration lint bench package clean
+.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e lint bench package clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves docs/screenshot-dock.png)"
@@ -38,7 +38,7 @@ run: setup
 	@scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
-	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration
+	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e
 
 test-unit:
 	$(PYTEST) -p no:pytest_qgis tests/unit
@@ -48,6 +48,9 @@ test-qgis:
 
 test-integration:
 	$(PYTEST) tests/integration
+
+test-e2e:
+	$(PYTEST) tests/e2e
 
 lint: setup
 	$(PY) -m ruff check .

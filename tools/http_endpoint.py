@@ -12,7 +12,8 @@ import logging
 import os
 import secrets
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, Iterable
 
 import uvicorn
 from mcp.server.mcpserver import MCPServer
@@ -44,9 +45,9 @@ def load_or_create_token(profile_dir: str | Path) -> str:
     return token
 
 
-def build_external_server(deps: ToolDeps) -> MCPServer:
+def build_external_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> MCPServer:
     """The same tools as the embedded server, with destructive calls gated by elicitation."""
-    server = build_server(deps)
+    server = build_server(deps, extra_families=extra_families)
     server.middleware.append(ConfirmDestructiveMiddleware(server))
     return server
 
@@ -96,9 +97,9 @@ class _QuietServer(uvicorn.Server):
 
 
 class McpHttpEndpoint:
-    def __init__(self, deps: ToolDeps, token: str, port: int) -> None:
+    def __init__(self, deps: ToolDeps, token: str, port: int, extra_families: Iterable[ModuleType] = ()) -> None:
         self.port = port
-        self.server = build_external_server(deps)
+        self.server = build_external_server(deps, extra_families)
         security = TransportSecuritySettings(allowed_hosts=[f"{LOOPBACK}:{port}", f"localhost:{port}"],
                                              allowed_origins=[f"http://{LOOPBACK}:{port}", f"http://localhost:{port}"])
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security,

@@ -3,22 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
-from qgis.core import QgsApplication, QgsProject
+from qgis.core import QgsProject
 
-
-def process_until(predicate, timeout: float = 5.0, step_s: float = 0.005) -> bool:
-    """Runs the Qt event loop (and so the qasync loop attached to it) until predicate() holds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        QgsApplication.processEvents()
-        if predicate():
-            return True
-        time.sleep(step_s)
-    QgsApplication.processEvents()
-    return bool(predicate())
+from testkit.plugin_driver import process_until
 
 
 @pytest.fixture
