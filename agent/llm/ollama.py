@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, AsyncIterator, Sequence
 
@@ -129,6 +130,7 @@ class OllamaProvider(HttpProvider):
     async def _tool_capable_models(self) -> tuple[str, ...]:
         try:
             names = [m.name for m in await self.list_models()]
-            return tuple([n for n in names if (await self.show(n)).supports_tools])
+            infos = await asyncio.gather(*(self.show(n) for n in names))
         except LLMError:
             return ()
+        return tuple(info.name for info in infos if info.supports_tools)
