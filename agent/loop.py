@@ -57,9 +57,10 @@ class AgentLoop:
                                    keep_alive=self.settings.keep_alive)
         self.tools = ToolHost(server)
         # a custom embed function may use any model: only the provider's own is shared
+        own_embed = embed is None or embed == getattr(provider, "embed", None)
         self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k,
-                                     embedding_model="" if embed else getattr(
-                                         provider, "embed_model", self.settings.embedding_model))
+                                     embedding_model=getattr(provider, "embed_model", self.settings.embedding_model)
+                                     if own_embed else "")
         self.estimator = TokenEstimator()
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""

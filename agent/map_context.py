@@ -103,6 +103,6 @@ def _features_text(collection: dict[str, Any] | None) -> str:
     text = json.dumps(collection, separators=(",", ":"), ensure_ascii=False)
     if len(text) <= _MAX_FEATURES_CHARS:
         return text
-    count = len(collection["features"])
+    count = collection.get("selected_count") or len(collection["features"])
     ids = [f.get("id") for f in collection["features"][:20] if f.get("id") is not None]
     return f"{count} features (too large to inline; ids {ids}); use a selection tool to read them"
