@@ -83,6 +83,7 @@ class TurnRunner:
         self.memory = loop.memory
         self.policy = loop.policy
         self.fitter = ContextFitter(loop.options.num_ctx, loop.estimator)
+        self._query_vectors: dict[str, Any] = {}  # steps without new thinking ask the same query
 
     def emit(self, event: Any) -> None:
         self.loop._emit(event)
@@ -150,10 +151,10 @@ class TurnRunner:
     async def _select_tools(self, message: str, last_thought: str) -> list[ToolSpec]:
         loop = self.loop
         query = f"{message}\n{last_thought}".strip()
-        vector = None
-        if loop.selector.embeddings_ok:
+        vector = self._query_vectors.get(query)
+        if vector is None and loop.selector.embeddings_ok:
             try:
-                vector = (await loop.embed([query]))[0]
+                vector = self._query_vectors[query] = (await loop.embed([query]))[0]
             except Exception as exc:  # selection degrades to keywords; the turn goes on
                 log.warning("query embedding failed, selecting tools by keywords: %s", exc)
         names = loop.selector.select(query, vector, k=self.settings.tool_top_k,
