@@ -1,42 +1,57 @@
 """End-to-end fixtures: the plugin loaded through classFactory into pytest-qgis' iface, its data
-folder in a temp dir, and the Ollama emulator (the only fake) scripting the model."""
+folder in a temp dir, the Ollama emulator (the only fake) scripting the model, and — for the
+scenarios — a real STAC API over Lyon with COGs over HTTP."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from qgis.core import QgsProject
 
-import stacgis_agent
-from testkit.ollama_emulator import OllamaEmulator
-from testkit.plugin_driver import process_until
+from testkit.e2e_world import lyon_world
+from testkit.plugin_loader import forget_loop, load_plugin, unload_plugin
+from testkit.reactive_emulator import ReactiveEmulator
 
 
 @pytest.fixture
 def emu():
-    with OllamaEmulator() as emulator:
+    with ReactiveEmulator() as emulator:
         yield emulator
 
 
+@pytest.fixture(scope="session")
+def world(tmp_path_factory):
+    with lyon_world(tmp_path_factory.mktemp("lyon-cogs")) as w:
+        yield w
+
+
 @pytest.fixture
-def plugin(qgis_iface, qgis_new_project, emu, tmp_path, monkeypatch):
+def make_plugin(qgis_iface, qgis_new_project, emu, tmp_path, monkeypatch):
+    """make_plugin(**env) loads the plugin with STACGIS_<NAME>=value overrides; unloaded after the test."""
     window = qgis_iface.mainWindow()
     monkeypatch.setattr(qgis_iface, "addDockWidget", lambda area, dock: window.addDockWidget(area, dock),
                         raising=False)
     monkeypatch.setattr(qgis_iface, "removeDockWidget", window.removeDockWidget, raising=False)
-    monkeypatch.setenv("STACGIS_OLLAMA_URL", emu.url)
-    monkeypatch.setenv("STACGIS_DATA_DIR", str(tmp_path / "profile"))
-    instance = stacgis_agent.classFactory(qgis_iface)
-    instance.initGui()
-    assert instance.runtime is not None, "the runtime did not start (requirements missing?)"
-    yield instance
-    if instance.runtime is not None and instance.runtime.session is not None:
-        session = instance.runtime.session
-        if session.busy:
-            session.stop()
-            process_until(lambda: not session.busy, 5)
-    instance.unload()
-    process_until(lambda: False, 0.3)  # let the background shutdown close connections
-    QgsProject.instance().removeAllMapLayers()
-    asyncio.events._set_running_loop(None)
+    loaded = []
+
+    def make(**env):
+        settings = {"OLLAMA_URL": emu.url, "DATA_DIR": str(tmp_path / "profile"), **env}
+        for name, value in settings.items():
+            monkeypatch.setenv("STACGIS_" + name.upper(), str(value))
+        instance = load_plugin(qgis_iface)
+        loaded.append(instance)
+        return instance
+
+    yield make
+    for instance in loaded:
+        if instance.runtime is not None or instance.dock is not None:
+            unload_plugin(instance)
+    forget_loop()
+
+
+@pytest.fixture
+def plugin(make_plugin):
+    return make_plugin()
+
+
+@pytest.fixture
+def lyon_plugin(make_plugin, world):
+    return make_plugin(catalogs=world.catalogs_env)

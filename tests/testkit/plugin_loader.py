@@ -1,0 +1,36 @@
+"""Loading and unloading the real plugin the way QGIS does (classFactory → initGui … unload), for the
+end-to-end tier and the soak."""
+
+from __future__ import annotations
+
+import asyncio
+
+from qgis.core import QgsProject
+
+from .plugin_driver import process_until
+
+
+def load_plugin(iface):
+    import stacgis_agent
+
+    instance = stacgis_agent.classFactory(iface)
+    instance.initGui()
+    assert instance.runtime is not None, "the runtime did not start (requirements missing?)"
+    return instance
+
+
+def unload_plugin(instance, settle_s: float = 0.3) -> None:
+    """Stops a running turn, unloads, and lets the background shutdown close its connections."""
+    runtime = instance.runtime
+    if runtime is not None and runtime.session is not None and runtime.session.busy:
+        session = runtime.session
+        session.stop()
+        process_until(lambda: not session.busy, 5)
+    instance.unload()
+    process_until(lambda: False, settle_s)
+
+
+def forget_loop() -> None:
+    # pytest-qgis' next test must not see the qasync loop marked as running on this thread.
+    QgsProject.instance().removeAllMapLayers()
+    asyncio.events._set_running_loop(None)
