@@ -64,6 +64,7 @@ class AgentLoop:
         self.estimator = TokenEstimator()
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""
+        self.tool_protocol = "native"  # the protocol last announced to the user (a Notice when it changes)
         self.log: list[dict[str, Any]] = []  # the session log: every event shown, fragments joined
         self._specs: dict[str, ToolSpec] = {}
         self._ready = False

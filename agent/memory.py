@@ -10,6 +10,7 @@ from .llm.types import Message
 
 DEFAULT_WINDOW = 50
 MAX_TOOL_RESULT_CHARS = 10_000
+MAX_IMAGE_MESSAGES = 2  # only the latest map views stay attached: each is tens of kB of base64
 CANCELLED_RESULT = "Cancelled by the user before it finished; nothing was returned."
 
 
@@ -38,16 +39,23 @@ class ConversationMemory:
     def add_assistant(self, message: Message) -> None:
         self._messages.append(dict(message, role="assistant"))
 
-    def add_tool_result(self, call_id: str, tool_name: str, content: str) -> None:
+    def add_tool_result(self, call_id: str, tool_name: str, content: str, images: Iterable[str] = ()) -> None:
+        """`images`: base64 pictures the tool returned (a map view), for models that can see."""
         if len(content) > self.max_tool_chars:
             content = content[: self.max_tool_chars] + truncation_notice(len(content) - self.max_tool_chars)
-        self._messages.append({"role": "tool", "tool_name": tool_name, "tool_call_id": call_id,
-                               "content": content})
+        message: Message = {"role": "tool", "tool_name": tool_name, "tool_call_id": call_id, "content": content}
+        images = list(images)
+        if images:
+            with_images = [m for m in self._messages if m.get("images")]
+            for old in with_images[:max(0, len(with_images) - MAX_IMAGE_MESSAGES + 1)]:
+                del old["images"]
+            message["images"] = images
+        self._messages.append(message)
 
     def add(self, message: Message) -> None:
         if message.get("role") == "tool":
             self.add_tool_result(message.get("tool_call_id", ""), message.get("tool_name", ""),
-                                 str(message.get("content", "")))
+                                 str(message.get("content", "")), message.get("images") or ())
         else:
             self._messages.append(dict(message))
 

@@ -132,7 +132,7 @@ class ToolCallRunner:
             return self._fail(step, call, f"Tool '{call.name}' failed: {outcome.text}. "
                                           "Fix the arguments or try another tool.")
         self.emit(ToolResult(step, call.id, call.name, outcome.value, round(duration_ms, 2)))
-        self.memory.add_tool_result(call.id, call.name, outcome.text)
+        self.memory.add_tool_result(call.id, call.name, outcome.text, outcome.images)
         return CallReport(call, True, outcome.text)
 
     def _fail(self, step: int, call: ToolCall, message: str) -> CallReport:

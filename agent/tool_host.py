@@ -28,6 +28,7 @@ class ToolOutcome:
     ok: bool
     value: Any  # plain data shown in the UI (structured content, or text)
     text: str  # what the model reads back
+    images: tuple[str, ...] = ()  # base64 images the tool returned (MCP ImageContent), for vision models
 
 
 class ToolHost:
@@ -152,12 +153,15 @@ class ToolHost:
 
 def outcome_of(result: Any) -> ToolOutcome:
     texts = []
+    images: list[str] = []
     for part in result.content or ():
         kind = getattr(part, "type", "")
         if kind == "text":
             texts.append(part.text)
         elif kind == "image":
             texts.append(f"[image {getattr(part, 'mime_type', '') or getattr(part, 'mimeType', '')}]")
+            if getattr(part, "data", None):
+                images.append(part.data)
         elif kind in ("resource", "resource_link"):
             uri = getattr(part, "uri", None) or getattr(getattr(part, "resource", None), "uri", "")
             texts.append(f"[resource {uri}]")
@@ -168,11 +172,10 @@ def outcome_of(result: Any) -> ToolOutcome:
     if isinstance(value, dict) and set(value) == {"result"}:  # mcp wraps non-object returns
         value = value["result"]
     if value is None:
-        value = _maybe_json(text)
-        return ToolOutcome(True, value, text)
+        return ToolOutcome(True, _maybe_json(text), text, tuple(images))
     if isinstance(value, str):
-        return ToolOutcome(True, value, value)
-    return ToolOutcome(True, value, json.dumps(value, ensure_ascii=False, default=str))
+        return ToolOutcome(True, value, value, tuple(images))
+    return ToolOutcome(True, value, json.dumps(value, ensure_ascii=False, default=str), tuple(images))
 
 
 def _maybe_json(text: str) -> Any:

@@ -33,6 +33,7 @@ from .llm.types import (
     ContentChunk,
     FinalChunk,
     Message,
+    ProtocolChunk,
     ProviderSwitchChunk,
     ThinkingChunk,
     ToolSpec,
@@ -185,6 +186,8 @@ class TurnRunner:
                         self.emit(Content(chunk.text))
                 elif isinstance(chunk, ProviderSwitchChunk):
                     self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason))
+                elif isinstance(chunk, ProtocolChunk):
+                    self._announce_protocol(chunk)
                 elif isinstance(chunk, FinalChunk):
                     final = chunk.response
         finally:  # closing the stream is what stops generation on the server
@@ -200,6 +203,18 @@ class TurnRunner:
         state.eval_tokens += final.usage.eval_count
         state.eval_ns += final.usage.eval_duration_ns
         return final
+
+    def _announce_protocol(self, chunk: ProtocolChunk) -> None:
+        """Says which tool-calling protocol is in use when it differs from the last one said."""
+        if chunk.protocol == self.loop.tool_protocol:
+            return
+        self.loop.tool_protocol = chunk.protocol
+        if chunk.protocol == "constrained":
+            why = f" ({chunk.reason})" if chunk.reason else ""
+            self.emit(Notice(f"Tool calling for {chunk.model}: constrained JSON{why}. The tools are described "
+                             "in the prompt and each reply is forced to be one JSON action."))
+        else:
+            self.emit(Notice(f"Tool calling for {chunk.model}: the model's native tool calls."))
 
     async def _finish(self, text: str, response: ChatResponse, messages: list[Message]) -> None:
         parts = [_MARKUP.sub("", text)]

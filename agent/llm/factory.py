@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterable
 
 from ..config import Settings
@@ -9,6 +10,7 @@ from .fallback import FallbackProvider
 from .http_provider import HttpProvider
 from .ollama import OllamaProvider
 from .openai_compat import OpenAICompatProvider
+from .tool_protocol import ProtocolMemory, ToolProtocolProvider
 from .types import ChatOptions, Provider
 
 
@@ -17,17 +19,24 @@ def chat_options(settings: Settings) -> ChatOptions:
 
 
 def provider_from_settings(settings: Settings, *, known_tools: Iterable[str] | None = None,
-                           backup_api_key: str = "") -> Provider:
+                           backup_api_key: str = "", protocol_folder: str | Path | None = None) -> Provider:
     """OllamaProvider for the chat model; wrapped in a FallbackProvider when a backup is set.
 
+    Each model gets native or constrained-JSON tool calling (remembered per model in
+    `protocol_folder`, the plugin's data folder; in memory only when None).
     `backup_api_key` comes from QGIS's auth manager (secrets are not settings fields).
     """
+    memory = ProtocolMemory(protocol_folder)
+
+    def choose_protocol(provider: HttpProvider) -> Provider:
+        return ToolProtocolProvider(provider, force_constrained=settings.constrained_tools, memory=memory)
+
     options = chat_options(settings)
     common = dict(options=options, timeout_s=settings.request_timeout_s,
                   known_tools=known_tools, embed_model=settings.embedding_model)
     primary = OllamaProvider(settings.ollama_url, settings.chat_model, **common)
     if not (settings.backup_provider_url or settings.backup_model):
-        return primary
+        return choose_protocol(primary)
     url = settings.backup_provider_url or settings.ollama_url  # a backup may be just another model
     model = settings.backup_model or settings.chat_model
     backup: HttpProvider
@@ -36,5 +45,5 @@ def provider_from_settings(settings: Settings, *, known_tools: Iterable[str] | N
     else:
         backup = OllamaProvider(url, model, **common)
     if (backup.kind, backup.base_url, backup.model) == (primary.kind, primary.base_url, primary.model):
-        return primary
-    return FallbackProvider(primary, backup)
+        return choose_protocol(primary)
+    return FallbackProvider(choose_protocol(primary), choose_protocol(backup))

@@ -7,7 +7,16 @@ import logging
 from typing import Any, AsyncIterator, Sequence
 
 from .errors import LLMError
-from .types import ChatOptions, ChatResponse, Message, Provider, ProviderSwitchChunk, StreamChunk, ToolSpec
+from .types import (
+    ChatOptions,
+    ChatResponse,
+    Message,
+    ProtocolChunk,
+    Provider,
+    ProviderSwitchChunk,
+    StreamChunk,
+    ToolSpec,
+)
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +46,7 @@ class FallbackProvider:
         produced = False
         try:
             async for chunk in self.primary.chat_stream(messages, tools, options):
-                produced = True
+                produced = produced or not isinstance(chunk, ProtocolChunk)  # a notice, not model output
                 yield chunk
             return
         except LLMError as exc:

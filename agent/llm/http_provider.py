@@ -110,7 +110,14 @@ class HttpProvider:
         if (options.num_ctx, options.temperature, options.keep_alive) != (
                 session.num_ctx, session.temperature, session.keep_alive):
             log.warning("ignoring per-call num_ctx/temperature/keep_alive: changing them reloads the model")
-        return dataclasses.replace(session, think=options.think, num_predict=options.num_predict)
+        return dataclasses.replace(session, think=options.think, num_predict=options.num_predict,
+                                   response_schema=options.response_schema)
+
+    def _scanned_tools(self, tools: Sequence[ToolSpec] | None, body: dict[str, Any]) -> frozenset[str]:
+        """Tool names to look for in leaked text; none when the reply is schema-constrained JSON."""
+        if "format" in body or "response_format" in body:
+            return frozenset()
+        return self.known_tools | tool_names(tools)
 
     def _finish(self, response: ChatResponse, messages: Sequence[Message],
                 tools: Sequence[ToolSpec] | None) -> ChatResponse:

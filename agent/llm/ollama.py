@@ -9,7 +9,7 @@ from typing import Any, AsyncIterator, Sequence
 import httpx
 
 from .errors import LLMError
-from .http_provider import EMBED_BATCH, HttpProvider, tool_names
+from .http_provider import EMBED_BATCH, HttpProvider
 from .messages import to_ollama_messages
 from .stream_parse import OllamaStreamParser
 from .types import (
@@ -42,6 +42,8 @@ class OllamaProvider(HttpProvider):
             body["tools"] = list(tools)
         if opts.think is not None:
             body["think"] = opts.think
+        if opts.response_schema is not None:
+            body["format"] = opts.response_schema
         return body
 
     # ---- chat ---------------------------------------------------------------------------
@@ -52,7 +54,7 @@ class OllamaProvider(HttpProvider):
         Cancelling the consuming task closes the HTTP stream, which makes Ollama stop generating.
         """
         body = self.chat_body(messages, tools, options, stream=True)
-        parser = OllamaStreamParser(self.known_tools | tool_names(tools))
+        parser = OllamaStreamParser(self._scanned_tools(tools, body))
         try:
             async with self._http().stream("POST", "/api/chat", json=body) as response:
                 if response.status_code != 200:
@@ -75,7 +77,7 @@ class OllamaProvider(HttpProvider):
                    options: ChatOptions | None = None) -> ChatResponse:
         body = self.chat_body(messages, tools, options, stream=False)
         data = await self._call("POST", "/api/chat", body)
-        parser = OllamaStreamParser(self.known_tools | tool_names(tools))
+        parser = OllamaStreamParser(self._scanned_tools(tools, body))
         parser.feed(json.dumps(data))
         assert parser.final is not None, "a non-streamed reply always carries done"
         return self._finish(parser.final, body["messages"], tools)

@@ -7,7 +7,9 @@ from typing import Any, AsyncIterator, Iterable, Sequence
 
 import httpx
 
-from .http_provider import EMBED_BATCH, HttpProvider, tool_names
+from .errors import LLMError
+from .http_errors import error_text
+from .http_provider import EMBED_BATCH, HttpProvider
 from .messages import to_openai_messages
 from .sse_parse import OpenAIStreamParser, response_from_openai
 from .types import ChatOptions, ChatResponse, FinalChunk, Message, ModelInfo, StreamChunk, ToolSpec
@@ -33,6 +35,7 @@ class OpenAICompatProvider(HttpProvider):
         super().__init__(api_root(base_url), model, options=options, timeout_s=timeout_s,
                          connect_timeout_s=connect_timeout_s, known_tools=known_tools,
                          embed_model=embed_model, headers=headers)
+        self._schema_style = "json_schema"  # the OpenAI form; llama-cpp-python wants "json_object"
 
     def chat_body(self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None,
                   options: ChatOptions | None, stream: bool) -> dict[str, Any]:
@@ -45,27 +48,48 @@ class OpenAICompatProvider(HttpProvider):
             body["max_tokens"] = opts.num_predict
         if tools:
             body["tools"] = list(tools)
+        if opts.response_schema is not None:
+            body["response_format"] = self._response_format(opts.response_schema)
         return body
+
+    def _response_format(self, schema: dict[str, Any]) -> dict[str, Any]:
+        if self._schema_style == "json_object":  # llama-cpp-python's server takes the schema this way
+            return {"type": "json_object", "schema": schema}
+        return {"type": "json_schema", "json_schema": {"name": "action", "schema": schema}}
+
+    def _retry_schema_style(self, body: dict[str, Any], response: httpx.Response) -> bool:
+        """True (and the style switched) when the server refused `json_schema` but names `json_object`."""
+        if "response_format" not in body or self._schema_style != "json_schema":
+            return False
+        if "json_object" not in error_text(response):
+            return False
+        log.info("%s takes a response schema as json_object; using that form", self.base_url)
+        self._schema_style = "json_object"
+        return True
 
     async def chat_stream(self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None = None,
                           options: ChatOptions | None = None) -> AsyncIterator[StreamChunk]:
         """Same chunks as OllamaProvider.chat_stream; cancelling closes the HTTP stream."""
-        body = self.chat_body(messages, tools, options, stream=True)
-        parser = OpenAIStreamParser(self.known_tools | tool_names(tools))
-        try:
-            async with self._http().stream("POST", "/chat/completions", json=body) as response:
-                if response.status_code != 200:
-                    await response.aread()
-                    raise await self._status_error(response)
-                async for line in response.aiter_lines():
-                    for chunk in parser.feed(line):
-                        if isinstance(chunk, FinalChunk):
-                            chunk = FinalChunk(self._finish(chunk.response, messages, tools))
-                        yield chunk
-                    if parser.final is not None:
-                        return
-        except httpx.HTTPError as exc:
-            raise self._transport_error(exc, parser.produced) from exc
+        for _attempt in range(2):
+            body = self.chat_body(messages, tools, options, stream=True)
+            parser = OpenAIStreamParser(self._scanned_tools(tools, body))
+            try:
+                async with self._http().stream("POST", "/chat/completions", json=body) as response:
+                    if response.status_code != 200:
+                        await response.aread()
+                        if self._retry_schema_style(body, response):
+                            continue
+                        raise await self._status_error(response)
+                    async for line in response.aiter_lines():
+                        for chunk in parser.feed(line):
+                            if isinstance(chunk, FinalChunk):
+                                chunk = FinalChunk(self._finish(chunk.response, messages, tools))
+                            yield chunk
+                        if parser.final is not None:
+                            return
+            except httpx.HTTPError as exc:
+                raise self._transport_error(exc, parser.produced) from exc
+            break
         if parser.final is None:  # some servers end the stream without [DONE]
             if not parser.produced:
                 raise self._transport_error(httpx.RemoteProtocolError("empty stream"), False)
@@ -76,8 +100,15 @@ class OpenAICompatProvider(HttpProvider):
     async def chat(self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None = None,
                    options: ChatOptions | None = None) -> ChatResponse:
         body = self.chat_body(messages, tools, options, stream=False)
-        data = await self._call("POST", "/chat/completions", body)
-        return self._finish(response_from_openai(data, self.known_tools | tool_names(tools)), messages, tools)
+        try:
+            data = await self._call("POST", "/chat/completions", body)
+        except LLMError:
+            if "response_format" not in body or self._schema_style != "json_schema":
+                raise
+            self._schema_style = "json_object"  # one retry in the other schema form
+            body = self.chat_body(messages, tools, options, stream=False)
+            data = await self._call("POST", "/chat/completions", body)
+        return self._finish(response_from_openai(data, self._scanned_tools(tools, body)), messages, tools)
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         vectors: list[list[float]] = []

@@ -86,6 +86,8 @@ class ChatOptions:
     keep_alive: str = "30m"
     think: bool | str | None = None  # None: let the server decide
     num_predict: int | None = None
+    # A JSON schema the reply must match (Ollama `format`, OpenAI `response_format`): per call
+    response_schema: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,16 @@ class ProviderSwitchChunk:
     reason: str
 
 
-StreamChunk = Union[ThinkingChunk, ContentChunk, ToolCallChunk, FinalChunk, ProviderSwitchChunk]
+@dataclass(frozen=True)
+class ProtocolChunk:
+    """Which tool-calling protocol this request uses ("native" or "constrained") and why."""
+
+    protocol: str
+    model: str
+    reason: str = ""
+
+
+StreamChunk = Union[ThinkingChunk, ContentChunk, ToolCallChunk, FinalChunk, ProviderSwitchChunk, ProtocolChunk]
 
 
 @dataclass(frozen=True)

@@ -262,6 +262,13 @@ class OllamaHandler(BaseHTTPRequestHandler):
             return
         if body.get("think") is False and not openai:  # a model told not to think does not
             turn = dataclasses.replace(turn, thinking="")
+        schema = replies.response_schema(body)
+        if schema is not None:
+            try:
+                turn = replies.constrained_turn(turn, schema)
+            except ValueError as exc:
+                self._error(500, str(exc), openai)
+                return
         calls = replies.scripted_calls(turn)
         events = replies.turn_events(turn, calls)
         usage = replies.usage_numbers(turn, body, calls)

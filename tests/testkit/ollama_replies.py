@@ -3,6 +3,7 @@ and the emulator's deterministic embeddings. Shapes follow shared/reference/OLLA
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -12,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
+
+import jsonschema
 
 EMBEDDING_DIM = 256
 
@@ -233,3 +236,40 @@ def openai_whole(name: str, turn: Turn, calls: list[dict], usage: dict) -> dict:
             "model": name, "system_fingerprint": "fp_ollama",
             "choices": [{"index": 0, "message": message, "finish_reason": _finish_reason(turn, calls)}],
             "usage": _openai_usage(usage)}
+
+
+def response_schema(body: dict) -> dict | None:
+    """The JSON schema a request forces on the reply: Ollama `format`, OpenAI `response_format`."""
+    if isinstance(body.get("format"), dict):
+        return body["format"]
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        return (fmt.get("json_schema") or {}).get("schema")
+    if fmt.get("type") == "json_object":
+        return fmt.get("schema")
+    return None
+
+
+def constrained_turn(turn: Turn, schema: dict) -> Turn:
+    """What a grammar-constrained model writes: the scripted call or answer as one JSON action.
+
+    Content that is already a JSON object is sent as scripted. Raises ValueError when the reply
+    would not match the schema (a real server could not have produced it: the script is wrong).
+    """
+    if turn.tool_calls:
+        call = scripted_calls(turn)[0]
+        text = json.dumps({"tool": call["name"], "arguments": call["arguments"]})
+    else:
+        try:
+            parsed = json.loads(turn.content)
+        except ValueError:
+            parsed = None
+        text = turn.content if isinstance(parsed, dict) else json.dumps({"answer": turn.content})
+    try:
+        jsonschema.validate(json.loads(text), schema)
+    except jsonschema.ValidationError as exc:
+        raise ValueError(f"emulator: scripted reply does not match the format schema: {exc.message}") from exc
+    except ValueError:
+        pass  # deliberately broken JSON in the script: a server cut by the length limit sends that
+    return dataclasses.replace(turn, content=text, tool_calls=[], leak=None)
+

@@ -12,6 +12,7 @@ from stacgis_agent.agent.llm.factory import provider_from_settings
 from stacgis_agent.agent.llm.fallback import FallbackProvider
 from stacgis_agent.agent.llm.ollama import OllamaProvider
 from stacgis_agent.agent.llm.openai_compat import OpenAICompatProvider
+from stacgis_agent.agent.llm.tool_protocol import ToolProtocolProvider
 from stacgis_agent.agent.llm.types import ContentChunk, FinalChunk, ProviderSwitchChunk
 from testkit.ollama_emulator import OllamaEmulator, Turn
 
@@ -110,14 +111,16 @@ async def test_chat_and_embed_fall_back_too_and_remember_the_switch(backup_emu):
 def test_settings_without_backup_give_a_plain_ollama_provider():
     settings = Settings(ollama_url="http://gpu-box:11434", chat_model="qwen3:14b", num_ctx=32768,
                         temperature=0.0, keep_alive="1h", request_timeout_s=90.0, embedding_model="bge-m3")
-    provider = provider_from_settings(settings)
+    wrapped = provider_from_settings(settings)
+    assert isinstance(wrapped, ToolProtocolProvider)  # chooses native or constrained tool calls
+    provider = wrapped.inner
     assert isinstance(provider, OllamaProvider)
     assert (provider.base_url, provider.model, provider.embed_model, provider.timeout_s) == (
         "http://gpu-box:11434", "qwen3:14b", "bge-m3", 90.0)
     assert (provider.options.num_ctx, provider.options.temperature, provider.options.keep_alive) == (
         32768, 0.0, "1h")
     same = Settings(ollama_url="http://gpu-box:11434", chat_model="m", backup_model="m")
-    assert isinstance(provider_from_settings(same), OllamaProvider)
+    assert isinstance(provider_from_settings(same).inner, OllamaProvider)
 
 
 async def test_settings_with_an_openai_backup_fall_back_over_v1(backup_emu):
@@ -125,7 +128,7 @@ async def test_settings_with_an_openai_backup_fall_back_over_v1(backup_emu):
     settings = Settings(ollama_url=dead_url(), backup_provider_url=backup_emu.url + "/v1",
                         backup_model="qwen3:8b", backup_kind="openai")
     provider = provider_from_settings(settings, backup_api_key="secret")
-    assert isinstance(provider, FallbackProvider) and isinstance(provider.backup, OpenAICompatProvider)
+    assert isinstance(provider, FallbackProvider) and isinstance(provider.backup.inner, OpenAICompatProvider)
     chunks = await collect(provider)
     assert isinstance(chunks[0], ProviderSwitchChunk) and chunks[0].to_provider.startswith("openai qwen3:8b")
     assert chunks[-1].response.content == "via v1"
