@@ -75,6 +75,11 @@ class CogServer:
             if time.monotonic() > deadline or not self._thread.is_alive():
                 raise RuntimeError("the COG HTTP server did not start")
             time.sleep(0.02)
+        # GDAL caches /vsicurl/ answers per URL for the whole process; a server started later on a
+        # port an earlier one used must not be answered from that cache.
+        from osgeo import gdal
+
+        gdal.VSICurlClearCache()
         return self
 
     def stop(self) -> None:
