@@ -25,9 +25,17 @@ LYON = MapContext(extent=(4.7, 45.6, 5.0, 45.9), crs="EPSG:4326", center_lonlat=
 
 @pytest.fixture
 def qloop(qgis_app):
+    """The plugin's kind of loop (qasync on the Qt app), closed afterwards: a closed loop drops its
+    socket notifiers, which would otherwise fire on reused file descriptors in later tests."""
     loop = qasync.QEventLoop(qgis_app)
     asyncio.set_event_loop(loop)
     yield loop
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for task in pending:
+        task.cancel()
+    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
     asyncio.set_event_loop(None)
 
 
