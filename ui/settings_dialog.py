@@ -229,6 +229,11 @@ class SettingsDialog(QDialog):
         self.problems.hide()
         super().accept()
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self.models and not self.tasks:  # fill the model lists the first time it opens
+            self._start(self.test_connection())
+
     # -- tests against the real servers
     def _start(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)

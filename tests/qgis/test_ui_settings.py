@@ -70,6 +70,16 @@ async def test_test_connection_lists_installed_models_with_capabilities(dialog):
     assert dialog.settings().chat_model == "gemma3:4b"
 
 
+async def test_opening_the_dialog_lists_the_models_without_a_click(qgis_app):
+    with OllamaEmulator() as emu:
+        dialog = SettingsDialog(Settings(ollama_url=emu.url))
+        dialog.show()
+        await dialog.tasks[0]
+        assert [dialog.chat_model.itemData(i) for i in range(dialog.chat_model.count())] == ["qwen3:8b", "gemma3:4b"]
+        assert [r.path for r in emu.requests if r.path == "/api/tags"]
+        dialog.close()
+
+
 async def test_test_connection_to_nothing_says_how_to_start_ollama(dialog):
     dialog.ollama_url.setText(f"http://127.0.0.1:{free_port()}")
     await dialog.test_connection()
