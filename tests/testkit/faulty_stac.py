@@ -25,6 +25,7 @@ class Faults:
     delay_s: float = 0.0  # before every answer, COG bytes included
     status: int = 200  # e.g. 500: every JSON answer fails with it
     malformed: bool = False  # JSON answers are cut in the middle
+    huge_assets: int = 0  # the item carries this many extra assets (25,000 ≈ 10 MB of JSON)
 
 
 def _scene(base: str) -> dict:
@@ -98,7 +99,12 @@ class FaultyStac:
         return self._json(self._collection_doc())
 
     async def _item(self, request: Request) -> Response:
-        return self._json(_scene(self.url))
+        item = _scene(self.url)
+        for i in range(self.faults.huge_assets):
+            item["assets"][f"extra-{i:05d}"] = {
+                "href": f"{self.url}/files/extra/{i:05d}/" + "x" * 300 + ".tif", "type": "image/tiff",
+                "roles": ["data"], "title": f"Extra asset {i}"}
+        return self._json(item)
 
     async def _search(self, request: Request) -> Response:
         return self._json({"type": "FeatureCollection", "features": [_scene(self.url)], "links": [],
