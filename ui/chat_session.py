@@ -162,6 +162,20 @@ class ChatSession(QObject):
             except Exception:
                 log.exception("AgentLoop.aclose failed")
 
+    def shutdown(self) -> asyncio.Future | None:
+        """For the plugin's unload (which cannot await): stops the turn now and closes the agent
+        in the background; returns that closing task so a caller that can wait may do so."""
+        agent, task = self._agent, self._task
+        self._agent = None
+        if task is not None and not task.done():
+            if agent is None:
+                task.cancel()
+            else:
+                agent.cancel()  # one cancel only: a second one would interrupt the stream's closing
+        if agent is None:
+            return None
+        return asyncio.ensure_future(_close_after(agent, task))
+
     async def _run_turn(self, text: str, context: Any) -> None:
         progress = _TurnProgress()
         if self._session_id is None:  # named now, so the gate and the store agree on it
@@ -200,6 +214,12 @@ class ChatSession(QObject):
                     self.session_changed.emit(event.session_id)
                 if progress.changed_map:  # after Done, so the answer bubble knows its message_id
                     self.map_changed.emit(event.message_id)
+
+
+async def _close_after(agent: Any, task: asyncio.Task | None) -> None:
+    if task is not None and not task.done():
+        await asyncio.wait([task], timeout=2 * STOP_GRACE_S + 1)
+    await agent.aclose()
 
 
 @dataclass

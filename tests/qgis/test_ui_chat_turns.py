@@ -225,3 +225,18 @@ def test_sessions_tab_lists_the_saved_turn_and_reopening_restores_it(chat, qloop
     sent = [(m["role"], m["content"]) for m in emu.chat_requests()[-1]["messages"] if m["role"] != "system"]
     assert sent[0][0] == "user" and sent[0][1].startswith("Remember me")
     assert sent[1] == ("assistant", "Hello from the past.") and sent[-1][1].startswith("Do you remember?")
+
+
+def test_unload_mid_turn_stops_the_stream_and_closes_the_agent(chat, qloop, emu):
+    panel, harness = chat
+    emu.script(Turn(content="word " * 400, chunk_chars=5, chunk_delay_s=0.02))
+
+    async def scenario():
+        type_and_enter(panel, "Long answer please")
+        await until(lambda: len(panel.conversation.bubbles()) == 2)
+        closing = panel.session.shutdown()  # what the plugin's unload calls
+        await asyncio.wait_for(closing, 3)
+        await until(lambda: not panel.session.busy, timeout=2)
+
+    qloop.run_until_complete(scenario())
+    assert emu.wait_for_disconnect(3)
