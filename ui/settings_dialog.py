@@ -58,8 +58,10 @@ def _show(label: QLabel, result: checks.CheckResult) -> None:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, *, read_password: Callable[[str], str] | None = None, parent=None):
+    def __init__(self, settings: Settings, *, read_password: Callable[[str], str] | None = None,
+                 store_mcp_token: Callable[[str], None] | None = None, parent=None):
         super().__init__(parent)
+        self._store_mcp_token = store_mcp_token  # the token goes to the auth manager, not to Settings
         self.setWindowTitle("STAC GIS Agent settings")
         self._original = settings
         self._read_password = read_password
@@ -170,10 +172,11 @@ class SettingsDialog(QDialog):
         self.mcp_port = self._spin(QSpinBox(), "mcp_http_port", s.mcp_http_port)
         self.mcp_token = QLineEdit()
         self.mcp_token.setEchoMode(QLineEdit.EchoMode.Password)
-        self.mcp_token.setPlaceholderText("bearer token clients must send (kept in the QGIS auth manager)")
+        self.mcp_token.setPlaceholderText("bearer token clients must send; empty keeps the current one")
         form.addRow(self.mcp_enabled)
         form.addRow("Port", self.mcp_port)
-        form.addRow("Token", self.mcp_token)
+        if self._store_mcp_token is not None:  # no token field where it could not be kept
+            form.addRow("New token", self.mcp_token)
         return tab
 
     @staticmethod
@@ -210,9 +213,6 @@ class SettingsDialog(QDialog):
         chosen = self.postgres_auth_cfg.configId()
         return chosen if (chosen or self._auth_cfg_touched) else self._original.postgres_auth_cfg
 
-    def mcp_token_text(self) -> str:
-        return self.mcp_token.text()
-
     @staticmethod
     def _model_name(combo: QComboBox) -> str:
         data = combo.currentData()
@@ -227,6 +227,8 @@ class SettingsDialog(QDialog):
             self.problems.show()
             return
         self.problems.hide()
+        if self._store_mcp_token is not None and self.mcp_token.text():
+            self._store_mcp_token(self.mcp_token.text())
         super().accept()
 
     def showEvent(self, event) -> None:

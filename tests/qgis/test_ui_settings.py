@@ -136,3 +136,14 @@ def test_postgres_password_is_picked_from_the_qgis_auth_database(qgis_app):
     assert dialog.settings().postgres_auth_cfg == auth_id
     # an id this QGIS cannot show (another profile, locked database) is kept, not silently dropped
     assert SettingsDialog(Settings(postgres_auth_cfg="zzz9999")).settings().postgres_auth_cfg == "zzz9999"
+
+
+def test_mcp_token_field_only_where_it_can_be_kept_and_handed_over_on_ok(qgis_app):
+    assert SettingsDialog(Settings()).mcp_token.parent() is None  # never placed in the dialog
+    kept = []
+    dialog = SettingsDialog(Settings(), store_mcp_token=kept.append)
+    assert dialog.mcp_token.parent() is not None
+    dialog.mcp_enabled.setChecked(True)
+    dialog.mcp_token.setText("t0ken")
+    dialog.accept()
+    assert kept == ["t0ken"] and dialog.settings().mcp_http_enabled
