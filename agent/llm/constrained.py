@@ -181,7 +181,7 @@ class ConstrainedReply:
             i += 1
         segment, self._pos = raw[self._pos:i], i
         try:
-            return json.loads(f'"{segment}"')
+            return json.loads(f'"{segment}"', strict=False)
         except ValueError:
             return segment
 
@@ -206,15 +206,16 @@ class ConstrainedReply:
 
 
 def _parse_object(text: str) -> Any:
+    # strict=False: some grammars let raw newlines into strings, which strict JSON refuses
     text = text.strip()
     try:
-        return json.loads(text)
+        return json.loads(text, strict=False)
     except ValueError:
         pass
     start, end = text.find("{"), text.rfind("}")
     if 0 <= start < end:  # stray text around the object (servers without strict grammars)
         try:
-            return json.loads(text[start:end + 1])
+            return json.loads(text[start:end + 1], strict=False)
         except ValueError:
             return None
     return None

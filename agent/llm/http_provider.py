@@ -103,14 +103,15 @@ class HttpProvider:
         return response.json()
 
     def _options(self, options: ChatOptions | None) -> ChatOptions:
-        """Per-call options may change think/num_predict; runner options stay the session's."""
+        """Per-call options may change think/num_predict (the session's cap when unset); runner options stay."""
         if options is None:
             return self.options
         session = self.options
         if (options.num_ctx, options.temperature, options.keep_alive) != (
                 session.num_ctx, session.temperature, session.keep_alive):
             log.warning("ignoring per-call num_ctx/temperature/keep_alive: changing them reloads the model")
-        return dataclasses.replace(session, think=options.think, num_predict=options.num_predict,
+        num_predict = options.num_predict if options.num_predict is not None else session.num_predict
+        return dataclasses.replace(session, think=options.think, num_predict=num_predict,
                                    response_schema=options.response_schema)
 
     def _scanned_tools(self, tools: Sequence[ToolSpec] | None, body: dict[str, Any]) -> frozenset[str]:

@@ -7,6 +7,7 @@ parsed once the server says the message is finished (`finish_reason` or `[DONE]`
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, Iterable
 
 from .content_scan import ContentScanner
@@ -40,6 +41,8 @@ class OpenAIStreamParser:
         self._finish_reason = ""
         self._usage = LLMUsage()
         self._model = ""
+        self._deltas = 0  # events carrying generated text: one token each on llama.cpp servers
+        self._first_ns = self._last_ns = 0
 
     @property
     def produced(self) -> bool:
@@ -66,6 +69,8 @@ class OpenAIStreamParser:
         out: list[StreamChunk] = []
         for choice in event.get("choices") or ():
             delta = choice.get("delta") or {}
+            if delta.get("content") or delta.get("tool_calls") or reasoning_of(delta):
+                self._count_delta()
             reasoning = reasoning_of(delta)
             if reasoning:
                 out.append(ThinkingChunk(reasoning))
@@ -83,6 +88,21 @@ class OpenAIStreamParser:
                 out.extend(self._flush_calls())
         return self.parts.record(out)
 
+    def _count_delta(self) -> None:
+        now = time.perf_counter_ns()
+        self._first_ns = self._first_ns or now
+        self._last_ns = now
+        self._deltas += 1
+
+    def _measured_usage(self) -> LLMUsage:
+        """The server's usage; when it sends none (llama-cpp-python), tokens counted as they streamed."""
+        if self._usage.eval_count or not self._deltas:
+            return self._usage
+        n = self._deltas
+        # the first token's own time is not seen from here: extrapolate from the n-1 gaps
+        duration = int((self._last_ns - self._first_ns) * n / (n - 1)) if n > 1 else 0
+        return LLMUsage(prompt_eval_count=self._usage.prompt_eval_count, eval_count=n, eval_duration_ns=duration)
+
     def _flush_calls(self) -> list[StreamChunk]:
         calls = [ToolCallChunk(ToolCall(id=slot["id"] or new_call_id(), name=slot["name"],
                                         arguments=parse_arguments(slot["arguments"])))
@@ -95,7 +115,7 @@ class OpenAIStreamParser:
             return []
         out = self.parts.record(self._scanner.finish() + self._flush_calls())
         reason = _DONE_REASONS.get(self._finish_reason, self._finish_reason or "stop")
-        self.final = self.parts.response(reason, self._usage, self._model)
+        self.final = self.parts.response(reason, self._measured_usage(), self._model)
         return [*out, FinalChunk(self.final)]
 
 

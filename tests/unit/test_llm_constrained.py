@@ -131,3 +131,12 @@ def test_text_around_the_object_or_plain_text_is_not_lost():
     feed_all(plain, ["no JSON at all"])
     response, late = plain.response(ChatResponse(content=""))
     assert response.content == "no JSON at all" and [c.text for c in late] == ["no JSON at all"]
+
+
+def test_a_raw_newline_inside_a_string_does_not_lose_the_call():
+    """llama-cpp-python's JSON grammar lets a raw newline into a string value."""
+    raw = '{"tool": "zoom_to_location", "arguments": {"place": "Ly\non"}}'
+    reply = ConstrainedReply(["zoom_to_location"])
+    feed_all(reply, [raw])
+    response, _ = reply.response(ChatResponse(content=raw))
+    assert response.tool_calls[0].arguments == {"place": "Ly\non"}
