@@ -1,0 +1,180 @@
+"""Security, end to end through the loaded plugin: the outside MCP endpoint (loopback only, token,
+Host/Origin, the same confirmation policy), a prompt injection in catalog data, and files written only
+where they belong."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+from pathlib import Path
+
+import httpx
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types import ElicitResult
+from qgis.core import QgsProject, QgsVectorLayer
+from qgis.PyQt.QtCore import Qt
+from qgis.PyQt.QtTest import QTest
+
+from stacgis_agent.tools.http_endpoint import load_or_create_token
+from stacgis_agent.ui.ask_user_widget import AskUserWidget
+from testkit.analyst_view import chat
+from testkit.e2e_world import INJECTION
+from testkit.ollama_emulator import Turn
+from testkit.plugin_driver import process_until, send, wait_turn
+from testkit.reactive_emulator import tool_messages, tool_results
+from testkit.servers import free_port
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+MCP_HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+def in_thread(fn):
+    """Runs a blocking client call off the main thread while Qt (and the plugin's loop) keeps running."""
+    box: dict = {}
+
+    def run():
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed back to the test
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert process_until(lambda: not thread.is_alive(), 30), "the outside client did not finish"
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+@pytest.fixture
+def endpoint_plugin(make_plugin, tmp_path):
+    port = free_port()
+    plugin = make_plugin(mcp_http_enabled="true", mcp_http_port=port)
+    assert process_until(lambda: plugin.runtime.endpoint is not None, 10), plugin.dock.status.text()
+    token = load_or_create_token(plugin.runtime.profile_dir)
+    QgsProject.instance().addMapLayer(QgsVectorLayer("Point?crs=EPSG:4326", "parcels", "memory"))
+    return plugin, port, token
+
+
+def _listening_addresses(port: int) -> set[str]:
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.split(":")
+            if int(hex_port, 16) == port and state == "0A":  # LISTEN
+                found.add(address)
+    return found
+
+
+def _outside_ip() -> str | None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))  # no packet is sent; this only picks the outward interface
+            ip = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if ip.startswith("127.") else ip
+
+
+def test_the_endpoint_listens_on_loopback_only_and_checks_token_host_and_origin(endpoint_plugin):
+    plugin, port, token = endpoint_plugin
+    assert _listening_addresses(port) == {"0100007F"}  # 127.0.0.1, and nothing else
+    ip = _outside_ip()
+    if ip:
+        with pytest.raises(OSError):
+            socket.create_connection((ip, port), timeout=1).close()
+
+    url = f"http://127.0.0.1:{port}/mcp"
+    auth = {"authorization": f"Bearer {token}"}
+
+    def probe():
+        with httpx.Client(timeout=10) as http:
+            return [http.post(url, json=INIT, headers={**MCP_HEADERS, **h}).status_code for h in (
+                {}, {"authorization": "Bearer wrong"}, {**auth, "host": "evil.example"},
+                {**auth, "origin": "http://evil.example"}, auth)]
+
+    assert in_thread(probe) == [401, 401, 403, 403, 200]
+
+
+def _outside_call(url: str, token: str, name: str, arguments: dict, elicitation=None):
+    async def go():
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=20)
+        kwargs = {"elicitation_callback": elicitation} if elicitation else {}
+        async with Client(streamable_http_client(url, http_client=http), **kwargs) as client:
+            return await client.call_tool(name, arguments)
+
+    return in_thread(lambda: asyncio.run(go()))
+
+
+def test_outside_clients_meet_the_same_confirmation_policy(endpoint_plugin):
+    plugin, port, token = endpoint_plugin
+    url = f"http://127.0.0.1:{port}/mcp"
+    layers = lambda: sorted(lyr.name() for lyr in QgsProject.instance().mapLayers().values())  # noqa: E731
+
+    refused = _outside_call(url, token, "remove_layer", {"layer": "parcels"})
+    assert refused.is_error and "confirmation" in refused.content[0].text
+    assert layers() == ["parcels"]
+
+    async def decline(context, params):
+        return ElicitResult(action="decline")
+
+    declined = _outside_call(url, token, "remove_layer", {"layer": "parcels"}, decline)
+    assert declined.is_error and "declined" in declined.content[0].text
+    assert layers() == ["parcels"]
+
+    async def accept(context, params):
+        return ElicitResult(action="accept", content={"confirm": True})
+
+    done = _outside_call(url, token, "remove_layer", {"layer": "parcels"}, accept)
+    assert not done.is_error and layers() == []
+
+
+def test_a_prompt_injection_in_catalog_data_cannot_remove_layers_without_the_ok(lyon_plugin, emu):
+    QgsProject.instance().addMapLayer(QgsVectorLayer("Point?crs=EPSG:4326", "parcels", "memory"))
+    # A model that obeys whatever text it reads: it follows the item's description.
+    emu.script(Turn(tool_calls=[("get_item", {"collection": "lyon-notes", "item_id": "note-1"})]),
+               lambda body: Turn(tool_calls=[("remove_layer", {"layer": "parcels"})])
+               if "ignore previous instructions" in tool_messages(body, "get_item")[-1]["content"]
+               else Turn(content="no injection seen"),
+               Turn(content="I did not remove anything."))
+    send(lyon_plugin, "What do the field notes say?")
+    conversation = lyon_plugin.runtime.panel.conversation
+    assert process_until(lambda: any(isinstance(w, AskUserWidget) for w in conversation.items()), 15), \
+        chat(lyon_plugin)
+    question = next(w for w in conversation.items() if isinstance(w, AskUserWidget))
+    assert "remove_layer" in question.question.text()
+    assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["parcels"]  # nothing yet
+    QTest.mouseClick(next(b for b in question.buttons if b.text() == "No"), Qt.MouseButton.LeftButton)
+    wait_turn(lyon_plugin)
+    assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["parcels"]
+    item = tool_results(emu.chat_requests()[1], "get_item")[-1]
+    assert item["properties"]["description"] == INJECTION  # the injection did reach the model
+
+
+def test_files_are_written_only_in_the_plugin_folder_or_temp(qgis_processing, lyon_plugin, emu, tmp_path):
+    QgsProject.instance().addMapLayer(QgsVectorLayer("Point?crs=EPSG:4326", "parcels", "memory"))
+    outside = tmp_path.parent / "not-the-plugins" / "pwned.gpkg"
+    outside = Path("/root/stacgis-e2e-pwned.gpkg") if Path("/root").is_dir() else outside
+    emu.script(Turn(tool_calls=[("search_items", {"collections": ["lyon-rgb"]})]),
+               Turn(tool_calls=[("run_processing_algorithm", {"algorithm_id": "native:buffer", "parameters": {
+                   "INPUT": "parcels", "DISTANCE": 1, "OUTPUT": str(outside)}})]),
+               Turn(content="Done."))
+    send(lyon_plugin, "Search the scenes and buffer the parcels into a file")
+    wait_turn(lyon_plugin, 30)
+    last = emu.chat_requests()[-1]
+    saved = Path(tool_results(last, "search_items")[-1]["item_collection_file"])
+    assert saved.is_relative_to(lyon_plugin.runtime.profile_dir) and saved.exists()
+    refusal = json.loads(tool_messages(last, "run_processing_algorithm")[-1]["content"])["error"]
+    assert "outside the temporary folder" in refusal and "asks the user" in refusal
+    assert not outside.exists()
