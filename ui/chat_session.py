@@ -100,7 +100,7 @@ class ChatSession(QObject):
         self._session_id: str | None = None
         self._task: asyncio.Task | None = None
         self._batcher = TextBatcher(self.bridge.emit_event, max_repaints_per_s)
-        self.last_user_message = ""
+        self._agent_running = False  # False while a turn still waits for its slot
 
     @property
     def session_id(self) -> str | None:
@@ -124,7 +124,6 @@ class ChatSession(QObject):
         if not text or self.busy:
             return None
         context = self.map_context() if include_map_context else None
-        self.last_user_message = text
         self.user_message.emit(text)
         self._task = asyncio.ensure_future(self._run_turn(text, context))
         self.busy_changed.emit(True)
@@ -135,7 +134,7 @@ class ChatSession(QObject):
         if not self.busy:
             return
         task = self._task
-        if self._agent is None:  # still waiting for a slot: nothing runs yet
+        if not self._agent_running:  # still waiting for a slot: nothing runs yet
             task.cancel()
             return
         self._agent.cancel()
@@ -168,7 +167,7 @@ class ChatSession(QObject):
         agent, task = self._agent, self._task
         self._agent = None
         if task is not None and not task.done():
-            if agent is None:
+            if agent is None or not self._agent_running:
                 task.cancel()
             else:
                 agent.cancel()  # one cancel only: a second one would interrupt the stream's closing
@@ -195,12 +194,14 @@ class ChatSession(QObject):
             if not progress.finished:
                 self._batcher.push(Done(self._session_id, "", progress.text(), time.time()))
         finally:
+            self._agent_running = False
             self._batcher.flush()
             self.busy_changed.emit(False)
 
     async def _converse(self, text: str, context: Any, progress: _TurnProgress) -> None:
         if self._agent is None:
             self._agent = self._loop_factory(self._session_id)
+        self._agent_running = True
         async for event in self._agent.run(text, context):
             if isinstance(event, ToolResult) and self._changes_map(event.tool_name):
                 progress.changed_map = True
