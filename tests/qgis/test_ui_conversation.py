@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from qgis.PyQt.QtCore import QBuffer, QByteArray, QIODevice, QUrl
+from qgis.PyQt.QtCore import QBuffer, QByteArray, QIODevice, Qt, QUrl
 from qgis.PyQt.QtGui import QColor, QImage, QTextDocument, QTextFormat
+from qgis.PyQt.QtTest import QTest
 from qgis.PyQt.QtWidgets import QApplication
 
 from stacgis_agent.agent.events import (
@@ -25,6 +26,7 @@ from stacgis_agent.ui.activity_feed import ActivityFeed
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
 from stacgis_agent.ui.conversation_view import ConversationView
 from stacgis_agent.ui.event_bridge import EventBridge
+from stacgis_agent.ui.message_input import MessageInput
 from stacgis_agent.ui.streamed_markdown import SEGMENT_CHARS
 from stacgis_agent.ui.turn_stats import format_usage
 
@@ -270,3 +272,23 @@ def test_provider_switches_limits_and_notices_are_shown_as_notices(view):
                               "Stopped after 15 steps (limit 15)"]
     assert feed.topLevelItem(0).child(0).text(0) == "laptop unreachable"
     assert "raise 'Max steps' in the settings" in conversation.items()[-1].text()
+
+
+def test_message_box_enter_sends_shift_enter_breaks_the_line_up_recalls(qgis_app):
+    box = MessageInput()
+    sent = []
+    box.submitted.connect(sent.append)
+    box.show()
+    QTest.keyClicks(box, "first line")
+    QTest.keyClick(box, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    QTest.keyClicks(box, "second line")
+    assert sent == [] and box.toPlainText() == "first line\nsecond line"
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    assert sent == ["first line\nsecond line"]
+    box.last_sent = sent[-1]  # what the panel does once the message is taken
+    box.clear()
+    QTest.keyClick(box, Qt.Key.Key_Up)
+    assert box.toPlainText() == "first line\nsecond line"
+    QTest.keyClick(box, Qt.Key.Key_Enter)  # the keypad's Enter sends too
+    assert len(sent) == 2
+    box.close()
