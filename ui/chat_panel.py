@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Callable
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
@@ -37,7 +38,7 @@ class ChatPanel(QWidget):
     undo_requested = pyqtSignal(str)  # message_id of the turn whose map changes to revert
 
     def __init__(self, session: ChatSession, store: SessionStore | None = None, *, user: str = "default",
-                 parent=None):
+                 map_changing_tool: Callable[[str], bool] | None = None, parent=None):
         super().__init__(parent)
         self.session = session
         self._replaying = False
@@ -48,7 +49,7 @@ class ChatPanel(QWidget):
         self.tabs.addTab(self._build_chat_tab(), "Chat")
         self.sessions: SessionsPanel | None = None
         if store is not None:
-            self.sessions = SessionsPanel(store, user)
+            self.sessions = SessionsPanel(store, user, changes_map=map_changing_tool)
             self.sessions.session_opened.connect(lambda record: asyncio.ensure_future(self.restore(record)))
             self.sessions.new_session_requested.connect(lambda: asyncio.ensure_future(self.new_session()))
             self.sessions.session_deleted.connect(self._on_session_deleted)

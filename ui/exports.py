@@ -9,6 +9,7 @@ import json
 from typing import Any, Callable, Iterable, Sequence
 
 from ..agent import events as ev
+from ..agent.safety import Safety, tool_safety
 from ..agent.stores.base import SessionRecord
 from .session_history import HistoryItem, UserMessage, history_items
 
@@ -83,22 +84,31 @@ canvas = iface.mapCanvas()
 '''
 
 
-def session_to_pyqgis(record: SessionRecord, changes_map: Callable[[str], bool] = lambda name: True) -> str:
+def map_changing_tools(tools: Iterable[Any]) -> set[str]:
+    """Names of the tools (mcp Tool objects) that are not read-only, from their safety annotation."""
+    return {tool.name for tool in tools if tool_safety(tool) is not Safety.READ}
+
+
+def session_to_pyqgis(record: SessionRecord, changes_map: Callable[[str], bool] | None = None) -> str:
+    """`changes_map(tool_name)` says which tools act on the map (see `map_changing_tools`);
+    without it every result that names a layer source or a view is replayed."""
     blocks = [SCRIPT_HEADER.format(title=(record.info.title or record.info.session_id).replace('"', "'"))]
     starts: dict[str, ev.ToolStart] = {}
     for item in history_items(record):
         if isinstance(item, ev.ToolStart):
             starts[item.call_id] = item
-        elif isinstance(item, ev.ToolResult) and changes_map(item.tool_name):
+        elif isinstance(item, ev.ToolResult) and (changes_map is None or changes_map(item.tool_name)):
             start = starts.get(item.call_id)
-            args = start.tool_args if start else {}
-            blocks.append(_action_block(item.tool_name, args, item.result))
+            block = _action_block(item.tool_name, start.tool_args if start else {}, item.result,
+                                  keep_empty=changes_map is not None)
+            if block:
+                blocks.append(block)
     if len(blocks) == 1:
         blocks.append("# This session did not change the map.\n")
     return "\n".join(blocks)
 
 
-def _action_block(tool: str, args: dict[str, Any], result: Any) -> str:
+def _action_block(tool: str, args: dict[str, Any], result: Any, keep_empty: bool) -> str:
     call = f"{tool}({', '.join(f'{k}={v!r}' for k, v in args.items())})"
     lines = ["# " + " ".join(call.split())]  # one comment line whatever the arguments hold
     data = _as_dict(result)
@@ -108,6 +118,8 @@ def _action_block(tool: str, args: dict[str, Any], result: Any) -> str:
     if data.get("extent") and data.get("crs"):
         lines.extend(_extent_lines(data["extent"], str(data["crs"])))
     if not layers and not data.get("extent"):
+        if not keep_empty:
+            return ""
         lines.append("# (no layer or view in the result: not reproducible as a script)")
     return "\n".join(lines) + "\n"
 

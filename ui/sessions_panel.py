@@ -39,7 +39,7 @@ class SessionsPanel(QWidget):
     session_deleted = pyqtSignal(str)
 
     def __init__(self, store: SessionStore, user: str = "default",
-                 changes_map: Callable[[str], bool] = lambda name: True, parent=None):
+                 changes_map: Callable[[str], bool] | None = None, parent=None):
         super().__init__(parent)
         self.store = store
         self.user = user

@@ -6,7 +6,7 @@ import ast
 
 from stacgis_agent.agent.events import AskUser, Content, Done, ToolResult, ToolStart, event_to_dict
 from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
-from stacgis_agent.ui.exports import session_to_markdown, session_to_pyqgis
+from stacgis_agent.ui.exports import map_changing_tools, session_to_markdown, session_to_pyqgis
 
 SOURCE = "/vsicurl/https://example.org/S2B_31TFL_20230612/B04.tif"
 
@@ -53,3 +53,17 @@ def test_pyqgis_script_replays_layers_and_view_of_map_changing_tools_only():
 def test_pyqgis_script_of_a_session_without_map_changes_says_so():
     record = SessionRecord(SessionInfo("s2", "default", "", 0.0, 0.0), {}, [{"type": "user", "text": "hi"}])
     assert "did not change the map" in session_to_pyqgis(record)
+
+
+async def test_map_changing_tools_come_from_the_real_tool_annotations():
+    from testkit.toy_tools import build_toy_server
+
+    server, _world = build_toy_server()
+    names = map_changing_tools(await server.list_tools())
+    assert {"load_item", "remove_layer"} <= names and not {"search_items", "geocode"} & names
+
+
+def test_without_tool_knowledge_only_results_with_layer_sources_or_views_are_replayed():
+    script = session_to_pyqgis(_record())
+    assert "search_items" not in script and "not reproducible" not in script
+    assert "QgsRasterLayer(" in script and "QgsRectangle(4.7" in script
