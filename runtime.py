@@ -62,6 +62,7 @@ class AgentRuntime:
         self.endpoint = None
         self._turn_id = ""
         self._turn_of_message: dict[str, str] = {}
+        self._map_tools: set[str] = set()  # tools that change the map, for the PyQGIS export
 
     # Building ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -88,12 +89,14 @@ class AgentRuntime:
         self.session.user_message.connect(self._begin_turn)
         self.session.busy_changed.connect(self._maybe_end_turn)
         self.session.map_changed.connect(self._remember_turn)
-        self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user)
+        self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user,
+                               map_changing_tool=lambda name: name in self._map_tools)
         self.panel.undo_requested.connect(self._undo)
         self.panel.settings_requested.connect(self.open_settings)
         self.dock.set_chat_widget(self.panel)
         self.dock.set_status(f"Checking Ollama at {s.ollama_url}…")
         self.tasks.start(self.refresh_connection(), name="connection-check")
+        self.tasks.start(self._read_map_tools(), name="map-tools")
         if s.mcp_http_enabled:
             self.tasks.start(self._start_endpoint([canvas_family]), name="mcp-endpoint")
 
@@ -101,6 +104,11 @@ class AgentRuntime:
         return AgentLoop(self.provider, self.server, self.settings, session_id=session_id,
                          memory_store=self.stores.memories, embed=self.provider.embed,
                          session_store=self.stores.sessions, user=self.settings.user)
+
+    async def _read_map_tools(self) -> None:
+        from .ui.exports import map_changing_tools
+
+        self._map_tools = map_changing_tools(await self.server.list_tools())
 
     async def _start_endpoint(self, families) -> None:
         from .tools.http_endpoint import McpHttpEndpoint, load_or_create_token
@@ -184,14 +192,24 @@ class AgentRuntime:
                     LOG.exception("closing %r failed", closer)
         self.provider = self.stores = self.http = None
 
+    async def _close_after(self, closing) -> None:
+        if closing is not None:
+            await asyncio.wait([closing], timeout=5)
+        await self.aclose()
+
     def shutdown(self) -> None:
         """Unload: stop the running turn at once and close connections in the background."""
-        if self.session is not None and self.session.busy:
-            self.session.stop()
+        closing = self.session.shutdown() if self.session is not None else None
+        self.session = None
         try:
             loop = asyncio.get_event_loop_policy().get_event_loop()
-            task = loop.create_task(self.aclose(), name="stacgis_agent:shutdown")
-            task.add_done_callback(lambda t: t.cancelled() or t.exception() and LOG.error("shutdown: %s", t.exception()))
+            task = loop.create_task(self._close_after(closing), name="stacgis_agent:shutdown")
+            task.add_done_callback(_log_failure)
         except RuntimeError:
             pass
         self.dock = None
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        LOG.error("Closing the agent failed: %s", task.exception())
