@@ -9,6 +9,7 @@ from typing import Any
 # Layer types as the plugin reports them; they become policy states ("raster_layer", ...).
 LAYER_KINDS = ("raster", "vector", "mesh", "point_cloud", "vector_tile")
 _MAX_FEATURES_CHARS = 1500
+MARKER = "[map] "  # starts the block appended to a user message; session titles cut it off
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class MapContext:
         features = _features_text(self.selected_features)
         if features:
             lines.append(f"selected features: {features}")
-        return "[map] " + "\n".join(lines) if lines else ""
+        return MARKER + "\n".join(lines) if lines else ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

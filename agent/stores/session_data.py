@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Sequence
 
+from ..map_context import MARKER as MAP_CONTEXT_MARKER
 from .base import SessionInfo, SessionRecord
 
 TITLE_LENGTH = 60
@@ -20,7 +21,8 @@ def title_from_memory(memory: Mapping[str, Any]) -> str:
     messages = memory.get("messages") if isinstance(memory, Mapping) else None
     for msg in messages if isinstance(messages, list) else ():
         if isinstance(msg, Mapping) and msg.get("role") == "user":
-            text = " ".join(str(msg.get("content", "")).split())
+            said = str(msg.get("content", "")).split(MAP_CONTEXT_MARKER, 1)[0]  # not the map context
+            text = " ".join(said.split())
             if text:
                 return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
     return ""

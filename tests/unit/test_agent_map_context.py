@@ -30,3 +30,12 @@ def test_large_selection_is_summarised_not_inlined():
     text = MapContext(selected_features={"type": "FeatureCollection", "features": feats}).to_prompt()
     assert "100 features (too large to inline; ids [0, 1, 2" in text
     assert len(text) < 400
+
+
+def test_session_title_is_what_the_user_typed_not_the_map_context():
+    from stacgis_agent.agent.map_context import MapContext
+    from stacgis_agent.agent.stores.session_data import title_from_memory
+
+    context = MapContext(crs="EPSG:2154", active_layer="parcels")
+    memory = {"messages": [{"role": "user", "content": "Mean NDVI of my parcel?\n\n" + context.to_prompt()}]}
+    assert title_from_memory(memory) == "Mean NDVI of my parcel?"
