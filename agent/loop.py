@@ -70,6 +70,7 @@ class AgentLoop:
         self._ready = False
         self._queue: asyncio.Queue | None = None
         self._task: asyncio.Task | None = None
+        self._cancelled: asyncio.Task | None = None
         self._pending: dict[str, asyncio.Future] = {}
         self._turn: TurnState | None = None
 
@@ -95,7 +96,7 @@ class AgentLoop:
                 yield await self._stopped()
         finally:
             if not task.done():  # the caller stopped iterating: do not leave the turn running
-                task.cancel()
+                self._cancel_once(task)
                 await asyncio.gather(task, return_exceptions=True)
                 self._close_memory()
 
@@ -110,6 +111,13 @@ class AgentLoop:
     def cancel(self) -> None:
         task = self._task
         if task is not None and not task.done():
+            self._cancel_once(task)
+
+    def _cancel_once(self, task: asyncio.Task) -> None:
+        # A second cancel would interrupt the provider while it closes the HTTP stream, leaving
+        # the stream open and the model generating.
+        if task is not self._cancelled:
+            self._cancelled = task
             task.cancel()
 
     async def aclose(self) -> None:
