@@ -29,6 +29,7 @@ PROTOCOL_NOTE = (
     "After a tool runs, its result comes back in the next user message.")
 _ANSWER_START = re.compile(r'\s*\{\s*"answer"\s*:\s*"')
 _ANSWER_PREFIX = '{"answer":"'
+_CUT_CALL = re.compile(r'\s*\{\s*"tool"\s*:\s*"([^"]+)"')
 
 
 def action_schema(specs: Sequence[ToolSpec] | None) -> dict[str, Any]:
@@ -197,6 +198,11 @@ class ConstrainedReply:
             answer = _text(action[ANSWER_KEY])
         elif streamed:  # cut by the length limit inside the answer: keep what came
             answer = streamed
+        elif _CUT_CALL.match(self.raw):
+            name = _CUT_CALL.match(self.raw).group(1)
+            log.warning("constrained tool call cut before its end (%s): %.200s", raw.done_reason, self.raw)
+            answer = (f"My call to '{name}' was cut off before it was complete, so I did not run it. "
+                      "Ask again more simply, or raise the answer length limit in the plugin settings.")
         else:
             log.warning("constrained reply is not the expected JSON: %.200s", self.raw)
             answer = self.raw.strip()

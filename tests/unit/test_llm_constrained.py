@@ -140,3 +140,13 @@ def test_a_raw_newline_inside_a_string_does_not_lose_the_call():
     feed_all(reply, [raw])
     response, _ = reply.response(ChatResponse(content=raw))
     assert response.tool_calls[0].arguments == {"place": "Ly\non"}
+
+
+def test_a_tool_call_cut_by_the_length_limit_is_not_run_and_not_shown_as_json():
+    raw = '{"tool": "zoom_to_location", "arguments": {"lon": 4.85, "lat": 45.'
+    reply = ConstrainedReply(["zoom_to_location"])
+    feed_all(reply, [raw])
+    response, late = reply.response(ChatResponse(content=raw, done_reason="length"))
+    assert response.tool_calls == ()
+    assert "'zoom_to_location' was cut off" in response.content and "{" not in response.content
+    assert [c.text for c in late] == [response.content]
