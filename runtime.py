@@ -75,7 +75,7 @@ class AgentRuntime:
 
         s = self.settings
         self.stores = build_stores(with_postgres_password(s), self.profile_dir, on_notice=self._notice)
-        self.provider = provider_from_settings(s)
+        self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent")
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=True)
         self.deps = ToolDeps.from_settings(
             s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,

@@ -125,6 +125,11 @@ class SettingsDialog(QDialog):
         form.addRow("Temperature", self.temperature)
         form.addRow("Max steps per message", self.max_steps)
         form.addRow("Tools offered per step (top-K)", self.tool_top_k)
+        self.constrained_tools = QCheckBox("Constrained tool calling (for models whose tool calls break)")
+        self.constrained_tools.setChecked(s.constrained_tools)
+        self.constrained_tools.setToolTip("Each reply is forced to be one JSON action: a valid tool call or the answer. "
+                                          "Models without native tool calling use it automatically.")
+        form.addRow("", self.constrained_tools)
         return tab
 
     def _catalogs_tab(self, s: Settings) -> QWidget:
@@ -204,7 +209,8 @@ class SettingsDialog(QDialog):
             backup_provider_url=self.backup_url.text().strip(), backup_model=self.backup_model.text().strip(),
             backup_kind=self.backup_kind.currentText(), num_ctx=self.num_ctx.value(),
             temperature=round(self.temperature.value(), 2), max_steps=self.max_steps.value(),
-            tool_top_k=self.tool_top_k.value(), catalogs=self.catalogs.catalogs(),
+            tool_top_k=self.tool_top_k.value(), constrained_tools=self.constrained_tools.isChecked(),
+            catalogs=self.catalogs.catalogs(),
             redis_url=self.redis_url.text().strip(), postgres_dsn=self.postgres_dsn.text().strip(),
             postgres_auth_cfg=self.postgres_auth_id(),
             mcp_http_enabled=self.mcp_enabled.isChecked(), mcp_http_port=self.mcp_port.value())

@@ -147,3 +147,9 @@ def test_mcp_token_field_only_where_it_can_be_kept_and_handed_over_on_ok(qgis_ap
     dialog.mcp_token.setText("t0ken")
     dialog.accept()
     assert kept == ["t0ken"] and dialog.settings().mcp_http_enabled
+
+
+def test_constrained_tool_calling_switch_round_trips(dialog):
+    assert not dialog.constrained_tools.isChecked()
+    dialog.constrained_tools.setChecked(True)
+    assert dialog.settings().constrained_tools is True
