@@ -243,7 +243,8 @@ class AgentLoop:
         if self.memory_store is None or self.embed is None:
             return None
         try:
-            return memories_message(await recall(self.memory_store, self.embed, self.user, message))
+            return memories_message(await recall(self.memory_store, self.embed, self.user, message,
+                                                 model=self.settings.embedding_model))
         except Exception as exc:  # long-term memory is a bonus, never a blocker
             log.warning("long-term memory lookup failed: %s", exc)
             return None

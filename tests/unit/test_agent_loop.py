@@ -202,3 +202,20 @@ async def test_map_context_long_term_memories_and_restored_session_reach_the_mod
     assert [m["role"] for m in second] == ["system", "user", "assistant", "user"]
     assert second[2]["content"] == "Noted."
     assert isinstance(events[-1], Done) and events[-1].session_id == "chat-7"
+
+
+async def test_memories_stored_with_the_embedding_model_are_recalled_from_the_real_store(make_harness, tmp_path):
+    """The memory tools store vectors tagged with the embedding model; recall must search with the
+    same model (the real stores never compare vectors across models)."""
+    from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
+
+    h = make_harness()
+    store = SqliteMemoryStore(tmp_path / "memory.sqlite")
+    text = "The user works in EPSG:2154"
+    await store.add("ana", text, "fact", (await h.provider.embed([text]))[0], model=h.settings.embedding_model)
+    h.make_loop(memory_store=store, user="ana")
+    h.emu.script(Turn(content="EPSG:2154."))
+    await h.run("Which EPSG do I work in?")
+    first = h.emu.chat_requests()[0]["messages"]
+    assert first[1]["role"] == "system" and "- (fact) The user works in EPSG:2154" in first[1]["content"]
+    await store.aclose()
