@@ -14,6 +14,7 @@ the middle of an LLM stream or a tool call while the caller is waiting for an ev
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 import uuid
@@ -21,7 +22,7 @@ from typing import Any, AsyncIterator, Sequence
 
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
-from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, event_to_dict
+from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, event_to_dict
 from .llm.errors import LLMError
 from .llm.types import ChatOptions, Message, Provider, ToolSpec
 from .longterm import memories_message, recall
@@ -270,7 +271,24 @@ class AgentLoop:
         if isinstance(event, Content):
             if not event.is_complete:
                 return  # the complete answer follows as one entry
+        if isinstance(event, ToolResult):
+            entry["result"] = _loggable_result(event.result)
         self.log.append(entry)
+
+
+LOG_RESULT_CHARS = 20_000  # a tool result kept whole in the session log up to this size
+
+
+def _loggable_result(result: Any) -> Any:
+    """The session is rewritten after every message: a huge tool result (a 10 MB item) is kept as
+    a preview so saving stays fast and the stored session small."""
+    try:
+        text = json.dumps(result, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = str(result)
+    if len(text) <= LOG_RESULT_CHARS:
+        return result
+    return {"truncated": True, "size_chars": len(text), "preview": text[:LOG_RESULT_CHARS]}
 
 
 def _format_tools(tools: list[Any]) -> dict[str, ToolSpec]:

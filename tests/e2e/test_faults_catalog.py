@@ -111,8 +111,6 @@ def test_a_10_mb_item_is_cut_for_the_model_and_the_chat_goes_on(make_plugin, emu
     _works_again(plugin, emu)
 
 
-@pytest.mark.xfail(strict=True, reason="gap: the session log keeps a tool's whole structured result (a 10 MB "
-                                       "item is saved as ~20 MB, rewritten after every message)")
 def test_a_10_mb_item_does_not_bloat_the_saved_session(make_plugin, emu, stac):
     plugin = make_plugin(catalogs=stac.catalogs_env())
     stac.faults.huge_assets = 25_000

@@ -219,3 +219,14 @@ async def test_memories_stored_with_the_embedding_model_are_recalled_from_the_re
     first = h.emu.chat_requests()[0]["messages"]
     assert first[1]["role"] == "system" and "- (fact) The user works in EPSG:2154" in first[1]["content"]
     await store.aclose()
+
+
+def test_session_log_keeps_a_preview_of_a_huge_tool_result_not_all_of_it():
+    from stacgis_agent.agent.loop import LOG_RESULT_CHARS, _loggable_result
+
+    small = {"items": [{"id": "a"}]}
+    assert _loggable_result(small) is small
+    huge = {"assets": {f"B{i:05d}": {"href": "https://example.org/" + "x" * 300} for i in range(40_000)}}
+    kept = _loggable_result(huge)
+    assert kept["truncated"] is True and kept["size_chars"] > 10_000_000
+    assert len(kept["preview"]) == LOG_RESULT_CHARS
