@@ -115,9 +115,6 @@ def test_a_remembered_crs_is_kept_in_pgvector_and_a_new_session_starts_clean(mak
     assert any(e.get("tool_name") == "add_memory" for e in saved_events(plugin, first_session))
 
 
-@pytest.mark.xfail(strict=True, reason="bug in agent/loop.py: AgentLoop._recall searches the memory store "
-                                       "without model=settings.embedding_model, while add_memory stores with it, "
-                                       "so no memory is ever recalled (both backends filter by model)")
 def test_a_new_session_is_given_the_remembered_crs(make_plugin, emu, world):
     _remember(make_plugin, emu, world)
     system = [m["content"] for m in emu.chat_requests()[-1]["messages"] if m["role"] == "system"]
