@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtGui import QPixmap
 from qgis.PyQt.QtWidgets import (
     QApplication,
     QFrame,
@@ -14,7 +17,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..agent.events import AskUser, Content, Done, Error, IterationLimit
+from ..agent.events import AskUser, Content, Done, Error, IterationLimit, ToolResult
 from .ask_user_widget import AskUserWidget
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
@@ -22,6 +25,8 @@ from .streamed_markdown import StreamedMarkdownView
 
 USER_STYLE = "background: #dceefc; border-radius: 8px;"
 ASSISTANT_STYLE = "background: #f4f4f4; border-radius: 8px;"
+IMAGE_WIDTH = 420  # px; charts and map views are shown at most this wide in the chat
+IMAGE_KEYS = ("chart_file", "png_file")
 
 
 class MessageBubble(QFrame):
@@ -72,6 +77,22 @@ class MessageBubble(QFrame):
         else:
             self.body.set_text(text)
 
+    def add_image(self, path: str, width: int = IMAGE_WIDTH) -> QLabel | None:
+        """A picture a tool made during this turn (a chart, a map view), shown under the text."""
+        pixmap = QPixmap(path)
+        if pixmap.isNull():
+            return None
+        label = QLabel()
+        label.setPixmap(pixmap.scaledToWidth(min(width, pixmap.width()),
+                                             Qt.TransformationMode.SmoothTransformation))
+        label.setToolTip(path)
+        label.setProperty("image_path", path)
+        self.layout().insertWidget(self.layout().count() - 1, label)
+        return label
+
+    def images(self) -> list[str]:
+        return [w.property("image_path") for w in self.findChildren(QLabel) if w.property("image_path")]
+
     def rendered_text(self) -> str:
         return self.body.text() if isinstance(self.body, QLabel) else self.body.plain_text()
 
@@ -95,6 +116,7 @@ class ConversationView(QScrollArea):
         self.autoscroll = StickToBottom(self.verticalScrollBar())
         self._streaming: MessageBubble | None = None
         self._questions: list[AskUserWidget] = []
+        self._turn_images: list[str] = []
 
     def connect_bridge(self, bridge: EventBridge) -> None:
         bridge.content.connect(self.on_content)
@@ -102,6 +124,7 @@ class ConversationView(QScrollArea):
         bridge.error.connect(self.on_error)
         bridge.iteration_limit.connect(self.on_iteration_limit)
         bridge.done.connect(self.on_done)
+        bridge.tool_result.connect(self.on_tool_result)
 
     # -- what the conversation holds, for tests and exports
     def items(self) -> list[QWidget]:
@@ -161,12 +184,18 @@ class ConversationView(QScrollArea):
         self.add_status(f"The agent stopped after {event.steps} steps (limit {event.limit}). "
                         "Ask it to continue, or raise 'Max steps' in the settings.")
 
+    def on_tool_result(self, event: ToolResult) -> None:
+        self._turn_images.extend(image_files(event.result))
+
     def on_done(self, event: Done) -> None:
         bubble = self._streaming
-        if bubble is None and event.content and not event.stopped:
+        if bubble is None and (event.content or self._turn_images) and not event.stopped:
             bubble = self.add_assistant_message(event.content)
         if bubble is not None:
             bubble.message_id = event.message_id
+            for path in self._turn_images:
+                bubble.add_image(path)
+        self._turn_images = []
         for question in self._questions:
             question.expire()
         self._questions.clear()
@@ -177,3 +206,15 @@ class ConversationView(QScrollArea):
     def show_undo(self, message_id: str) -> None:
         for bubble in self.bubbles():
             bubble.undo_button.setVisible(bool(message_id) and bubble.message_id == message_id)
+
+
+def image_files(result: object) -> list[str]:
+    """PNG files a tool result points at (generate_chart's chart_file, get_map_view's png_file)."""
+    if not isinstance(result, dict):
+        return []
+    found = []
+    for key in IMAGE_KEYS:
+        path = result.get(key)
+        if isinstance(path, str) and path.lower().endswith(".png") and Path(path).is_file():
+            found.append(path)
+    return found

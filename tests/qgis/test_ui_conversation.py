@@ -6,7 +6,7 @@ import pytest
 from qgis.PyQt.QtCore import QBuffer, QByteArray, QIODevice, Qt, QUrl
 from qgis.PyQt.QtGui import QColor, QImage, QTextDocument, QTextFormat
 from qgis.PyQt.QtTest import QTest
-from qgis.PyQt.QtWidgets import QApplication
+from qgis.PyQt.QtWidgets import QApplication, QLabel
 
 from stacgis_agent.agent.events import (
     AskUser,
@@ -292,3 +292,23 @@ def test_message_box_enter_sends_shift_enter_breaks_the_line_up_recalls(qgis_app
     QTest.keyClick(box, Qt.Key.Key_Enter)  # the keypad's Enter sends too
     assert len(sent) == 2
     box.close()
+
+
+def test_a_chart_a_tool_made_is_shown_in_the_answer(view, tmp_path):
+    bridge, conversation, _feed = view
+    chart = tmp_path / "chart.png"
+    image = QImage(300, 200, QImage.Format.Format_RGB32)
+    image.fill(QColor("#2e7d32"))
+    assert image.save(str(chart))
+    bridge.emit_event(ToolResult(1, "c1", "generate_chart", {"chart_file": str(chart), "chart_type": "bar"}, 12.0))
+    bridge.emit_event(ToolResult(1, "c2", "search_items", {"chart_file": "/nowhere/missing.png"}, 3.0))
+    bridge.emit_event(Content("Here is the change per date."))
+    bridge.emit_event(Done("s1", "m1", "Here is the change per date.", 0.0))
+    answer = conversation.bubbles()[-1]
+    assert answer.images() == [str(chart)]
+    label = [w for w in answer.findChildren(QLabel) if w.property("image_path")][0]
+    assert label.pixmap().width() == 300  # narrower than the chat width: shown at its own size
+
+    bridge.emit_event(Content("Next answer, no chart."))
+    bridge.emit_event(Done("s1", "m2", "Next answer, no chart.", 0.0))
+    assert conversation.bubbles()[-1].images() == []  # images belong to the turn that made them
