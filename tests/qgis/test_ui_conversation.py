@@ -180,8 +180,15 @@ def test_undo_button_only_on_the_turn_that_changed_the_map(view):
 
 
 def _scroll_state(feed, qt_process_until):
-    qt_process_until(lambda: False, timeout=0.05)
+    """Scroll value and maximum once layout has settled (it takes longer on a loaded machine)."""
     bar = feed.verticalScrollBar()
+    seen = []
+
+    def settled():
+        seen.append((bar.value(), bar.maximum()))
+        return len(seen) > 5 and seen[-1][1] > 0 and len(set(seen[-5:])) == 1
+
+    qt_process_until(settled, timeout=3)
     return bar.value(), bar.maximum()
 
 
