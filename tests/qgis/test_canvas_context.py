@@ -43,7 +43,7 @@ def test_context_reports_view_layers_and_selection_in_lonlat(qgis_iface, qgis_ne
     lon, lat = ctx.center_lonlat
     assert 4.7 < lon < 4.95 and 45.6 < lat < 45.9  # Lyon, transformed from Lambert-93
     assert ctx.active_layer == "parcels"
-    assert [(l.name, l.kind, l.feature_count) for l in ctx.layers] == [("parcels", "vector", 3)]
+    assert [(layer.name, layer.kind, layer.feature_count) for layer in ctx.layers] == [("parcels", "vector", 3)]
     features = ctx.selected_features["features"]
     assert len(features) == 1 and features[0]["properties"]["name"] == "p2"
     x0 = features[0]["geometry"]["coordinates"][0][0][0]

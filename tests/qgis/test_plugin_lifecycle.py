@@ -8,10 +8,11 @@ import gc
 import logging
 
 import pytest
-import stacgis_agent
 from qgis.core import QgsApplication
 from qgis.PyQt.QtCore import QEvent
 from qgis.PyQt.QtWidgets import QAction, QApplication
+
+import stacgis_agent
 from stacgis_agent import log_handler
 from stacgis_agent.ui.dock import OBJECT_NAME, StacAgentDock
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from qgis.core import QgsSettings
 from qgis.PyQt.QtCore import QSettings
+
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.qgis_settings import load_settings, save_settings
 

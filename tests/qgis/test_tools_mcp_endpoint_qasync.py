@@ -3,12 +3,9 @@ while Qt keeps processing events (QGIS is not blocked)."""
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx2
 import numpy as np
 import pytest
-import qasync
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from qgis.PyQt.QtCore import QTimer
@@ -18,14 +15,6 @@ from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.http_endpoint import McpHttpEndpoint, load_or_create_token
 from testkit.cogs import write_cog
 from testkit.stac_api import free_port
-
-
-@pytest.fixture
-def qloop(qgis_app):
-    loop = qasync.QEventLoop(qgis_app)
-    asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.set_event_loop(None)
 
 
 def test_outside_client_is_served_on_the_qt_loop_without_blocking_it(qloop, tmp_path):

@@ -7,7 +7,6 @@ import asyncio
 import time
 
 import pytest
-import qasync
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 
@@ -18,25 +17,12 @@ from stacgis_agent.ui.chat_panel import ChatPanel
 from stacgis_agent.ui.chat_session import ChatSession
 from testkit.agent_harness import Harness
 from testkit.ollama_emulator import OllamaEmulator, Turn
+from testkit.plugin_driver import until
 
 LYON = MapContext(extent=(4.7, 45.6, 5.0, 45.9), crs="EPSG:4326", center_lonlat=(4.85, 45.75), scale=50000,
                   active_layer="parcels", layers=(LayerInfo("parcels", "vector", geometry="Polygon"),))
 
 
-@pytest.fixture
-def qloop(qgis_app):
-    """The plugin's kind of loop (qasync on the Qt app), closed afterwards: a closed loop drops its
-    socket notifiers, which would otherwise fire on reused file descriptors in later tests."""
-    loop = qasync.QEventLoop(qgis_app)
-    asyncio.set_event_loop(loop)
-    yield loop
-    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-    for task in pending:
-        task.cancel()
-    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-    loop.run_until_complete(loop.shutdown_asyncgens())
-    loop.close()
-    asyncio.set_event_loop(None)
 
 
 @pytest.fixture
@@ -62,12 +48,6 @@ def chat(qloop, emu, tmp_path):
     panel.close()
 
 
-async def until(predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.01)
 
 
 def type_and_enter(panel: ChatPanel, text: str) -> None:

@@ -7,29 +7,13 @@ import asyncio
 import time
 
 import pytest
-import qasync
 
 from stacgis_agent.agent.stores.local_gate import LocalConcurrencyGate
 from stacgis_agent.ui.chat_panel import ChatPanel
 from stacgis_agent.ui.chat_session import ChatSession
 from testkit.agent_harness import Harness
 from testkit.ollama_emulator import OllamaEmulator, Turn
-
-
-@pytest.fixture
-def qloop(qgis_app):
-    """The plugin's kind of loop (qasync on the Qt app), closed afterwards: a closed loop drops its
-    socket notifiers, which would otherwise fire on reused file descriptors in later tests."""
-    loop = qasync.QEventLoop(qgis_app)
-    asyncio.set_event_loop(loop)
-    yield loop
-    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-    for task in pending:
-        task.cancel()
-    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-    loop.run_until_complete(loop.shutdown_asyncgens())
-    loop.close()
-    asyncio.set_event_loop(None)
+from testkit.plugin_driver import until
 
 
 @pytest.fixture
@@ -46,12 +30,6 @@ def queued_chat(qloop):
         panel.close()
 
 
-async def until(predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.01)
 
 
 def test_waits_for_a_free_slot_showing_chats_ahead_then_starts_by_itself(queued_chat, qloop):

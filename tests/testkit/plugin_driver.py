@@ -38,3 +38,12 @@ def run_coroutine(coro, timeout: float = 10.0):
     task = asyncio.ensure_future(coro)
     assert process_until(task.done, timeout), "coroutine did not finish"
     return task.result()
+
+
+async def until(predicate, timeout: float = 10.0) -> None:
+    """Awaits (on a running asyncio loop) until predicate() holds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.01)
