@@ -63,16 +63,34 @@ def test_compare_the_two_dates_gives_numpy_figures_a_difference_raster_and_a_cha
                                                                         "Calling generate_chart"]
 
 
-@pytest.mark.xfail(strict=True, reason="gap: no tool adds detect_change's difference raster to the map with a "
-                                       "diverging ramp, and the chat does not show a chart_file image (issue 9 #4)")
-def test_compare_the_two_dates_shows_the_difference_layer_and_the_chart_in_the_chat(lyon_plugin, emu):
-    _compare_script(emu)
+def test_compare_the_two_dates_shows_a_diverging_difference_layer_and_the_chart_in_the_chat(lyon_plugin, emu):
+    emu.script(
+        Turn(tool_calls=[("detect_change", {
+            "collection": "lyon-ndvi", "asset": "ndvi", "bbox": LYON_BBOX, "period_a": JUNE, "period_b": JULY})]),
+        lambda body: Turn(tool_calls=[("add_result_layer", {
+            "path": tool_results(body, "detect_change")[0]["difference_file"], "name": "NDVI change June→July"})]),
+        lambda body: Turn(tool_calls=[("generate_chart", {
+            "chart_type": "bar", "x": ["June", "July"], "title": "Mean index",
+            "series": {"mean": [tool_results(body, "detect_change")[0]["period_a"]["mean"],
+                                tool_results(body, "detect_change")[0]["period_b"]["mean"]]}})]),
+        Turn(content="Here is what changed between June and July."))
     send(lyon_plugin, "Compare the two dates and show what changed")
     wait_turn(lyon_plugin, 40)
-    layers = [lyr for lyr in QgsProject.instance().mapLayers().values() if "change" in lyr.name().lower()]
-    assert layers and layers[0].renderer().type() == "singlebandpseudocolor"
+
+    layer = QgsProject.instance().mapLayersByName("NDVI change June→July")[0]
+    shader = layer.renderer()
+    assert shader.type() == "singlebandpseudocolor"
+    assert shader.classificationMin() == pytest.approx(-shader.classificationMax())  # centred on zero
+    assert shader.classificationMax() == pytest.approx(0.15, abs=0.02)  # the greening, not the nodata
+    ramp = shader.shader().rasterShaderFunction().colorRampItemList()
+    middle = ramp[len(ramp) // 2].color
+    assert abs(middle.red() - middle.blue()) < 40  # neutral at no change; blue and red at the ends
+    assert ramp[0].color.blue() > ramp[0].color.red() and ramp[-1].color.red() > ramp[-1].color.blue()
+
     answer = lyon_plugin.runtime.panel.conversation.bubbles()[-1]
-    assert "<img" in answer.rendered_text()
+    assert answer.text() == "Here is what changed between June and July."
+    chart = tool_results(emu.chat_requests()[-1], "generate_chart")[0]["chart_file"]
+    assert answer.images() == [chart]
 
 
 def _remember(make_plugin, emu, world):
