@@ -7,6 +7,7 @@ context window, continuation of answers cut by the length limit.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_CONTINUATIONS = 2
+MAX_CALLS_PER_STEP = 10  # a runaway model asking for 1,000 calls must not flood the feed and the context
 PROJECT_LAYERS = "layers://project"  # resource of the tool server listing the project's layers
 KEEP_EXPLORING, STOP_EXPLORING = "Keep exploring", "Stop and summarise"
 _MARKUP = re.compile(r"<think>.*?(</think>|$)|<tool_call>.*?(</tool_call>|$)|<function=[^>]*>.*?(</function>|$)",
@@ -110,6 +112,10 @@ class TurnRunner:
                 self.emit(Notice("To fit the model's context window I " + " and ".join(actions) + "."))
             response = await self._complete(step, messages, specs)
             last_thought = response.thinking[-600:]
+            if len(response.tool_calls) > MAX_CALLS_PER_STEP and not answer_now:
+                self.emit(Notice(f"The model asked for {len(response.tool_calls)} tool calls in one step; only the "
+                                 f"first {MAX_CALLS_PER_STEP} run. It can ask for more in its next step."))
+                response = dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_STEP])
             if response.tool_calls and not answer_now:
                 self.memory.add_assistant(response.as_message())
                 state.streamed = ""
