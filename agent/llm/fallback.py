@@ -7,6 +7,7 @@ import logging
 from typing import Any, AsyncIterator, Sequence
 
 from .errors import LLMError
+from .streams import closing
 from .types import (
     ChatOptions,
     ChatResponse,
@@ -45,9 +46,10 @@ class FallbackProvider:
         self.last_switch = None
         produced = False
         try:
-            async for chunk in self.primary.chat_stream(messages, tools, options):
-                produced = produced or not isinstance(chunk, ProtocolChunk)  # a notice, not model output
-                yield chunk
+            async with closing(self.primary.chat_stream(messages, tools, options)) as stream:
+                async for chunk in stream:
+                    produced = produced or not isinstance(chunk, ProtocolChunk)  # a notice, not model output
+                    yield chunk
             return
         except LLMError as exc:
             if produced or not self._can_switch(exc):
@@ -55,8 +57,9 @@ class FallbackProvider:
             switch = self._switch(exc)
         assert self.backup is not None
         yield switch
-        async for chunk in self.backup.chat_stream(messages, tools, options):
-            yield chunk
+        async with closing(self.backup.chat_stream(messages, tools, options)) as stream:
+            async for chunk in stream:
+                yield chunk
 
     async def chat(self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None = None,
                    options: ChatOptions | None = None) -> ChatResponse:

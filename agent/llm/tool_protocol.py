@@ -18,6 +18,7 @@ from typing import Any, AsyncIterator, Sequence
 
 from .constrained import ConstrainedReply, action_schema, constrained_messages
 from .errors import LLMError, ToolsNotSupported
+from .streams import closing
 from .types import (
     ChatOptions,
     ChatResponse,
@@ -119,17 +120,19 @@ class ToolProtocolProvider:
                 stream = self._constrained(messages, None, options)
             else:
                 stream = self.inner.chat_stream(messages, None, options)
-            async for chunk in stream:
-                yield chunk
+            async with closing(stream):
+                async for chunk in stream:
+                    yield chunk
             return
         protocol, reason = await self.protocol()
         if protocol == NATIVE:
             yield ProtocolChunk(NATIVE, self.model, reason)
             produced = False
             try:
-                async for chunk in self.inner.chat_stream(messages, tools, options):
-                    produced = True
-                    yield chunk
+                async with closing(self.inner.chat_stream(messages, tools, options)) as stream:
+                    async for chunk in stream:
+                        produced = True
+                        yield chunk
                 return
             except ToolsNotSupported:
                 if produced:
@@ -138,8 +141,9 @@ class ToolProtocolProvider:
                 log.info("%s; retrying the request with constrained tool calling", reason)
                 self.memory.set(self.key, CONSTRAINED, reason)
         yield ProtocolChunk(CONSTRAINED, self.model, reason)
-        async for chunk in self._constrained(messages, tools, options):
-            yield chunk
+        async with closing(self._constrained(messages, tools, options)) as stream:
+            async for chunk in stream:
+                yield chunk
 
     async def _constrained(self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None,
                            options: ChatOptions | None) -> AsyncIterator[StreamChunk]:
@@ -176,9 +180,10 @@ class ToolProtocolProvider:
     async def chat(self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None = None,
                    options: ChatOptions | None = None) -> ChatResponse:
         final: ChatResponse | None = None
-        async for chunk in self.chat_stream(messages, tools, options):
-            if isinstance(chunk, FinalChunk):
-                final = chunk.response
+        async with closing(self.chat_stream(messages, tools, options)) as stream:
+            async for chunk in stream:
+                if isinstance(chunk, FinalChunk):
+                    final = chunk.response
         if final is None:
             raise LLMError("The model's answer ended before it was complete. Send the message again.",
                            before_output=False)
