@@ -12,7 +12,7 @@ APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 APT_TEST  := redis-server postgresql-15 postgresql-15-postgis-3
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model lint bench package clean
+.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model lint bench bench-report package clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves docs/screenshot-dock.png)"
@@ -71,6 +71,9 @@ lint: setup
 
 bench: setup-test
 	@for f in bench/bench_*.py; do echo "== $$f"; QT_QPA_PLATFORM=offscreen $(PY) $$f || exit 1; done
+
+bench-report: setup-test
+	QT_QPA_PLATFORM=offscreen $(PY) bench/report.py $(ARGS)
 
 package:
 	@scripts/package.sh
