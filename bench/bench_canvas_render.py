@@ -31,7 +31,7 @@ from qgis.core import (  # noqa: E402
     QgsVectorLayer,
 )
 from qgis.gui import QgsMapCanvas  # noqa: E402
-from qgis.PyQt.QtCore import QSize  # noqa: E402
+from qgis.PyQt.QtCore import QEvent, QSize, QThreadPool  # noqa: E402
 from qgis.PyQt.QtWidgets import QMainWindow  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
@@ -209,6 +209,7 @@ async def main() -> None:
     finally:
         QgsProject.instance().removeAllMapLayers()
         server.stop()
+        _dispose(iface)
     print("tool call → rendered 800 px canvas image, loopback HTTP, GDAL cache cleared before each run")
     print(f"{'case':<34} {'layers':>6} {'seconds':>8} {'ratio':>6}")
     for label, (seconds, count), base in (
@@ -221,6 +222,19 @@ async def main() -> None:
           f"({1000 * one_layer / FOOTPRINTS:.2f} ms per footprint)")
     print(f"{NAIVE_FOOTPRINTS} footprints as one layer each: {per_item:.2f} s ({1000 * per_item / NAIVE_FOOTPRINTS:.1f} ms per "
           f"footprint; ratio per footprint {(per_item / NAIVE_FOOTPRINTS) / (one_layer / FOOTPRINTS):.0f}×)")
+
+
+def _dispose(iface: Iface) -> None:
+    """Render jobs still alive at exitQgis crash QGIS: stop them and delete the canvas first."""
+    QgsProject.instance().layerTreeRoot().layerOrderChanged.disconnect(iface._sync)
+    QgsProject.instance().layersAdded.disconnect(iface._sync)
+    iface.canvas.stopRendering()
+    iface.window.deleteLater()
+    for _ in range(3):
+        QgsApplication.processEvents()
+        QgsApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QThreadPool.globalInstance().waitForDone()
+    QgsApplication.processEvents()
 
 
 if __name__ == "__main__":
