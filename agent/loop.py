@@ -231,7 +231,8 @@ class AgentLoop:
                 self.log = list(record.events)
             except Exception as exc:
                 log.warning("could not load session %s: %s", self.session_id, exc)
-                self._emit(Notice(f"Could not load the saved conversation ({exc}); starting a fresh one."))
+                self._emit(Notice(f"The conversation store cannot be opened ({exc}). This chat goes on but is "
+                                  "not saved until that is fixed."))
         self._ready = True
 
     async def _preloaded_resources(self) -> list[str]:
