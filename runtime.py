@@ -60,6 +60,7 @@ class AgentRuntime:
         self.session = None
         self.panel = None
         self.endpoint = None
+        self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
         self._turn_id = ""
         self._turn_of_message: dict[str, str] = {}
         self._map_tools: set[str] = set()  # tools that change the map, for the PyQGIS export

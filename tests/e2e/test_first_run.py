@@ -34,3 +34,17 @@ def test_what_data_do_i_have(plugin, emu):
     assert len(sessions) == 1 and sessions[0].message_count >= 2
     record = run_coroutine(store.history(sessions[0].session_id))
     assert any(e.get("type") == "tool_result" and e.get("tool_name") == "search_collections" for e in record.events)
+
+
+def test_new_settings_rebuild_the_agent_and_the_chat_goes_on(plugin, emu, monkeypatch):
+    from testkit.plugin_driver import run_coroutine
+
+    old_panel = plugin.runtime.panel
+    monkeypatch.setenv("STACGIS_MAX_STEPS", "4")
+    run_coroutine(plugin.runtime.restart())
+    assert plugin.runtime.settings.max_steps == 4
+    assert plugin.runtime.panel is not old_panel and plugin.dock.chat is plugin.runtime.panel
+    emu.script(Turn(content="Still here."))
+    send(plugin, "Hello again")
+    wait_turn(plugin)
+    assert [(b.role, b.text()) for b in plugin.runtime.panel.conversation.bubbles()][-1] == ("assistant", "Still here.")
