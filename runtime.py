@@ -22,6 +22,7 @@ from .agent.health import check_ollama
 from .agent.llm.factory import provider_from_settings
 from .agent.loop import AgentLoop
 from .agent.stores.factory import build_stores
+from .agent.stores.pg_connection import dsn_with_credentials
 from .canvas_context import map_context_from_iface
 from .qgis_settings import load_settings, read_secret, save_settings
 
@@ -29,19 +30,11 @@ LOG = logging.getLogger(__name__)
 
 
 def with_postgres_password(settings: Settings) -> Settings:
-    """The DSN as stored has no password; the auth manager holds it (key=value or URL form)."""
+    """The DSN as stored has no password; the auth manager holds it."""
     if not (settings.postgres_dsn and settings.postgres_auth_cfg):
         return settings
     user, password = read_secret(settings.postgres_auth_cfg)
-    dsn = settings.postgres_dsn
-    if dsn.startswith(("postgresql://", "postgres://")):
-        from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-        params = conninfo_to_dict(dsn)
-        dsn = make_conninfo(**{**params, **({"user": user} if user else {}), "password": password})
-    else:
-        dsn = " ".join(p for p in (dsn, f"user={user}" if user else "", f"password='{password}'") if p)
-    return dataclasses.replace(settings, postgres_dsn=dsn)
+    return dataclasses.replace(settings, postgres_dsn=dsn_with_credentials(settings.postgres_dsn, user, password))
 
 
 class AgentRuntime:

@@ -17,6 +17,15 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def dsn_with_credentials(dsn: str, user: str = "", password: str = "") -> str:
+    """The DSN as stored (URL or key=value, no password) plus the credentials from the auth manager,
+    quoted by psycopg so a password with quotes or spaces stays intact."""
+    from psycopg.conninfo import make_conninfo
+
+    extra = {k: v for k, v in (("user", user), ("password", password)) if v}
+    return make_conninfo(dsn, **extra) if extra else dsn
+
+
 def redacted_dsn(dsn: str) -> str:
     """The DSN without its password, for messages."""
     dsn = re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", dsn)

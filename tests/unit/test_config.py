@@ -43,3 +43,14 @@ def test_demo_catalog_is_configured_by_default_and_follows_the_plugin_folder():
     moved = Settings.from_dict({"catalogs": [{"name": "Demo (offline)", "kind": "static",
                                               "url": "/old/plugins/stacgis_agent/resources/demo_catalog/catalog.json"}]})
     assert Path(moved.catalogs[0].url) == DEMO_CATALOG
+
+
+def test_postgres_password_from_the_auth_manager_is_quoted_into_either_dsn_form():
+    import psycopg.conninfo as ci
+
+    from stacgis_agent.agent.stores.pg_connection import dsn_with_credentials
+
+    for stored in ("postgresql://agent@db:5432/gis", "host=db port=5432 dbname=gis user=agent"):
+        params = ci.conninfo_to_dict(dsn_with_credentials(stored, "ana", "s'q l;--"))
+        assert (params["user"], params["password"], params["dbname"], params["host"]) == ("ana", "s'q l;--", "gis", "db")
+    assert dsn_with_credentials("host=db", "", "") == "host=db"
