@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from testkit.e2e_world import lyon_world
-from testkit.plugin_loader import forget_loop, load_plugin, unload_plugin
+from testkit.plugin_loader import dock_into_main_window, forget_loop, load_plugin, unload_plugin
 from testkit.reactive_emulator import ReactiveEmulator
 
 
@@ -26,10 +26,7 @@ def world(tmp_path_factory):
 @pytest.fixture
 def make_plugin(qgis_iface, qgis_new_project, emu, tmp_path, monkeypatch):
     """make_plugin(**env) loads the plugin with STACGIS_<NAME>=value overrides; unloaded after the test."""
-    window = qgis_iface.mainWindow()
-    monkeypatch.setattr(qgis_iface, "addDockWidget", lambda area, dock: window.addDockWidget(area, dock),
-                        raising=False)
-    monkeypatch.setattr(qgis_iface, "removeDockWidget", window.removeDockWidget, raising=False)
+    dock_into_main_window(qgis_iface, monkeypatch)
     loaded = []
 
     def make(**env):

@@ -10,7 +10,7 @@ import time
 
 from testkit.ollama_emulator import Turn
 from testkit.plugin_driver import process_until, run_coroutine, send, wait_turn
-from testkit.plugin_loader import load_plugin, unload_plugin
+from testkit.plugin_loader import dock_into_main_window, load_plugin, unload_plugin
 from testkit.process_gauges import read_gauges
 
 LOADS, TURNS, TURNS_PER_CHAT = 50, 200, 25
@@ -21,10 +21,7 @@ def _settle() -> None:
 
 
 def test_soak_load_unload_and_turns_stay_flat(qgis_iface, qgis_new_project, emu, tmp_path, monkeypatch):
-    window = qgis_iface.mainWindow()
-    monkeypatch.setattr(qgis_iface, "addDockWidget", lambda area, dock: window.addDockWidget(area, dock),
-                        raising=False)
-    monkeypatch.setattr(qgis_iface, "removeDockWidget", window.removeDockWidget, raising=False)
+    dock_into_main_window(qgis_iface, monkeypatch)
     monkeypatch.setenv("STACGIS_OLLAMA_URL", emu.url)
     monkeypatch.setenv("STACGIS_DATA_DIR", str(tmp_path / "profile"))
     emu.default_turn = Turn(content="Short answer.", chunk_chars=64)

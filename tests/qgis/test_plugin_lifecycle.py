@@ -15,15 +15,14 @@ from qgis.PyQt.QtWidgets import QAction, QApplication
 import stacgis_agent
 from stacgis_agent import log_handler
 from stacgis_agent.ui.dock import OBJECT_NAME, StacAgentDock
+from testkit.plugin_loader import dock_into_main_window
 
 
 @pytest.fixture
 def iface(qgis_iface, monkeypatch):
     """pytest-qgis' iface, with docks really added to its main window as QGIS does."""
+    dock_into_main_window(qgis_iface, monkeypatch)
     window = qgis_iface.mainWindow()
-    monkeypatch.setattr(qgis_iface, "addDockWidget", lambda area, dock: window.addDockWidget(area, dock),
-                        raising=False)
-    monkeypatch.setattr(qgis_iface, "removeDockWidget", window.removeDockWidget, raising=False)
     window.show()
     yield qgis_iface
     window.hide()

@@ -10,6 +10,13 @@ from qgis.core import QgsProject
 from .plugin_driver import process_until
 
 
+def dock_into_main_window(iface, monkeypatch) -> None:
+    """pytest-qgis' iface leaves addDockWidget a no-op; put docks in its real main window, as QGIS does."""
+    window = iface.mainWindow()
+    monkeypatch.setattr(iface, "addDockWidget", lambda area, dock: window.addDockWidget(area, dock), raising=False)
+    monkeypatch.setattr(iface, "removeDockWidget", window.removeDockWidget, raising=False)
+
+
 def load_plugin(iface):
     import stacgis_agent
 
