@@ -11,8 +11,9 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction
 
-from . import dependencies, log_handler
-from .resources_path import resources_path
+from .host import requirements
+from .host import message_log
+from .host.paths import resources_path
 
 LOG = logging.getLogger(__name__)
 MENU = "&STAC GIS Agent"
@@ -32,7 +33,7 @@ class StacGisAgentPlugin:
     def initGui(self):  # noqa: N802
         from .ui.dock import StacAgentDock
 
-        self.log_handler = log_handler.install()
+        self.log_handler = message_log.install()
         main_window = self.iface.mainWindow()
         self.action = QAction(QIcon(str(resources_path("icons", "stacgis_agent.svg"))),
                               "STAC GIS Agent", main_window)
@@ -45,7 +46,7 @@ class StacGisAgentPlugin:
         self.dock = StacAgentDock(main_window)
         self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.setToggleVisibilityAction(self.action)  # keeps action and dock in sync
-        self.dock.deps_panel.install_requested.connect(self._install_dependencies)
+        self.dock.requirements_panel.install_requested.connect(self._install_dependencies)
         self.dock.setUserVisible(True)
         self._start()
 
@@ -57,7 +58,7 @@ class StacGisAgentPlugin:
             self.tasks.cancel_all()
             self.tasks = None
         if self.dock is not None:
-            self.dock.deps_panel.stop()
+            self.dock.requirements_panel.stop()
             self.iface.removeDockWidget(self.dock)
             self.dock.setParent(None)
             self.dock.deleteLater()
@@ -69,22 +70,22 @@ class StacGisAgentPlugin:
             self.action.deleteLater()
             self.action = None
         if self.log_handler is not None:
-            log_handler.uninstall(self.log_handler)
+            message_log.uninstall(self.log_handler)
             self.log_handler = None
 
     # Requirements ------------------------------------------------------------------------
     def _private_dir(self) -> Path:
-        return dependencies.private_site_dir(QgsApplication.qgisSettingsDirPath())
+        return requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
 
     def _start(self) -> None:
-        dependencies.add_to_sys_path(self._private_dir())
-        problems = dependencies.check_requirements()
+        requirements.add_to_sys_path(self._private_dir())
+        problems = requirements.check_requirements()
         if problems:
-            LOG.warning("Missing requirements: %s", dependencies.describe(problems))
-            can_install = bool(dependencies.specs_to_install(problems)) and \
-                dependencies.find_python_executable() is not None
-            text = dependencies.describe(problems)
-            if dependencies.find_python_executable() is None:
+            LOG.warning("Missing requirements: %s", requirements.describe(problems))
+            can_install = bool(requirements.specs_to_install(problems)) and \
+                requirements.find_python_executable() is not None
+            text = requirements.describe(problems)
+            if requirements.find_python_executable() is None:
                 text += "\nQGIS's Python interpreter was not found; install the packages with pip by hand."
             self.dock.show_dependencies(text, can_install)
             self.dock.set_status("Requirements missing — see above.", ok=False)
@@ -93,16 +94,16 @@ class StacGisAgentPlugin:
         self._start_runtime()
 
     def _install_dependencies(self) -> None:
-        problems = dependencies.check_requirements()
+        problems = requirements.check_requirements()
         target = self._private_dir()
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
-        constraints.write_text("\n".join(dependencies.constraints_for_present()) + "\n")
-        command = dependencies.pip_install_command(
-            dependencies.find_python_executable(), target,
-            dependencies.specs_to_install(problems), constraints)
+        constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
+        command = requirements.pip_install_command(
+            requirements.find_python_executable(), target,
+            requirements.specs_to_install(problems), constraints)
         self.dock.set_status("Installing dependencies…")
-        self.dock.deps_panel.run_install(command, self._after_install)
+        self.dock.requirements_panel.run_install(command, self._after_install)
 
     def _after_install(self, ok: bool) -> None:
         if self.dock is None:
@@ -114,8 +115,8 @@ class StacGisAgentPlugin:
 
     # Runtime -----------------------------------------------------------------------------
     def _start_runtime(self) -> None:
-        from .event_loop import TaskRegistry, attach_event_loop
-        from .runtime import AgentRuntime
+        from .host.qt_asyncio import TaskRegistry, attach_event_loop
+        from .host.runtime import AgentRuntime
 
         self.tasks = TaskRegistry(attach_event_loop())
         self.runtime = AgentRuntime(self.iface, self.dock, self.tasks)

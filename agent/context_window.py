@@ -12,7 +12,7 @@ import re
 from typing import Any, Sequence
 
 from .llm.types import Message, ToolSpec
-from .memory import ConversationMemory
+from .conversation import ConversationMemory
 
 log = logging.getLogger(__name__)
 

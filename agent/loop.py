@@ -27,10 +27,10 @@ from .llm.errors import LLMError
 from .llm.types import ChatOptions, Message, Provider, ToolSpec
 from .longterm import memories_message, recall
 from .map_context import MapContext
-from .memory import ConversationMemory
+from .conversation import ConversationMemory
 from .policy import Policy
-from .prompts import build_system_prompt, collections_brief
-from .selection import ToolSelector, ToolText
+from .system_prompt import build_system_prompt, collections_brief
+from .tool_selection import ToolSelector, ToolText
 from .stores.base import MemoryStore, SessionStore
 from .tool_host import ToolHost, ToolHostError
 from .turn import TurnRunner, TurnState

@@ -12,7 +12,7 @@ from typing import Any, Awaitable, Callable, Optional
 
 from .events import AskUser, ToolError, ToolResult, ToolStart
 from .llm.types import ToolCall
-from .memory import ConversationMemory
+from .conversation import ConversationMemory
 from .policy import Policy
 from .tool_host import ToolHost, ToolOutcome
 

@@ -39,7 +39,7 @@ from .llm.types import (
     ThinkingChunk,
     ToolSpec,
 )
-from .prompts import ANSWER_NOW, CONTINUE, SUMMARISE_NOW
+from .system_prompt import ANSWER_NOW, CONTINUE, SUMMARISE_NOW
 from .tool_calls import ASK_USER_SPEC, ToolCallRunner, is_approval
 
 if TYPE_CHECKING:

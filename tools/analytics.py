@@ -15,7 +15,7 @@ from .common import READ, WRITE, ToolInputError, check_bbox, ok, policy
 from .deps import ToolDeps
 from .raster import Band, Source, run_gdal
 from .raster_sources import resolve_raster
-from .selection import selected_geometry_lonlat
+from .selected_features import selected_geometry_lonlat
 from .stac.search import ItemSearch
 from .stac.timeutil import normalise_interval
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mcp.server.mcpserver import MCPServer
 
 from .deps import ToolDeps
-from .memory import register_store_tools
+from .memory_tools import register_store_tools
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:

@@ -9,7 +9,7 @@ from mcp.server.mcpserver import MCPServer
 
 from .common import ToolInputError
 from .deps import ToolDeps
-from .memory import hit_record
+from .memory_tools import hit_record
 from .stac.summaries import collection_brief
 
 MAX_COLLECTIONS_PER_CATALOG = 100

@@ -19,8 +19,8 @@ from .deps import ToolDeps
 
 log = logging.getLogger(__name__)
 
-TOOL_FAMILIES = ("stac.tools", "raster", "vector", "analytics", "charts", "memory", "knowledge", "discovery",
-                 "resources", "prompts")
+TOOL_FAMILIES = ("stac.tools", "raster", "vector", "analytics", "charts", "memory_tools", "knowledge", "discovery",
+                 "resources", "mcp_prompts")
 EXTRA_MODULES = ()
 
 INSTRUCTIONS = ("Tools for a GIS analyst in QGIS: find STAC collections and items, read rasters and vectors "

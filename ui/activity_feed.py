@@ -23,7 +23,7 @@ from ..agent.events import (
 )
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
-from .turn_stats import format_usage
+from ..agent.turn_stats import format_usage
 
 ERROR_COLOR = QColor(190, 30, 30)
 NOTICE_COLOR = QColor(110, 110, 110)

@@ -25,9 +25,9 @@ from .chat_session import ChatSession
 from .conversation_view import ConversationView
 from .map_context_chip import MapContextChip
 from .message_input import MessageInput
-from .session_history import UserMessage, history_items
+from ..agent.session_history import UserMessage, history_items
 from .sessions_panel import SessionsPanel
-from .turn_stats import format_usage
+from ..agent.turn_stats import format_usage
 from .voice import AnswerSpeaker, recogniser_available
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from .deps_panel import DependenciesPanel
+from .requirements_panel import RequirementsPanel
 from .message_input import MessageInput
 
 OBJECT_NAME = "StacGisAgentDock"
@@ -71,9 +71,9 @@ class StacAgentDock(QgsDockWidget):
         self.setObjectName(OBJECT_NAME)
         self.pages = QStackedWidget()
         self.chat: QWidget = BasicChat()
-        self.deps_panel = DependenciesPanel()
+        self.requirements_panel = RequirementsPanel()
         self.pages.addWidget(self.chat)
-        self.pages.addWidget(self.deps_panel)
+        self.pages.addWidget(self.requirements_panel)
         self.status = QLabel("Starting…")
         self.status.setWordWrap(True)
         self.status.setObjectName("StacGisAgentStatus")
@@ -89,8 +89,8 @@ class StacAgentDock(QgsDockWidget):
         self.status.setText(text)
 
     def show_dependencies(self, text: str, can_install: bool) -> None:
-        self.deps_panel.show_problems(text, can_install)
-        self.pages.setCurrentWidget(self.deps_panel)
+        self.requirements_panel.show_problems(text, can_install)
+        self.pages.setCurrentWidget(self.requirements_panel)
 
     def show_chat(self) -> None:
         self.pages.setCurrentWidget(self.chat)

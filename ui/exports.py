@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..agent import events as ev
 from ..agent.safety import Safety, tool_safety
 from ..agent.stores.base import SessionRecord
-from .session_history import HistoryItem, UserMessage, history_items
+from ..agent.session_history import HistoryItem, UserMessage, history_items
 
 
 def _json(value: Any) -> str:

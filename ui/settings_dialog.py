@@ -32,9 +32,9 @@ from qgis.PyQt.QtWidgets import (
 
 from ..agent.config import Settings
 from ..agent.llm.types import ModelInfo
-from . import settings_checks as checks
+from ..agent import settings_checks as checks
 from .catalogs_editor import CatalogsEditor
-from .settings_validation import RANGES, validate_settings
+from ..agent.settings_validation import RANGES, validate_settings
 
 log = logging.getLogger(__name__)
 

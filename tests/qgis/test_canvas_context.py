@@ -11,7 +11,7 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
-from stacgis_agent.canvas_context import map_context_from_iface
+from stacgis_agent.host.canvas_context import map_context_from_iface
 
 
 def _parcels():

@@ -13,7 +13,7 @@ from qgis.PyQt.QtCore import QEvent
 from qgis.PyQt.QtWidgets import QAction, QApplication
 
 import stacgis_agent
-from stacgis_agent import log_handler
+from stacgis_agent.host import message_log as log_handler
 from stacgis_agent.ui.dock import OBJECT_NAME, StacAgentDock
 from testkit.plugin_loader import dock_into_main_window
 
@@ -115,7 +115,7 @@ def test_log_records_reach_the_qgis_message_log(iface):
 
 
 def test_missing_requirement_shows_install_panel_naming_it(iface, monkeypatch):
-    from stacgis_agent import dependencies
+    from stacgis_agent.host import requirements as dependencies
 
     real_check = dependencies.check_requirements
     missing = dependencies.Requirement("no_such_module_xyz", "no-such-dist", "no-such-dist>=1", "1")
@@ -124,7 +124,7 @@ def test_missing_requirement_shows_install_panel_naming_it(iface, monkeypatch):
     plugin = stacgis_agent.classFactory(iface)
     plugin.initGui()
     try:
-        panel = plugin.dock.deps_panel
+        panel = plugin.dock.requirements_panel
         assert plugin.dock.pages.currentWidget() is panel
         assert "no-such-dist is not installed" in panel.summary.text()
         assert panel.install_button.isEnabled()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from qgis.core import QgsApplication
 
-from stacgis_agent.qgis_settings import read_secret, store_secret
+from stacgis_agent.host.settings_store import read_secret, store_secret
 
 
 def test_secret_round_trips_through_the_auth_manager():

@@ -6,7 +6,7 @@ from qgis.core import QgsSettings
 from qgis.PyQt.QtCore import QSettings
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.qgis_settings import load_settings, save_settings
+from stacgis_agent.host.settings_store import load_settings, save_settings
 
 
 def _qsettings(tmp_path):

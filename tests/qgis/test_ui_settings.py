@@ -12,7 +12,7 @@ from qgis.core import QgsApplication
 from qgis.PyQt.QtWidgets import QDialog
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.qgis_settings import store_secret
+from stacgis_agent.host.settings_store import store_secret
 from stacgis_agent.ui.settings_dialog import SettingsDialog
 from testkit.ollama_emulator import OllamaEmulator
 from testkit.pg_server import shared_pg

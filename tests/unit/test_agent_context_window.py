@@ -10,7 +10,7 @@ from stacgis_agent.agent.context_window import (
     TokenEstimator,
     compact_tool_result,
 )
-from stacgis_agent.agent.memory import ConversationMemory
+from stacgis_agent.agent.conversation import ConversationMemory
 
 
 def _turn(memory: ConversationMemory, n: int, result_chars: int) -> None:

@@ -9,7 +9,7 @@ import pytest_asyncio
 
 from stacgis_agent.agent.events import Content, Done, Thinking, ToolError, ToolResult, ToolStart
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
-from stacgis_agent.agent.prompts import CONTINUE
+from stacgis_agent.agent.system_prompt import CONTINUE
 from testkit.agent_harness import chat_tools, harness_factory, kinds
 from testkit.inmemory_stores import InMemoryMemoryStore, InMemorySessionStore
 from testkit.ollama_emulator import Turn

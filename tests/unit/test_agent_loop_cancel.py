@@ -7,7 +7,7 @@ import asyncio
 import pytest_asyncio
 
 from stacgis_agent.agent.events import Content, Done, Notice, ToolResult, ToolStart
-from stacgis_agent.agent.memory import ConversationMemory
+from stacgis_agent.agent.conversation import ConversationMemory
 from testkit.agent_harness import harness_factory, kinds, pairs_are_whole
 from testkit.ollama_emulator import Turn
 from testkit.ollama_replies import _estimate_prompt_tokens

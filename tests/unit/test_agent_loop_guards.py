@@ -16,7 +16,7 @@ from stacgis_agent.agent.events import (
     ToolStart,
 )
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
-from stacgis_agent.agent.prompts import ANSWER_NOW, SUMMARISE_NOW
+from stacgis_agent.agent.system_prompt import ANSWER_NOW, SUMMARISE_NOW
 from testkit.agent_harness import chat_tools, harness_factory, kinds
 from testkit.ollama_emulator import Turn
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from stacgis_agent.agent.memory import ConversationMemory
+from stacgis_agent.agent.conversation import ConversationMemory
 
 
 def _call(call_id: str, name: str = "search_items") -> dict:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stacgis_agent.agent.selection import ToolSelector, ToolText, keywords
+from stacgis_agent.agent.tool_selection import ToolSelector, ToolText, keywords
 from testkit.ollama_replies import embed_text
 
 DATA = Path(__file__).resolve().parents[1] / "data"

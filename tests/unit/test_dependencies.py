@@ -11,7 +11,7 @@ import sys
 import types
 import zipfile
 
-from stacgis_agent import dependencies as deps
+from stacgis_agent.host import requirements as deps
 
 
 def test_missing_package_is_reported_by_name():

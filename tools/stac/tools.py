@@ -13,7 +13,7 @@ from pydantic import Field
 
 from ..common import READ, ToolInputError, capped, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..selection import selected_geometry_lonlat
+from ..selected_features import selected_geometry_lonlat
 from .search import MAX_ITEMS, ItemSearch
 from .summaries import collection_brief, collection_detail, item_brief, item_detail
 from .timeutil import interval_bounds, normalise_interval, overlaps

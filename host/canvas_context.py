@@ -16,7 +16,7 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from .agent.map_context import LayerInfo, MapContext
+from ..agent.map_context import LayerInfo, MapContext
 
 LOG = logging.getLogger(__name__)
 MAX_SELECTED = 20  # features sent inline; the model reads more through the selection tool

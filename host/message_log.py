@@ -7,7 +7,7 @@ import logging
 from qgis.core import Qgis, QgsMessageLog
 
 TAB = "STAC GIS Agent"
-PACKAGE_LOGGER = __name__.rpartition(".")[0] or "stacgis_agent"
+PACKAGE_LOGGER = __name__.split(".")[0]  # the plugin package, whatever its folder is called
 
 _LEVELS = (
     (logging.ERROR, Qgis.MessageLevel.Critical),

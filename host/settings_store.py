@@ -9,7 +9,7 @@ import logging
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsSettings
 
-from .agent.config import Settings
+from ..agent.config import Settings
 
 LOG = logging.getLogger(__name__)
 PREFIX = "stacgis_agent/"

@@ -7,7 +7,7 @@ from qgis.PyQt.QtCore import QProcess, pyqtSignal
 from qgis.PyQt.QtWidgets import QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 
-class DependenciesPanel(QWidget):
+class RequirementsPanel(QWidget):
     install_requested = pyqtSignal()
 
     def __init__(self, parent=None):

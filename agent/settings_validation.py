@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlparse
 
-from ..agent.config import Settings
+from .config import Settings
 
 RANGES = {
     "num_ctx": (2048, 1_048_576),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PLUGIN_DIR = Path(__file__).resolve().parent
+PLUGIN_DIR = Path(__file__).resolve().parents[1]
 
 
 def resources_path(*parts: str) -> Path:

@@ -17,14 +17,14 @@ from pathlib import Path
 import httpx
 from qgis.core import QgsApplication, QgsProject
 
-from .agent.config import Settings
-from .agent.health import check_ollama
-from .agent.llm.factory import provider_from_settings
-from .agent.loop import AgentLoop
-from .agent.stores.factory import build_stores
-from .agent.stores.pg_connection import dsn_with_credentials
+from ..agent.config import Settings
+from ..agent.health import check_ollama
+from ..agent.llm.factory import provider_from_settings
+from ..agent.loop import AgentLoop
+from ..agent.stores.factory import build_stores
+from ..agent.stores.pg_connection import dsn_with_credentials
 from .canvas_context import map_context_from_iface
-from .qgis_settings import load_settings, read_secret, save_settings
+from .settings_store import load_settings, read_secret, save_settings
 
 LOG = logging.getLogger(__name__)
 
@@ -60,12 +60,12 @@ class AgentRuntime:
 
     # Building ----------------------------------------------------------------------------
     def start(self) -> None:
-        from .tools.canvas import family as canvas_family
-        from .tools.canvas.project_access import history_of
-        from .tools.deps import ToolDeps
-        from .tools.server import build_server
-        from .ui.chat_panel import ChatPanel
-        from .ui.chat_session import ChatSession
+        from ..tools.canvas import family as canvas_family
+        from ..tools.canvas.project_access import history_of
+        from ..tools.deps import ToolDeps
+        from ..tools.server import build_server
+        from ..ui.chat_panel import ChatPanel
+        from ..ui.chat_session import ChatSession
 
         s = self.settings
         self.stores = build_stores(with_postgres_password(s), self.profile_dir, on_notice=self._notice)
@@ -100,12 +100,12 @@ class AgentRuntime:
                          session_store=self.stores.sessions, user=self.settings.user)
 
     async def _read_map_tools(self) -> None:
-        from .ui.exports import map_changing_tools
+        from ..ui.exports import map_changing_tools
 
         self._map_tools = map_changing_tools(await self.server.list_tools())
 
     async def _start_endpoint(self, families) -> None:
-        from .tools.http_endpoint import McpHttpEndpoint, load_or_create_token
+        from ..tools.http_endpoint import McpHttpEndpoint, load_or_create_token
 
         endpoint = McpHttpEndpoint(self.deps, load_or_create_token(self.profile_dir), self.settings.mcp_http_port,
                                    extra_families=families)
@@ -157,7 +157,7 @@ class AgentRuntime:
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
-        from .ui.settings_dialog import SettingsDialog
+        from ..ui.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
                                 parent=self.iface.mainWindow())

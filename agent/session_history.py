@@ -11,8 +11,8 @@ import logging
 import time
 from typing import Any, Iterable, Union
 
-from ..agent import events as ev
-from ..agent.stores.base import SessionRecord
+from . import events as ev
+from .stores.base import SessionRecord
 
 log = logging.getLogger(__name__)
 

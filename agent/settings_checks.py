@@ -9,9 +9,9 @@ from pathlib import Path
 
 import httpx
 
-from ..agent.config import CatalogConfig
-from ..agent.health import check_ollama
-from ..agent.llm.types import ModelInfo
+from .config import CatalogConfig
+from .health import check_ollama
+from .llm.types import ModelInfo
 
 TIMEOUT_S = 4.0
 

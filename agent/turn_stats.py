@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..agent.events import Usage
+from .events import Usage
 
 
 def _n(value: float) -> str:
