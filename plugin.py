@@ -1,8 +1,15 @@
-"""Wiring only: the toolbar/menu action, the dock, logging, the event loop, and teardown."""
+"""Wiring only: the toolbar/menu action, the dock, logging, the event loop, the agent's pieces, teardown.
+
+provider (agent.llm) + stores (agent.stores) + embedded MCP server (tools, with the canvas family)
+→ one AgentLoop per chat session, driven by the chat panel (ui). Rebuilt whole when the user saves
+new settings; torn down on unload. Logic lives in the modules this file connects.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import tempfile
 from pathlib import Path
 
@@ -11,8 +18,7 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction
 
-from .host import requirements
-from .host import message_log
+from .host import message_log, requirements
 from .host.paths import resources_path
 
 LOG = logging.getLogger(__name__)
@@ -46,7 +52,7 @@ class StacGisAgentPlugin:
         self.dock = StacAgentDock(main_window)
         self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.setToggleVisibilityAction(self.action)  # keeps action and dock in sync
-        self.dock.requirements_panel.install_requested.connect(self._install_dependencies)
+        self.dock.requirements_panel.install_requested.connect(self._install_requirements)
         self.dock.setUserVisible(True)
         self._start()
 
@@ -91,9 +97,13 @@ class StacGisAgentPlugin:
             self.dock.set_status("Requirements missing — see above.", ok=False)
             return
         self.dock.show_chat()
-        self._start_runtime()
+        from .host.qt_asyncio import TaskRegistry, attach_event_loop
 
-    def _install_dependencies(self) -> None:
+        self.tasks = TaskRegistry(attach_event_loop())
+        self.runtime = AgentRuntime(self.iface, self.dock, self.tasks)
+        self.runtime.start()
+
+    def _install_requirements(self) -> None:
         problems = requirements.check_requirements()
         target = self._private_dir()
         target.mkdir(parents=True, exist_ok=True)
@@ -113,11 +123,159 @@ class StacGisAgentPlugin:
             return
         self._start()
 
-    # Runtime -----------------------------------------------------------------------------
-    def _start_runtime(self) -> None:
-        from .host.qt_asyncio import TaskRegistry, attach_event_loop
-        from .host.runtime import AgentRuntime
 
-        self.tasks = TaskRegistry(attach_event_loop())
-        self.runtime = AgentRuntime(self.iface, self.dock, self.tasks)
-        self.runtime.start()
+class AgentRuntime:
+    """The agent's pieces built from the settings and connected to the dock."""
+
+    def __init__(self, iface, dock, tasks):
+        from .host.settings_store import load_settings
+
+        self.iface = iface
+        self.dock = dock
+        self.tasks = tasks
+        self.settings = load_settings()
+        # Where the plugin keeps its files (sessions, memories, outputs); tests point it elsewhere.
+        self.profile_dir = Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
+        self.provider = self.stores = self.http = self.deps = self.server = None
+        self.session = self.panel = self.endpoint = None
+        self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
+        self.turns = None  # tools.canvas.undo.ChatTurns: which answer belongs to which turn
+        self._map_tools: set[str] = set()  # tools that change the map, for the PyQGIS export
+
+    def start(self) -> None:
+        import httpx
+        from qgis.core import QgsProject
+
+        from .agent.llm.factory import provider_from_settings
+        from .agent.stores.factory import build_stores
+        from .host.canvas_context import map_context_from_iface
+        from .host.settings_store import with_postgres_password
+        from .tools.canvas import family as canvas_family
+        from .tools.canvas.project_access import history_of
+        from .tools.canvas.undo import ChatTurns
+        from .tools.deps import ToolDeps
+        from .tools.server import build_server
+        from .ui.chat_panel import ChatPanel
+        from .ui.chat_session import ChatSession
+
+        s = self.settings
+        self.stores = build_stores(with_postgres_password(s), self.profile_dir, on_notice=self._notice)
+        self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent")
+        self.http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=True)
+        self.deps = ToolDeps.from_settings(
+            s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,
+            embed=self.provider.embed, project=QgsProject.instance, iface=lambda: self.iface,
+            work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"))
+        self.server = build_server(self.deps, extra_families=[canvas_family])
+        self.history = history_of(self.deps)
+        self.turns = ChatTurns(self.history)
+
+        self.session = ChatSession(self._new_agent, context_source=lambda: map_context_from_iface(self.iface),
+                                   changes_map=self.turns.current_changed_map, gate=self.stores.gate)
+        self.session.user_message.connect(self.turns.begin)
+        self.session.busy_changed.connect(self.turns.busy_changed)
+        self.session.map_changed.connect(self.turns.remember)
+        self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user,
+                               map_changing_tool=lambda name: name in self._map_tools)
+        self.panel.undo_requested.connect(self._undo)
+        self.panel.settings_requested.connect(self.open_settings)
+        self.dock.set_chat_widget(self.panel)
+        self.dock.set_status(f"Checking Ollama at {s.ollama_url}…")
+        self.tasks.start(self.refresh_connection(), name="connection-check")
+        self.tasks.start(self._read_map_tools(), name="map-tools")
+        if s.mcp_http_enabled:
+            self.tasks.start(self._start_endpoint([canvas_family]), name="mcp-endpoint")
+
+    def _new_agent(self, session_id: str | None):
+        from .agent.loop import AgentLoop
+
+        return AgentLoop(self.provider, self.server, self.settings, session_id=session_id,
+                         memory_store=self.stores.memories, embed=self.provider.embed,
+                         session_store=self.stores.sessions, user=self.settings.user)
+
+    async def _read_map_tools(self) -> None:
+        from .agent.safety import map_changing_tools
+
+        self._map_tools = map_changing_tools(await self.server.list_tools())
+
+    async def _start_endpoint(self, families) -> None:
+        from .tools.http_endpoint import McpHttpEndpoint, load_or_create_token
+
+        endpoint = McpHttpEndpoint(self.deps, load_or_create_token(self.profile_dir), self.settings.mcp_http_port,
+                                   extra_families=families)
+        try:
+            await endpoint.start()
+        except RuntimeError as exc:
+            self._notice(str(exc))
+            return
+        self.endpoint = endpoint
+
+    # Status ------------------------------------------------------------------------------
+    async def refresh_connection(self):
+        from .agent.health import check_ollama
+
+        state = await check_ollama(self.settings.ollama_url, self.settings.chat_model)
+        if self.dock is not None:
+            self.dock.set_status(state.message, ok=state.ok)
+        LOG.info(state.message)
+        return state
+
+    def _notice(self, text: str) -> None:
+        LOG.warning(text)
+        if self.dock is not None:
+            self.dock.set_status(text, ok=False)
+
+    def _undo(self, message_id: str) -> None:
+        outcome = self.turns.undo(message_id)
+        if outcome.undone:
+            self.panel.conversation.show_undo("")
+            self.dock.set_status(outcome.message, ok=True)
+        else:
+            self._notice(outcome.message)
+
+    # Settings ----------------------------------------------------------------------------
+    def open_settings(self) -> None:
+        from .host.settings_store import edit_settings
+
+        saved = edit_settings(self.settings, parent=self.iface.mainWindow())
+        if saved is not None:
+            self.tasks.start(self.restart(saved), name="restart")
+
+    async def restart(self, settings=None) -> None:
+        """New settings: tear everything down and build it again (the open chat is saved)."""
+        from .host.settings_store import load_settings
+
+        await self.aclose()
+        self.settings = settings or load_settings()
+        self.start()
+
+    # Teardown ----------------------------------------------------------------------------
+    async def aclose(self) -> None:
+        if self.session is not None:
+            await self.session.close_agent()
+        if self.endpoint is not None:
+            await self.endpoint.stop()
+            self.endpoint = None
+        for closer in (self.provider, self.stores, self.http):
+            if closer is not None:
+                try:
+                    await closer.aclose()
+                except Exception:
+                    LOG.exception("closing %r failed", closer)
+        self.provider = self.stores = self.http = None
+
+    async def _close_after(self, closing) -> None:
+        if closing is not None:
+            await asyncio.wait([closing], timeout=5)
+        await self.aclose()
+
+    def shutdown(self) -> None:
+        """Unload: stop the running turn at once and close connections in the background."""
+        closing = self.session.shutdown() if self.session is not None else None
+        self.session = None
+        try:
+            self.tasks.start(self._close_after(closing), name="shutdown", keep=True)
+        except RuntimeError:
+            LOG.warning("The event loop is gone: the agent's connections are left to close with QGIS.",
+                        exc_info=True)
+        self.dock = None

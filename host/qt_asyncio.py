@@ -40,15 +40,18 @@ class TaskRegistry:
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self._loop = loop
         self._tasks: set[asyncio.Task] = set()
+        self._kept: set[asyncio.Task] = set()
 
-    def start(self, coro: Coroutine, name: str | None = None) -> asyncio.Task:
+    def start(self, coro: Coroutine, name: str | None = None, keep: bool = False) -> asyncio.Task:
+        """`keep`: the task outlives `cancel_all()` (closing connections after unload)."""
         task = self._loop.create_task(coro, name=f"stacgis_agent:{name or 'task'}")
-        self._tasks.add(task)
+        (self._kept if keep else self._tasks).add(task)
         task.add_done_callback(self._finished)
         return task
 
     def _finished(self, task: asyncio.Task) -> None:
         self._tasks.discard(task)
+        self._kept.discard(task)
         if not task.cancelled() and task.exception() is not None:
             LOG.error("Background task %s failed: %s", task.get_name(), task.exception())
 

@@ -10,6 +10,7 @@ import logging
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsSettings
 
 from ..agent.config import Settings
+from ..agent.stores.pg_connection import dsn_with_credentials
 
 LOG = logging.getLogger(__name__)
 PREFIX = "stacgis_agent/"
@@ -65,3 +66,22 @@ def read_secret(auth_id: str) -> tuple[str, str]:
         LOG.warning("Auth config %s not found in the QGIS authentication database", auth_id)
         return "", ""
     return config.config("username"), config.config("password")
+
+
+def with_postgres_password(settings: Settings) -> Settings:
+    """The DSN as stored has no password; the auth manager holds it."""
+    if not (settings.postgres_dsn and settings.postgres_auth_cfg):
+        return settings
+    user, password = read_secret(settings.postgres_auth_cfg)
+    return dataclasses.replace(settings, postgres_dsn=dsn_with_credentials(settings.postgres_dsn, user, password))
+
+
+def edit_settings(settings: Settings, parent=None) -> Settings | None:
+    """Shows the settings dialog; the saved settings when the user pressed Save, else None."""
+    from ..ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(settings, read_password=lambda auth_id: read_secret(auth_id)[1], parent=parent)
+    if not dialog.exec():
+        return None
+    save_settings(dialog.settings())
+    return load_settings()

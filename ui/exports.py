@@ -9,7 +9,6 @@ import json
 from typing import Any, Callable, Iterable, Sequence
 
 from ..agent import events as ev
-from ..agent.safety import Safety, tool_safety
 from ..agent.stores.base import SessionRecord
 from ..agent.session_history import HistoryItem, UserMessage, history_items
 
@@ -82,11 +81,6 @@ from qgis.utils import iface
 project = QgsProject.instance()
 canvas = iface.mapCanvas()
 '''
-
-
-def map_changing_tools(tools: Iterable[Any]) -> set[str]:
-    """Names of the tools (mcp Tool objects) that are not read-only, from their safety annotation."""
-    return {tool.name for tool in tools if tool_safety(tool) is not Safety.READ}
 
 
 def session_to_pyqgis(record: SessionRecord, changes_map: Callable[[str], bool] | None = None) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -165,6 +166,46 @@ class TurnHistory:
             canvas.refresh()
 
         self.record("changed the map background", revert)
+
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    undone: bool
+    message: str
+
+
+class ChatTurns:
+    """Which chat answer belongs to which agent turn, so the Undo button of an answer undoes
+    exactly the map changes of that turn, and only when it is the newest turn that changed the map."""
+
+    def __init__(self, history: TurnHistory) -> None:
+        self.history = history
+        self._current = ""
+        self._turn_of_message: dict[str, str] = {}
+
+    def begin(self, _text: str = "") -> None:
+        self._current = uuid.uuid4().hex
+        self.history.begin_turn(self._current)
+
+    def busy_changed(self, busy: bool) -> None:
+        if not busy:
+            self.history.end_turn()
+
+    def current_changed_map(self, _tool_name: str = "") -> bool:
+        return self._current in self.history.turn_ids()
+
+    def remember(self, message_id: str) -> None:
+        self._turn_of_message[message_id] = self._current
+
+    def undo(self, message_id: str) -> UndoOutcome:
+        changed = self.history.turn_ids()
+        if not changed or self._turn_of_message.get(message_id) != changed[-1]:
+            return UndoOutcome(False, "Only the most recent turn that changed the map can be undone; "
+                                      "undo that one first.")
+        turn = self.history.undo_last_turn(skip_open=True)
+        if turn is None:
+            return UndoOutcome(False, "Nothing to undo: that turn's changes are already gone.")
+        return UndoOutcome(True, f"Undid {len(turn.changes)} map change(s) of that turn.")
 
 
 def _node_key(node: Any) -> str:
