@@ -11,8 +11,8 @@ import logging
 import re
 from typing import Any, Sequence
 
-from .llm.types import Message, ToolSpec
 from .conversation import ConversationMemory
+from .llm.types import Message, ToolSpec
 
 log = logging.getLogger(__name__)
 

@@ -22,17 +22,17 @@ from typing import Any, AsyncIterator, Sequence
 
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
+from .conversation import ConversationMemory
 from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, event_to_dict
 from .llm.errors import LLMError
 from .llm.types import ChatOptions, Message, Provider, ToolSpec
 from .longterm import memories_message, recall
 from .map_context import MapContext
-from .conversation import ConversationMemory
 from .policy import Policy
-from .system_prompt import build_system_prompt, collections_brief
-from .tool_selection import ToolSelector, ToolText
 from .stores.base import MemoryStore, SessionStore
+from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
+from .tool_selection import ToolSelector, ToolText
 from .turn import TurnRunner, TurnState
 
 log = logging.getLogger(__name__)

@@ -10,9 +10,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Optional
 
+from .conversation import ConversationMemory
 from .events import AskUser, ToolError, ToolResult, ToolStart
 from .llm.types import ToolCall
-from .conversation import ConversationMemory
 from .policy import Policy
 from .tool_host import ToolHost, ToolOutcome
 

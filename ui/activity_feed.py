@@ -21,9 +21,9 @@ from ..agent.events import (
     ToolResult,
     ToolStart,
 )
+from ..agent.turn_stats import format_usage
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
-from ..agent.turn_stats import format_usage
 
 ERROR_COLOR = QColor(190, 30, 30)
 NOTICE_COLOR = QColor(110, 110, 110)

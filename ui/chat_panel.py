@@ -19,15 +19,15 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..agent.events import Done
+from ..agent.session_history import UserMessage, history_items
 from ..agent.stores.base import SessionRecord, SessionStore
+from ..agent.turn_stats import format_usage
 from .activity_feed import ActivityFeed
 from .chat_session import ChatSession
 from .conversation_view import ConversationView
 from .map_context_chip import MapContextChip
 from .message_input import MessageInput
-from ..agent.session_history import UserMessage, history_items
 from .sessions_panel import SessionsPanel
-from ..agent.turn_stats import format_usage
 from .voice import AnswerSpeaker, recogniser_available
 
 log = logging.getLogger(__name__)

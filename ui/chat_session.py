@@ -15,8 +15,8 @@ from typing import Any, Callable, Optional
 
 from qgis.PyQt.QtCore import QObject, pyqtSignal
 
-from ..agent.events import AgentEvent, Content, Done, Error, Notice, Thinking, ToolResult
 from ..agent.chat_slot import chat_slot
+from ..agent.events import AgentEvent, Content, Done, Error, Notice, Thinking, ToolResult
 from .event_bridge import EventBridge
 
 log = logging.getLogger(__name__)

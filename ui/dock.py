@@ -17,8 +17,8 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from .requirements_panel import RequirementsPanel
 from .message_input import MessageInput
+from .requirements_panel import RequirementsPanel
 
 OBJECT_NAME = "StacGisAgentDock"
 

@@ -9,8 +9,8 @@ import json
 from typing import Any, Callable, Iterable, Sequence
 
 from ..agent import events as ev
-from ..agent.stores.base import SessionRecord
 from ..agent.session_history import HistoryItem, UserMessage, history_items
+from ..agent.stores.base import SessionRecord
 
 
 def _json(value: Any) -> str:

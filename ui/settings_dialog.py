@@ -30,11 +30,11 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from ..agent import settings_checks as checks
 from ..agent.config import Settings
 from ..agent.llm.types import ModelInfo
-from ..agent import settings_checks as checks
-from .catalogs_editor import CatalogsEditor
 from ..agent.settings_validation import RANGES, validate_settings
+from .catalogs_editor import CatalogsEditor
 
 log = logging.getLogger(__name__)
 

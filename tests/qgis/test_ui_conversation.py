@@ -22,13 +22,13 @@ from stacgis_agent.agent.events import (
     ToolStart,
     Usage,
 )
+from stacgis_agent.agent.turn_stats import format_usage
 from stacgis_agent.ui.activity_feed import ActivityFeed
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
 from stacgis_agent.ui.conversation_view import ConversationView
 from stacgis_agent.ui.event_bridge import EventBridge
 from stacgis_agent.ui.message_input import MessageInput
 from stacgis_agent.ui.streamed_markdown import SEGMENT_CHARS
-from stacgis_agent.agent.turn_stats import format_usage
 
 
 @pytest.fixture

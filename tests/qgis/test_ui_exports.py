@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 
 from stacgis_agent.agent.events import AskUser, Content, Done, ToolResult, ToolStart, event_to_dict
-from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
 from stacgis_agent.agent.safety import map_changing_tools
+from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
 from stacgis_agent.ui.exports import session_to_markdown, session_to_pyqgis
 
 SOURCE = "/vsicurl/https://example.org/S2B_31TFL_20230612/B04.tif"
