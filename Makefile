@@ -9,24 +9,29 @@ PROFILES  := $(abspath $(BUILD))/profiles
 STAC_VENV := $(BUILD)/stac-venv
 LLAMA_VENV := $(BUILD)/llama-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
-APT_TEST  := redis-server postgresql-15 postgresql-15-postgis-3
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 .PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model lint bench bench-report package clean
 
 help:
-	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves docs/screenshot-dock.png)"
+	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves .build/screenshot-dock.png;"
+	@echo "             SCREENSHOT=docs/screenshot-dock.png to update the README's picture)"
 	@echo "make test     install what the tests need and run every tier"
 	@echo "make lint | bench | package | clean"
 
-$(PY): requirements.txt requirements-dev.txt
+# `make run` needs only the runtime requirements; tests, lint and bench add requirements-dev.txt.
+$(PY): requirements.txt
 	@scripts/ensure_apt.sh $(APT_QGIS)
 	@test -x $(PY) || /usr/bin/python3 -m venv --system-site-packages $(VENV)
 	@$(PY) -m pip install -q --upgrade pip >/dev/null
-	@$(PY) -m pip install -q -r requirements-dev.txt
+	@$(PY) -m pip install -q -r requirements.txt
 	@touch $(PY)
 
-setup: $(PY)
+$(VENV)/.dev-ready: $(PY) requirements-dev.txt
+	@$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $@
+
+setup: $(VENV)/.dev-ready
 
 $(STAC_VENV)/bin/uvicorn:
 	@/usr/bin/python3 -m venv $(STAC_VENV)
@@ -43,10 +48,10 @@ $(LLAMA_VENV)/.ready:
 	@touch $@
 
 setup-test: setup $(STAC_VENV)/bin/uvicorn $(LLAMA_VENV)/.ready
-	@scripts/ensure_apt.sh $(APT_TEST)
+	@pkgs=$$(scripts/test_packages.sh) && scripts/ensure_apt.sh $$pkgs
 
-run: setup
-	@scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
+run: $(PY)
+	@STACGIS_SCREENSHOT="$(if $(SCREENSHOT),$(abspath $(SCREENSHOT)))" scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
 	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import qasync
 from qgis.core import QgsProject
 
 from testkit.plugin_driver import process_until
+from testkit.plugin_loader import forget_running_loop
+from testkit.qt_loop import BoundedQEventLoop, close_loop
 
 
 @pytest.fixture
@@ -22,7 +23,7 @@ def _detach_running_loop():
     process has no running Qt loop, so drop that marker after each test so other tests can
     run their own asyncio loops."""
     yield
-    asyncio.events._set_running_loop(None)
+    forget_running_loop()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -36,14 +37,13 @@ def _clean_exit():
 def qloop(qgis_app):
     """The plugin's kind of loop (qasync on the Qt app), for tests that run it themselves; closed
     afterwards: a closed loop drops its socket notifiers, which would otherwise fire on reused file
-    descriptors in later tests."""
-    loop = qasync.QEventLoop(qgis_app)
+    descriptors in later tests. Neither the test nor the teardown can hang (testkit.qt_loop)."""
+    loop = BoundedQEventLoop(qgis_app)
     asyncio.set_event_loop(loop)
-    yield loop
-    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-    for task in pending:
-        task.cancel()
-    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-    loop.run_until_complete(loop.shutdown_asyncgens())
-    loop.close()
-    asyncio.set_event_loop(None)
+    try:
+        yield loop
+    finally:
+        try:
+            close_loop(loop)
+        finally:
+            asyncio.set_event_loop(None)

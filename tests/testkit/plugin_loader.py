@@ -37,7 +37,15 @@ def unload_plugin(instance, settle_s: float = 0.3) -> None:
     process_until(lambda: False, settle_s)
 
 
+def forget_running_loop() -> None:
+    """The plugin attaches qasync with already_running=True, as inside a real QGIS, which marks it
+    as this thread's running loop; the test process has no running Qt loop, so the next test (and
+    its own asyncio loops) must not see that mark. The one low-level asyncio call of the tests:
+    event loops themselves (qasync) set this mark, and no public API clears it."""
+    asyncio._set_running_loop(None)
+
+
 def forget_loop() -> None:
     # pytest-qgis' next test must not see the qasync loop marked as running on this thread.
     QgsProject.instance().removeAllMapLayers()
-    asyncio.events._set_running_loop(None)
+    forget_running_loop()
