@@ -1,19 +1,27 @@
-"""Fixtures for tests that run inside QGIS (pytest-qgis, offscreen)."""
+"""Fixtures for tests that run inside QGIS (pytest-qgis, offscreen).
+
+`make test-qt6` also runs the ui/ widget tests from here under PyQt6 through a qgis.PyQt shim
+(tests/qt6_shim, no qgis.core): there a bare QApplication stands in for pytest-qgis' qgis_app."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
-from qgis.core import QgsProject
 
-from testkit.plugin_driver import process_until
-from testkit.plugin_loader import forget_running_loop
-from testkit.qt_loop import BoundedQEventLoop, close_loop
+from testkit.qt_loop import BoundedQEventLoop, close_loop, forget_running_loop
+
+QT6_SHIM = os.environ.get("STACGIS_QT6_SHIM") == "1"
+
+if QT6_SHIM:
+    from testkit.qt6_app import qgis_app  # noqa: F401  (a fixture)
 
 
 @pytest.fixture
 def qt_process_until():
+    from testkit.plugin_driver import process_until
+
     return process_until
 
 
@@ -30,7 +38,10 @@ def _detach_running_loop():
 def _clean_exit():
     # QGIS can crash at exit ("double free") while layers are still registered.
     yield
-    QgsProject.instance().removeAllMapLayers()
+    if not QT6_SHIM:
+        from qgis.core import QgsProject
+
+        QgsProject.instance().removeAllMapLayers()
 
 
 @pytest.fixture

@@ -3,11 +3,10 @@ end-to-end tier and the soak."""
 
 from __future__ import annotations
 
-import asyncio
-
 from qgis.core import QgsProject
 
 from .plugin_driver import process_until
+from .qt_loop import forget_running_loop
 
 
 def dock_into_main_window(iface, monkeypatch) -> None:
@@ -35,14 +34,6 @@ def unload_plugin(instance, settle_s: float = 0.3) -> None:
         process_until(lambda: not session.busy, 5)
     instance.unload()
     process_until(lambda: False, settle_s)
-
-
-def forget_running_loop() -> None:
-    """The plugin attaches qasync with already_running=True, as inside a real QGIS, which marks it
-    as this thread's running loop; the test process has no running Qt loop, so the next test (and
-    its own asyncio loops) must not see that mark. The one low-level asyncio call of the tests:
-    event loops themselves (qasync) set this mark, and no public API clears it."""
-    asyncio._set_running_loop(None)
 
 
 def forget_loop() -> None:

@@ -51,6 +51,14 @@ class BoundedQEventLoop(qasync.QEventLoop):
             tick.stop()
 
 
+def forget_running_loop() -> None:
+    """The plugin attaches qasync with already_running=True, as inside a real QGIS, which marks it
+    as this thread's running loop; the test process has no running Qt loop, so the next test (and
+    its own asyncio loops) must not see that mark. The one low-level asyncio call of the tests:
+    event loops themselves (qasync) set this mark, and no public API clears it."""
+    asyncio._set_running_loop(None)
+
+
 def describe_pending(loop: asyncio.AbstractEventLoop) -> str:
     pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
     return ", ".join(f"{t.get_name()} ({t.get_coro()!r})" for t in pending) or "no tasks"
