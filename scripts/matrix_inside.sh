@@ -2,6 +2,8 @@
 # Runs inside a matrix root (see test_matrix.sh), in the copied checkout: venvs, then the tiers.
 # Full logs: /work/logs/TIER.log inside the root. Env: TIERS ("unit qgis e2e"), REQ_HASH (venvs are rebuilt when the requirements change), SUITE.
 set -uo pipefail
+# A git repository of its own: some tests (the package zip) list files the way git does.
+git init -q . && git add -A || exit 1
 venv=/opt/stacgis-venv
 stac_venv=/opt/stacgis-stac-venv
 if [ "$(cat $venv/.req-hash 2>/dev/null)" != "$REQ_HASH" ]; then

@@ -35,7 +35,7 @@ for suite in "${suites[@]}"; do
   work="$root/work/stacgis"
   rm -rf --one-file-system "$work"
   mkdir -p "$work"
-  (cd "$repo" && git ls-files -co --exclude-standard -z | tar --null --ignore-failed-read -cf - -T - 2>/dev/null) \
+  (cd "$repo" && git ls-files -co --exclude-standard -z | grep -zvE '^(\.venv|\.build)(/|$)' | tar --null --ignore-failed-read -cf - -T - 2>/dev/null) \
     | tar -xf - -C "$work"
 
   built=$(date +%s)
