@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs inside a matrix root (see test_matrix.sh), in the copied checkout: venvs, then the tiers.
-# Full logs: /work/logs/TIER.log inside the root. Env: TIERS ("unit qgis e2e"), REQ_HASH (venvs are rebuilt when the requirements change), SUITE.
+# Full logs: /work/logs/TIER.log inside the root. Env: TIERS ("unit qgis e2e"), SUITE, TIER_TIMEOUT
+# (seconds per tier, default 1500), REQ_HASH (the venv is rebuilt when the requirements change).
 set -uo pipefail
 # A git repository of its own: some tests (the package zip) list files the way git does.
 git init -q . && git add -A || exit 1
@@ -30,7 +31,7 @@ for tier in $TIERS; do
   plugins=()
   [ "$tier" = unit ] && plugins=(-p no:pytest_qgis)
   start=$(date +%s)
-  QT_QPA_PLATFORM=offscreen timeout 1500 $venv/bin/python -m pytest "${plugins[@]}" "tests/$tier" -q \
+  QT_QPA_PLATFORM=offscreen timeout "${TIER_TIMEOUT:-1500}" $venv/bin/python -m pytest "${plugins[@]}" "tests/$tier" -q \
     -p no:cacheprovider --timeout 300 -W "default::DeprecationWarning" >/work/logs/$tier.log 2>&1
   rc=$?
   tail -25 /work/logs/$tier.log
