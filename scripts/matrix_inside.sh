@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs inside a matrix root (see test_matrix.sh), in the copied checkout: venvs, then the tiers.
-# Full logs: /work/logs/TIER.log inside the root. Env: TIERS ("unit qgis e2e"), SUITE, TIER_TIMEOUT
+# Full logs: /work/logs/TIER.log inside the root. Env: TIERS ("unit qgis integration e2e"), SUITE, TIER_TIMEOUT
 # (seconds per tier, default 1500), REQ_HASH (the venv is rebuilt when the requirements change).
 set -uo pipefail
 # A git repository of its own: some tests (the package zip) list files the way git does.
