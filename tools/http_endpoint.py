@@ -19,7 +19,6 @@ import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
-from .confirmation import ConfirmDestructiveMiddleware
 from .deps import ToolDeps
 from .server import build_server
 
@@ -46,10 +45,8 @@ def load_or_create_token(profile_dir: str | Path) -> str:
 
 
 def build_external_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> MCPServer:
-    """The same tools as the embedded server, with destructive calls gated by elicitation."""
-    server = build_server(deps, extra_families=extra_families)
-    server.middleware.append(ConfirmDestructiveMiddleware(server))
-    return server
+    """The same tools as the embedded server, with destructive calls gated by elicitation (tools.confirmation)."""
+    return build_server(deps, extra_families=extra_families)
 
 
 class _Guard:

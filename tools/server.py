@@ -15,6 +15,7 @@ from typing import Any, AsyncIterator, Iterable
 
 from mcp.server.mcpserver import MCPServer
 
+from .confirmation import ConfirmDestructiveMiddleware
 from .deps import ToolDeps
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,7 @@ def build_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> M
         importlib.import_module(f"{__package__}.{name}").register(server, deps)
     for module in extra_families:
         module.register(server, deps)
+    server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     server.middleware.append(SessionStatsMiddleware(deps))
     return server
 
