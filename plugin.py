@@ -199,14 +199,23 @@ class AgentRuntime:
         self._map_tools = map_changing_tools(await self.server.list_tools())
 
     async def _start_endpoint(self, families) -> None:
-        from .tools.http_endpoint import McpHttpEndpoint, load_or_create_token
+        """The outside MCP endpoint; any failure (a busy port…) is said in the dock, the chat keeps working."""
+        import dataclasses
 
-        endpoint = McpHttpEndpoint(self.deps, load_or_create_token(self.profile_dir), self.settings.mcp_http_port,
-                                   extra_families=families)
+        from .tools.http_endpoint import McpHttpEndpoint, TokenFile
+
+        port = self.settings.mcp_http_port
         try:
+            # outside clients get their own view of the tools: file access limited (ToolDeps.outside_client)
+            deps = dataclasses.replace(self.deps, outside_client=True)
+            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, extra_families=families)
             await endpoint.start()
-        except RuntimeError as exc:
+        except RuntimeError as exc:  # says what happened and what to do (a busy port: pick another)
             self._notice(str(exc))
+            return
+        except Exception as exc:
+            LOG.exception("MCP endpoint on port %s did not start", port)
+            self._notice(f"MCP endpoint not started on port {port}: {exc}. The chat works; see the QGIS log.")
             return
         self.endpoint = endpoint
 

@@ -90,6 +90,9 @@ class Settings:
     mcp_http_enabled: bool = False
     mcp_http_port: int = 8765
     send_map_context: bool = True
+    # Folders outside MCP clients may read rasters/vectors from, one per line (besides project layers,
+    # catalog assets and the tools' output folder).
+    mcp_allowed_folders: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

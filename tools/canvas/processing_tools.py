@@ -28,6 +28,7 @@ from qgis.core import (
 from ..common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
 from ..confirmation import Assessment, add_assessor
 from ..deps import ToolDeps
+from ..raster_sources import check_outside_source
 from .processing_effects import algorithm_of, assess_algorithm, is_provider_uri, real_path
 from .project_access import add_to_project, find_layer, project_of, wait_for_qt
 
@@ -147,6 +148,8 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_fi
             value = [find_layer(project, v).id() if isinstance(v, str) else v for v in (value if isinstance(value, list) else [value])]
         elif kind == "enum":
             value = _enum_index(definition, value)
+        elif kind in ("file", "folder") and isinstance(value, str):
+            check_outside_source(deps, value)  # outside clients read only what the user allowed
         params[name] = value
     return params
 
