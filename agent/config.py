@@ -93,6 +93,7 @@ class Settings:
     # Folders outside MCP clients may read rasters/vectors from, one per line (besides project layers,
     # catalog assets and the tools' output folder).
     mcp_allowed_folders: str = ""
+    backup_auth_cfg: str = ""  # QGIS auth manager config id holding the backup provider's API key (as password)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

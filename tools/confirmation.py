@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -128,7 +129,7 @@ class ConfirmDestructiveMiddleware:
         tool = self._tools.get(name)
         if tool is None or tool_safety(tool) != Safety.DESTRUCTIVE:
             return Assessment(False)
-        what = (tool.description or name).strip().splitlines()[0]
+        what = re.sub(r"\s*\([^)]*\)", "", (tool.description or name).strip().splitlines()[0])  # asides are for models
         effect = f"{name}: {what}" + "".join(f"\n    {line}" for line in argument_lines(arguments))
         return Assessment(True, (effect,), undoable=bool(tool_policy_meta(tool).get("undoable")))
 

@@ -95,7 +95,7 @@ class EndpointAccess:
     def __init__(self, profile_dir: str | Path, python: str | None = None, plugins_dir: str | Path | None = None):
         self.profile_dir = Path(profile_dir)
         self.python = python or "python3"
-        self.plugins_dir = Path(plugins_dir) if plugins_dir else Path(__file__).resolve().parents[2]
+        self.plugins_dir = Path(plugins_dir) if plugins_dir else Path(os.path.abspath(__file__)).parents[2]
 
     def token(self) -> str:
         return load_or_create_token(self.profile_dir)

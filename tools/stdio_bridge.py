@@ -20,7 +20,8 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-PLUGIN_DIR = Path(__file__).resolve().parents[1]  # <profile>/python/plugins/stacgis_agent when installed
+# not resolved: a plugin folder symlinked into the profile still sits in <profile>/python/plugins
+PLUGIN_DIR = Path(os.path.abspath(__file__)).parents[1]
 
 
 def dependency_folders(token_file: str | None) -> list[Path]:
