@@ -193,7 +193,7 @@ class ToolCallRunner:
         """Asks once for every destructive call of the step (at the first of them); later ones reuse the answer."""
         if call.id not in self._decisions:
             pending, self._pending = self._pending, []
-            choice = await self.ask(confirmation_request(call.id, [e for _, e in pending]))
+            choice = await self.ask(confirmation_request(call.id, pending))
             for asked, _ in pending:
                 self._decisions[asked.id] = is_approval(choice)
         return self._decisions.get(call.id, False)
@@ -217,10 +217,11 @@ class ToolCallRunner:
         return CallReport(call, True, outcome.text)
 
 
-def confirmation_request(call_id: str, effects: list[Effects]) -> AskUser:
+def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Effects]]) -> AskUser:
     """One card for the step's destructive calls: every effect in full, and what undo can and cannot do."""
+    effects = [e for _, e in calls]
     count = len(effects)
-    question = "Run this action?" if count == 1 else f"Run these {count} actions?"
+    question = f"Run '{calls[0][0].name}'?" if count == 1 else f"Run these {count} actions?"
     if all(e.undoable for e in effects):
         truth = "Undo in the chat brings it back."
     elif not any(e.undoable for e in effects):

@@ -188,3 +188,20 @@ async def test_the_destructive_files_tool_writes_after_an_ok(world, tmp_path_fac
     assert not saved.is_error, saved.content[0].text
     assert len(asking.asked) == 1 and target.exists() and rows_on_disk(target, "buffers") == 5
 
+
+
+async def test_add_result_layer_follows_symlinks_before_deciding_and_says_nothing_about_outside_files(
+        world, tmp_path_factory):
+    server, data, outputs = world
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    secret = dem_layer(elsewhere, "secret").source()
+    (outputs / "link.tif").symlink_to(secret)
+    (outputs / "folder").symlink_to(elsewhere, target_is_directory=True)
+    answers = []
+    for path in (outputs / "link.tif", outputs / "folder" / "secret.tif", elsewhere / "missing.tif"):
+        async with Client(server) as client:
+            result = await client.call_tool("add_result_layer", {"path": str(path)})
+        assert result.is_error
+        answers.append(result.content[0].text)
+    assert len(set(answers)) == 1 and "only adds files that tools wrote to" in answers[0]
+    assert sorted(lyr.name() for lyr in QgsProject.instance().mapLayers().values()) == ["cities", "roads"]
