@@ -9,14 +9,23 @@ from mcp import Client
 
 class OneShotClient:
     """Opens an in-process MCP session per call: anyio wants a session entered and left in one task,
-    which async pytest fixtures do not guarantee."""
+    which async pytest fixtures do not guarantee. `confirm=True`: a client whose user says yes when a
+    destructive call asks (MCP elicitation); by default the client cannot ask, so such calls are refused."""
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: Any, confirm: bool = False) -> None:
         self.server = server
+        self.confirm = confirm
 
     async def call_tool(self, name: str, arguments: dict | None = None):
-        async with Client(self.server) as session:
+        kwargs = {"elicitation_callback": _user_says_yes} if self.confirm else {}
+        async with Client(self.server, **kwargs) as session:
             return await session.call_tool(name, arguments or {})
+
+
+async def _user_says_yes(_context: Any, _params: Any) -> Any:
+    from mcp_types import ElicitResult
+
+    return ElicitResult(action="accept", content={"confirm": True})
 
 
 def package_root() -> str:
