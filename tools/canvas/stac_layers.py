@@ -19,6 +19,7 @@ from qgis.PyQt.QtCore import QDateTime, Qt
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
+from ..raster_sources import check_outside_source
 from ..stac.hrefs import gdal_options, gdal_path
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
@@ -61,6 +62,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         """Show several STAC items as ONE mosaic layer (one per CRS) in a layer group, read in place; items with dates can be animated with the Temporal Controller."""
         cat = deps.catalogs.get(catalog)
         if item_collection_file:
+            check_outside_source(deps, item_collection_file)  # outside clients: allowed folders only
             items = _read_item_collection(item_collection_file)
         elif item_ids and collection:
             items = list(await asyncio.gather(*(cat.item(collection, i) for i in item_ids)))
