@@ -133,11 +133,18 @@ def test_outside_clients_meet_the_same_confirmation_policy(endpoint_plugin):
     assert declined.is_error and "declined" in declined.content[0].text
     assert layers() == ["parcels"]
 
+    asked = []
+
     async def accept(context, params):
+        asked.append(params.message)
         return ElicitResult(action="accept", content={"confirm": True})
 
     done = _outside_call(url, token, "remove_layer", {"layer": "parcels"}, accept)
     assert not done.is_error and layers() == []
+    # the question said what is true for this action, and it is
+    assert "The undo_last_turn tool brings it back." in asked[0] and "cannot be undone" not in asked[0]
+    undone = _outside_call(url, token, "undo_last_turn", {})
+    assert not undone.is_error and layers() == ["parcels"]
 
 
 def test_a_prompt_injection_in_catalog_data_cannot_remove_layers_without_the_ok(lyon_plugin, emu):
