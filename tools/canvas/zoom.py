@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -23,7 +24,7 @@ from .project_access import canvas_of, find_layer, history_of, project_of
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
 ZOOM0_SCALE = 559_082_264.028  # web-map zoom level 0 at 96 dpi; each level halves it
 DEFAULT_SCALE = 25_000  # when the map had no extent yet and no scale is asked
-CITY_SCALES = ((1_000_000, 300_000), (100_000, 150_000), (0, 75_000))  # (population from, scale) for a city point
+CITY_RADII_KM = ((1_000_000, 20.0), (100_000, 10.0), (0, 5.0))  # (population from, km around a city's centre)
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -64,9 +65,12 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         elif found is not None:
             if found.rect is not None:
                 _zoom_to_rect(canvas, project, found.rect, found.crs, scale)
-            else:  # a city known by its centre only
+            elif scale:  # a city known by its centre only, at the scale asked
                 centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(found.place.lon, found.place.lat))
-                _centre_at(canvas, centre, scale or _city_scale(found.place.population))
+                _centre_at(canvas, centre, scale)
+            else:  # the city and its surroundings, whatever the canvas' shape
+                _zoom_to_rect(canvas, project, _around(found.place.lon, found.place.lat, found.place.population),
+                              WGS84, None)
             what = describe(found, place)
         elif layer:
             target = find_layer(project, layer)
@@ -116,5 +120,8 @@ def _centre_at(canvas: Any, centre: QgsPointXY, scale: float) -> None:
     canvas.zoomScale(scale)
 
 
-def _city_scale(population: int) -> float:
-    return next(scale for floor, scale in CITY_SCALES if population >= floor)
+def _around(lon: float, lat: float, population: int) -> QgsRectangle:
+    radius_km = next(km for floor, km in CITY_RADII_KM if population >= floor)
+    dlat = radius_km / 111.0
+    dlon = dlat / max(0.05, math.cos(math.radians(lat)))
+    return QgsRectangle(lon - dlon, lat - dlat, lon + dlon, lat + dlat)
