@@ -18,7 +18,7 @@ import json
 import logging
 import time
 import uuid
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator
 
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
@@ -33,7 +33,7 @@ from .stores.base import MemoryStore, SessionStore
 from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
 from .tool_selection import ToolSelector, ToolText
-from .turn import TurnRunner, TurnState
+from .turn import ProtocolNotices, TurnPorts, TurnRunner, TurnState
 
 log = logging.getLogger(__name__)
 _END = object()
@@ -65,7 +65,7 @@ class AgentLoop:
         self.estimator = TokenEstimator()
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""
-        self.tool_protocol = "native"  # the protocol last announced to the user (a Notice when it changes)
+        self.protocols = ProtocolNotices()  # the tool-calling protocol last announced to the user
         self.log: list[dict[str, Any]] = []  # the session log: every event shown, fragments joined
         self._specs: dict[str, ToolSpec] = {}
         self._ready = False
@@ -127,9 +127,12 @@ class AgentLoop:
             await asyncio.gather(self._task, return_exceptions=True)
         await self.tools.aclose()
 
-    # ---- used by the turn ----------------------------------------------------------------
-    def tool_specs(self, names: Sequence[str]) -> list[ToolSpec]:
-        return [self._specs[n] for n in names if n in self._specs]
+    # ---- handed to the turn ---------------------------------------------------------------
+    def _ports(self) -> TurnPorts:
+        return TurnPorts(provider=self.provider, options=self.options, settings=self.settings,
+                         session_id=self.session_id, memory=self.memory, policy=self.policy, tools=self.tools,
+                         specs=self._specs, selector=self.selector, embed=self.embed, estimator=self.estimator,
+                         protocols=self.protocols, emit=self._emit, ask=self._ask)
 
     def _emit(self, event: Any) -> None:
         self._log_event(event)
@@ -166,7 +169,7 @@ class AgentLoop:
             recalled = await self._recall(message)
             if recalled:
                 head.append(recalled)
-            await TurnRunner(self, state).run(message, context, head)
+            await TurnRunner(self._ports(), state).run(message, context, head)
             await asyncio.shield(self._save())  # a stop pressed just after the answer must not lose it
         except asyncio.CancelledError:
             raise  # run() reports the stop and saves
