@@ -23,7 +23,7 @@ from typing import Any, AsyncIterator
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
 from .conversation import ConversationMemory
-from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, event_to_dict
+from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, UserMessage
 from .llm.errors import LLMError
 from .llm.types import ChatOptions, Message, Provider, ToolSpec
 from .longterm import memories_message, recall
@@ -162,8 +162,7 @@ class AgentLoop:
             if context is not None and self.settings.send_map_context and context.to_prompt():
                 text += "\n\n" + context.to_prompt()
             self.memory.add_user(text)
-            self.log.append({"type": "user_message", "text": message, "message_id": state.message_id,
-                             "timestamp": time.time()})
+            self._log_event(UserMessage(message, state.message_id, time.time()))
             await self._save()
             head = [{"role": "system", "content": self.system_prompt}]
             recalled = await self._recall(message)
@@ -265,9 +264,9 @@ class AgentLoop:
                 self._emit(Notice(f"The conversation could not be saved ({exc}). It stays on screen; "
                                   "check the session store settings."))
 
-    def _log_event(self, event: Any) -> None:
+    def _log_event(self, event: AgentEvent) -> None:
         """Appends to the session log, joining streamed fragments into one entry."""
-        entry = event_to_dict(event)
+        entry = event.to_dict()
         last = self.log[-1] if self.log else None
         if isinstance(event, Thinking) and last and last["type"] == "thinking" and last["step"] == event.step:
             last["text"] += event.text

@@ -18,8 +18,8 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..agent.events import Done
-from ..agent.session_history import UserMessage, history_items
+from ..agent.events import Done, UserMessage
+from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord, SessionStore
 from ..agent.turn_stats import format_usage
 from .activity_feed import ActivityFeed
