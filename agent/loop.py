@@ -54,8 +54,7 @@ class AgentLoop:
         self.session_store = session_store
         self.user = user
         self.embed = embed or getattr(provider, "embed", None)
-        self.options = ChatOptions(num_ctx=self.settings.num_ctx, temperature=self.settings.temperature,
-                                   keep_alive=self.settings.keep_alive)
+        self.options = ChatOptions.from_settings(self.settings)
         self.tools = ToolHost(server)
         # a custom embed function may use any model: only the provider's own is shared
         own_embed = embed is None or embed == getattr(provider, "embed", None)
