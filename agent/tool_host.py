@@ -188,14 +188,15 @@ def outcome_of(result: Any, name: str = "the tool") -> ToolOutcome:
 
 
 def failed(name: str, detail: str) -> ToolOutcome:
-    """A failed call as one sentence saying what went wrong, then what to do (the MCP SDK's
-    "Error executing tool x:" prefix removed, so the message is not wrapped twice)."""
+    """A failed call as what went wrong, then what to do. The SDK's "Error executing tool x:" prefix
+    is removed and no "x failed:" is added: the feed, the export and the model's tool message
+    already say which tool it was, so the message is never wrapped twice."""
     detail = _PYDANTIC_LINK.sub("", _MCP_PREFIX.sub("", detail.strip())).strip().rstrip(".").strip()
     if detail:
-        message = f"'{name}' failed: {detail}. Fix the arguments or try another tool."
+        message = f"{detail[:1].upper()}{detail[1:]}. Fix the arguments or try another tool."
     else:  # a crash inside the tool: the SDK keeps its text on the server side
-        message = (f"'{name}' stopped with an unexpected error inside the tool (a fault of the tool, not of the "
-                   "request). Try another tool, or tell the user this step could not be done.")
+        message = (f"'{name}' stopped with an unexpected error inside the tool (a fault of the tool, not of "
+                   "the request). Try another tool, or tell the user this step could not be done.")
     return ToolOutcome(False, message, message)
 
 
