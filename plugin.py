@@ -176,7 +176,7 @@ class AgentRuntime:
         self.session.busy_changed.connect(self.turns.busy_changed)
         self.session.map_changed.connect(self.turns.remember)
         self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user,
-                               map_changing_tool=lambda name: name in self._map_tools)
+                               map_changing_tool=lambda name: name in self._map_tools, tasks=self.tasks)
         self.panel.undo_requested.connect(self._undo)
         self.panel.settings_requested.connect(self.open_settings)
         self.dock.set_chat_widget(self.panel)

@@ -9,7 +9,7 @@ import json
 from typing import Any, Callable, Iterable, Sequence
 
 from ..agent import events as ev
-from ..agent.session_history import HistoryItem, UserMessage, history_items
+from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord
 
 
@@ -28,7 +28,7 @@ def session_to_markdown(record: SessionRecord) -> str:
             answer.clear()
 
     for item in history_items(record):
-        if isinstance(item, UserMessage):
+        if isinstance(item, ev.UserMessage):
             close_answer()
             lines.extend(["**You:**", "", item.text, ""])
         elif isinstance(item, ev.Content):
@@ -49,7 +49,7 @@ def session_to_markdown(record: SessionRecord) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _activity_lines(item: HistoryItem) -> list[str]:
+def _activity_lines(item: ev.Event) -> list[str]:
     if isinstance(item, ev.ToolStart):
         return [f"> Called `{item.tool_name}`", "", "```json", _json(item.tool_args), "```", ""]
     if isinstance(item, ev.ToolResult):
