@@ -159,3 +159,16 @@ async def test_an_asset_that_answers_404_adds_nothing_and_says_so(tools, world):
     text = result.content[0].text
     assert "B8A" in text and "nothing was added to the map" in text
     assert _project_layers() == []
+
+
+async def test_a_new_ramp_stretches_over_the_bands_own_values(tools, world):
+    await _call(tools, "load_stac_asset", {"collection": "sentinel-2-l2a", "item_id": LYON_DAY1, "asset": "B04"})
+    [layer] = _project_layers()
+    result = await _call(tools, "set_layer_style", {"layer": layer.name(), "ramp": "Greys", "band": 1})
+    raw = world.pixels(f"B04-{LYON_TILE[0]}-2025-09-12.tif")[0]
+    physical = raw[raw != 0] * S2_SCALE + S2_OFFSET
+    low, high = np.percentile(physical, [2, 98])
+    renderer = layer.renderer()
+    assert renderer.classificationMin() == pytest.approx(low, abs=0.002)
+    assert renderer.classificationMax() == pytest.approx(high, abs=0.002)
+    assert f"{renderer.classificationMin():g}" in result.content[0].text

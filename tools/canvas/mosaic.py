@@ -219,6 +219,17 @@ def sample_band(ds: Any, index: int) -> np.ndarray:
     return values
 
 
+def stretch_range(path: str, band: int) -> tuple[float, float] | None:
+    """The 2–98 % cut of one band from QGIS's sample size (worker thread); None when nothing is valid."""
+    with gdal_exceptions():
+        values = sample_band(gdal.Open(path), band)
+    valid = values[np.isfinite(values)]
+    if not valid.size:
+        return None
+    low, high = np.percentile(valid, [2, 98])
+    return float(low), float(high)
+
+
 def _number(value: Any) -> float | None:
     if value is None:
         return None
