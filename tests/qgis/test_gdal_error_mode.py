@@ -16,6 +16,7 @@ from conftest import REPO, _package_root
 
 SCRIPT = r"""
 import asyncio, json, sys, threading
+from pathlib import Path
 from osgeo import gdal, ogr, osr
 if MODE:
     gdal.UseExceptions()

@@ -182,6 +182,7 @@ def describe_bands(path: str, meta: list[dict]) -> dict[str, Any]:
         band = ds.GetRasterBand(i)
         band_meta = meta[i - 1] if i - 1 < len(meta) else {}
         values = sample_band(ds, i)
+        band.ComputeRasterMinMax(True)  # QGIS's default stretch reads this coarse overview: cached now, not on the GUI thread
         valid = values[np.isfinite(values)]
         info: dict[str, Any] = {"band": i, "dtype": gdal.GetDataTypeName(band.DataType),
                                 "nodata": band.GetNoDataValue(), "scale": band.GetScale(), "offset": band.GetOffset(),
