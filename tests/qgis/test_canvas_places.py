@@ -76,6 +76,17 @@ def _shows(canvas, lon: float, lat: float) -> bool:
     return canvas.extent().contains(to_canvas.transform(QgsPointXY(lon, lat)))
 
 
+def _centre_lonlat(canvas) -> tuple[float, float]:
+    to_wgs84 = QgsCoordinateTransform(canvas.mapSettings().destinationCrs(),
+                                      QgsCoordinateReferenceSystem("EPSG:4326"), QgsProject.instance())
+    centre = to_wgs84.transform(canvas.extent().center())
+    return centre.x(), centre.y()
+
+
+def _height_km(canvas) -> float:
+    return canvas.extent().height() / 1000
+
+
 def _width_km(canvas) -> float:
     return canvas.extent().width() / 1000  # EPSG:3857 metres (stretched away from the equator: an upper bound)
 
@@ -120,20 +131,23 @@ async def test_two_features_of_the_same_name_far_apart_make_the_tool_ask_and_lea
     assert canvas.extent() == before
 
 
-@pytest.mark.parametrize(("place", "inside", "outside", "max_km"), [
-    ("Kenya", NAIROBI, (39.27, -6.8), 2_500),  # Dar es Salaam is in Tanzania
-    ("Bavaria", MUNICH, BERLIN, 1_200),  # English name of the region 'Bayern'
-    ("Allemagne", BERLIN, PARIS, 2_500),  # French name of Germany
-    ("Paris", PARIS, PARIS_TEXAS, 60),  # the capital, by far the biggest Paris
-    ("München", MUNICH, BERLIN, 150),
+@pytest.mark.parametrize(("place", "inside", "centre_box", "max_km"), [
+    ("Kenya", NAIROBI, (33.9, -4.7, 41.9, 5.0), 2_500),
+    ("Bavaria", MUNICH, (8.9, 47.2, 13.9, 50.6), 1_200),  # English name of the region 'Bayern'
+    ("Allemagne", BERLIN, (5.8, 47.2, 15.1, 55.1), 2_500),  # French name of Germany
+    ("Paris", PARIS, (2.2, 48.8, 2.5, 48.95), 60),  # the capital, by far the biggest Paris
+    ("München", MUNICH, (11.3, 48.0, 11.8, 48.3), 150),
 ])
 async def test_offline_gazetteer_knows_countries_regions_and_cities_in_several_languages(
-        places, place, inside, outside, max_km):
+        places, place, inside, centre_box, max_km):
     client, canvas = places
     result, text = await _zoom(client, place=place)
     assert not result.is_error, text
-    assert _shows(canvas, *inside) and not _shows(canvas, *outside), text
-    assert _width_km(canvas) < max_km, (place, _width_km(canvas))
+    assert _shows(canvas, *inside), text
+    w, s, e, n = centre_box  # the view is centred on the place asked for, whatever the canvas' shape
+    lon, lat = _centre_lonlat(canvas)
+    assert w <= lon <= e and s <= lat <= n, (place, lon, lat)
+    assert min(_width_km(canvas), _height_km(canvas)) < max_km, (place, _width_km(canvas))
     assert "offline gazetteer" in text
 
 
