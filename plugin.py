@@ -84,16 +84,18 @@ class StacGisAgentPlugin:
         return requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
 
     def _start(self) -> None:
-        requirements.add_to_sys_path(self._private_dir())
+        requirements.add_to_sys_path(self._private_dir())  # again after an install: fresh import caches
         problems = requirements.check_requirements()
         if problems:
             LOG.warning("Missing requirements: %s", requirements.describe(problems))
-            can_install = bool(requirements.specs_to_install(problems)) and \
-                requirements.find_python_executable() is not None
             text = requirements.describe(problems)
-            if requirements.find_python_executable() is None:
+            python = requirements.find_python_executable()
+            pip_ok = python is not None and requirements.pip_available()
+            if python is None:
                 text += "\nQGIS's Python interpreter was not found; install the packages with pip by hand."
-            self.dock.show_dependencies(text, can_install)
+            elif not pip_ok:
+                text += "\n" + requirements.pip_missing_advice()
+            self.dock.show_dependencies(text, bool(requirements.specs_to_install(problems)) and pip_ok)
             self.dock.set_status("Requirements missing — see above.", ok=False)
             return
         self.dock.show_chat()
@@ -121,7 +123,10 @@ class StacGisAgentPlugin:
         if not ok:
             self.dock.set_status("pip failed — see its output above; check your network or proxy.", ok=False)
             return
-        self._start()
+        self._start()  # the chat appears at once: no QGIS restart
+        if self.runtime is None:
+            self.dock.set_status("pip finished, but some packages are still unusable (listed above); "
+                                 "restart QGIS, and if they are still listed, install them by hand.", ok=False)
 
 
 class AgentRuntime:
