@@ -154,7 +154,7 @@ class AgentRuntime:
         from .agent.llm.factory import provider_from_settings
         from .agent.stores.factory import build_stores
         from .host.canvas_context import map_context_from_iface
-        from .host.settings_store import with_postgres_password
+        from .host.settings_store import read_secret, with_postgres_password
         from .tools.canvas import family as canvas_family
         from .tools.canvas.project_access import history_of
         from .tools.canvas.undo import ChatTurns
@@ -165,7 +165,8 @@ class AgentRuntime:
 
         s = self.settings
         self.stores = build_stores(with_postgres_password(s), self.profile_dir, on_notice=self._notice)
-        self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent")
+        self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent",
+                                               backup_api_key=read_secret(s.backup_auth_cfg)[1])
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=True)
         self.deps = ToolDeps.from_settings(
             s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,
@@ -204,16 +205,30 @@ class AgentRuntime:
         self._map_tools = map_changing_tools(await self.server.list_tools())
 
     async def _start_endpoint(self, families) -> None:
-        from .tools.http_endpoint import McpHttpEndpoint, load_or_create_token
+        """The outside MCP endpoint; any failure (a busy port…) is said in the dock, the chat keeps working."""
+        import dataclasses
 
-        endpoint = McpHttpEndpoint(self.deps, load_or_create_token(self.profile_dir), self.settings.mcp_http_port,
-                                   extra_families=families)
+        from .tools.http_endpoint import McpHttpEndpoint, TokenFile
+
+        port = self.settings.mcp_http_port
         try:
+            # outside clients get their own view of the tools: file access limited (ToolDeps.outside_client)
+            deps = dataclasses.replace(self.deps, outside_client=True)
+            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, extra_families=families)
             await endpoint.start()
-        except RuntimeError as exc:
-            self._notice(str(exc))
+        except RuntimeError as exc:  # says what happened and what to do (a busy port: pick another)
+            self._endpoint_failed(str(exc))
+            return
+        except Exception as exc:
+            LOG.exception("MCP endpoint on port %s did not start", port)
+            self._endpoint_failed(f"MCP endpoint not started on port {port}: {exc}. See the QGIS log.")
             return
         self.endpoint = endpoint
+
+    def _endpoint_failed(self, text: str) -> None:
+        self._notice(text)
+        if self.panel is not None:  # in the chat too: the status line goes back to the Ollama state
+            self.panel.conversation.add_status(text, error=True)
 
     # Status ------------------------------------------------------------------------------
     async def refresh_connection(self):
@@ -241,8 +256,11 @@ class AgentRuntime:
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
         from .host.settings_store import edit_settings
+        from .tools.http_endpoint import EndpointAccess
 
-        saved = edit_settings(self.settings, parent=self.iface.mainWindow())
+        access = EndpointAccess(self.profile_dir, requirements.find_python_executable(),
+                                Path(os.path.abspath(__file__)).parent.parent)  # not resolved: may be a symlink
+        saved = edit_settings(self.settings, parent=self.iface.mainWindow(), endpoint_access=access)
         if saved is not None:
             self.tasks.start(self.restart(saved), name="restart")
 
