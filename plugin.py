@@ -140,7 +140,6 @@ class AgentRuntime:
         self.session = self.panel = self.endpoint = None
         self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
         self.turns = None  # tools.canvas.undo.ChatTurns: which answer belongs to which turn
-        self._map_tools: set[str] = set()  # tools that change the map, for the PyQGIS export
         self._pending_notices: list[str] = []
 
     def start(self) -> None:
@@ -178,8 +177,7 @@ class AgentRuntime:
         self.session.busy_changed.connect(self.turns.busy_changed)
         self.session.map_changed.connect(self.turns.remember)
         self.session.bridge.error.connect(lambda _error: self._check_connection())  # keeps the status line true
-        self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user,
-                               map_changing_tool=lambda name: name in self._map_tools)
+        self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user)
         self.panel.undo_requested.connect(self._undo)
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
@@ -189,7 +187,6 @@ class AgentRuntime:
             self.panel.show_notice(text)
         self._pending_notices.clear()
         self._check_connection()
-        self.tasks.start(self._read_map_tools(), name="map-tools")
         if s.mcp_http_enabled:
             self.tasks.start(self._start_endpoint([canvas_family]), name="mcp-endpoint")
 
@@ -199,11 +196,6 @@ class AgentRuntime:
         return AgentLoop(self.provider, self.server, self.settings, session_id=session_id,
                          memory_store=self.stores.memories, embed=self.provider.embed,
                          session_store=self.stores.sessions, user=self.settings.user)
-
-    async def _read_map_tools(self) -> None:
-        from .agent.safety import map_changing_tools
-
-        self._map_tools = map_changing_tools(await self.server.list_tools())
 
     async def _start_endpoint(self, families) -> None:
         from .tools.http_endpoint import McpHttpEndpoint, load_or_create_token

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Callable
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
@@ -28,6 +27,7 @@ from .chat_session import ChatSession
 from .conversation_view import ConversationView
 from .map_context_chip import CanvasWatcher, MapContextChip
 from .message_input import MessageInput
+from .project_script import project_to_pyqgis
 from .sessions_panel import SessionsPanel
 from .voice import AnswerSpeaker, recogniser_available
 from .welcome_card import WelcomeCard
@@ -41,11 +41,12 @@ class ChatPanel(QWidget):
     connection_check_requested = pyqtSignal()  # the user asked to check the connection to Ollama again
 
     def __init__(self, session: ChatSession, store: SessionStore | None = None, *, user: str = "default",
-                 map_changing_tool: Callable[[str], bool] | None = None, parent=None):
+                 parent=None):
         super().__init__(parent)
         self.session = session
         self._replaying = False
         self._canvas_watcher: CanvasWatcher | None = None
+        self._canvas = None
         self.tabs = QTabWidget()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -53,7 +54,7 @@ class ChatPanel(QWidget):
         self.tabs.addTab(self._build_chat_tab(), "Chat")
         self.sessions: SessionsPanel | None = None
         if store is not None:
-            self.sessions = SessionsPanel(store, user, changes_map=map_changing_tool)
+            self.sessions = SessionsPanel(store, user, map_script=self.map_script)
             self.sessions.session_opened.connect(lambda record: asyncio.ensure_future(self.restore(record)))
             self.sessions.new_session_requested.connect(lambda: asyncio.ensure_future(self.new_session()))
             self.sessions.session_deleted.connect(self._on_session_deleted)
@@ -159,8 +160,13 @@ class ChatPanel(QWidget):
 
     def watch_canvas(self, iface) -> None:
         """Keeps the map chip in step with the canvas (extent, CRS, layers, active layer, selection)."""
-        self._canvas_watcher = CanvasWatcher(iface.mapCanvas(), self.refresh_map_context, iface, parent=self)
+        self._canvas = iface.mapCanvas()
+        self._canvas_watcher = CanvasWatcher(self._canvas, self.refresh_map_context, iface, parent=self)
         self.refresh_map_context()
+
+    def map_script(self, title: str) -> str:
+        """The map as it is now (project layers, styles, the canvas view) as a PyQGIS script."""
+        return project_to_pyqgis(title, canvas=self._canvas)
 
     def _send_example(self, text: str) -> None:
         self.input.setPlainText(text)
