@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlparse
 
 from .common import ToolInputError
 from .deps import ToolDeps
-from .stac.hrefs import gdal_options, gdal_path
 
 
 def resolve_raster(deps: ToolDeps, source: str) -> tuple[str, dict[str, str]]:
@@ -19,12 +17,8 @@ def resolve_raster(deps: ToolDeps, source: str) -> tuple[str, dict[str, str]]:
     if layer is not None:
         return layer, {}
     if "://" in source or source.startswith("/"):
-        requester_pays = any(c.s3_requester_pays for c in deps.settings.catalogs)
-        # a catalog's headers (API keys) go to GDAL only for assets on that catalog's own host
-        host = urlparse(source).netloc
-        headers = next((c.headers for c in deps.settings.catalogs
-                        if c.headers and host and urlparse(c.url).netloc == host), None)
-        return gdal_path(source), gdal_options(source, requester_pays, headers)
+        # the owning catalog's credentials, scoped to this asset's path (see stac/gdal_reads.py)
+        return deps.catalogs.plan_read(source, deps.output_dir())
     raise ToolInputError(f"'{source}' is neither a raster layer of the project nor an href; "
                          "use list_vector_layers/layers://project for layer names, or get_item for asset hrefs.")
 
