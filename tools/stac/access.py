@@ -142,7 +142,9 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str) 
                     "reads); otherwise check its S3 keys (auth config or AWS profile), region and endpoint.")
         return (f"S3 refused '{href}' for {who}: check its S3 access key and secret (auth config or AWS "
                 "profile), region and endpoint in Settings → Catalogs.")
-    if denied and access is not None and access.method == "planetary_computer":
+    unreachable = any(s in text for s in ("resolve host", "connection refused", "timed out", "connect to",
+                                          "couldn't connect", "http error code"))
+    if (denied or unreachable) and access is not None and access.method == "planetary_computer":
         return (f"{who} refused '{href}': the Planetary Computer SAS token was missing, expired or could not be "
                 "renewed (offline, or the token endpoint unreachable?). Check the network and try again.")
     if denied:
@@ -155,6 +157,6 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str) 
                 "bearer": "the token in its auth config is wrong or expired: paste a new one there",
                 "s3": "check the S3 keys in its auth config"}.get(access.method, "check its credentials")
         return f"{who} refused '{href}' (HTTP 401/403): {what} in Settings → Catalogs."
-    if any(s in text for s in ("resolve host", "connection refused", "timed out", "connect to", "couldn't connect")):
+    if unreachable:
         return f"Could not reach the server of '{href}' ({who}): offline, or the host is down? Try again later."
     return ""
