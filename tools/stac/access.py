@@ -135,6 +135,8 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str) 
     denied = any(s in text for s in ("401", "403", "accessdenied", "access denied", "forbidden", "unauthorized",
                                      "invalidaccesskeyid", "signaturedoesnotmatch", "authenticationfailed"))
     s3 = href.startswith("s3://") or "/vsis3/" in href
+    # after a 403 GDAL 3.6 looks for other AWS credentials and reports that it found none
+    denied = denied or (s3 and "aws_secret_access_key and aws_no_sign_request" in text)
     if s3 and denied:
         if access is not None and not access.config.s3_requester_pays:
             return (f"S3 refused '{href}' for {who}. If the bucket is requester-pays (like usgs-landsat), tick "

@@ -41,6 +41,8 @@ class ReadOptions(dict):
         """Writes the header files and sets the bucket's options; call in the worker thread, before opening."""
         for path, text in self.files.items():
             _write_private(Path(path), text)
+        if self.prefix_options:
+            gdal.ClearPathSpecificOptions(self.prefix)  # a setting unticked since the last read goes too
         for key, value in self.prefix_options.items():
             gdal.SetPathSpecificOption(self.prefix, key, value)
 
