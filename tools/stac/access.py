@@ -126,6 +126,16 @@ class CatalogAccess:
     def describe(self) -> str:
         return f"catalog '{self.config.name}' ({self.label})"
 
+    def remedy(self) -> str:
+        """What to do when this catalog refuses us, for its access method."""
+        what = {"none": "it is set as public: choose an access method (auth config, token or headers)",
+                "headers": "check the headers (API key) configured for it",
+                "qgis_auth": "check the user name and password (or key) in its QGIS authentication config",
+                "bearer": "the token in its auth config is wrong or expired: paste a new one there",
+                "planetary_computer": "the SAS token could not be obtained: check the network",
+                "s3": "check the S3 keys in its auth config"}[self.method]
+        return f"{what} in Settings → Catalogs"
+
 
 def explain_read_failure(access: CatalogAccess | None, href: str, message: str) -> str:
     """A GDAL open/read failure in words that say which catalog, which method and what to do; "" when the
@@ -153,12 +163,7 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str) 
         if access is None:
             return (f"The server refused '{href}' (HTTP 401/403) and {who}: add its catalog with an access method "
                     "in Settings → Catalogs.")
-        what = {"none": "it is set as public: choose an access method (auth config, token or headers)",
-                "headers": "check the headers (API key) configured for it",
-                "qgis_auth": "check the user name and password (or key) in its QGIS authentication config",
-                "bearer": "the token in its auth config is wrong or expired: paste a new one there",
-                "s3": "check the S3 keys in its auth config"}.get(access.method, "check its credentials")
-        return f"{who} refused '{href}' (HTTP 401/403): {what} in Settings → Catalogs."
+        return f"{who} refused '{href}' (HTTP 401/403): {access.remedy()}."
     if unreachable:
         return f"Could not reach the server of '{href}' ({who}): offline, or the host is down? Try again later."
     return ""

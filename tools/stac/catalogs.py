@@ -45,6 +45,7 @@ class CatalogRegistry:
             catalog = ApiCatalog(config, self.http)
         access = CatalogAccess(config)
         catalog.headers_for = lambda url: access.request_headers(url, self.secrets(config))
+        catalog.remedy = access.remedy()
         self._catalogs[config.name] = catalog
         self._access[config.name] = access
         return catalog
