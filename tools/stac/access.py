@@ -10,25 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlparse
 
+from ...agent.catalog_presets import ACCESS_METHODS, access_method
 from ...agent.config import CatalogConfig
 from .hrefs import gdal_path
 
-ACCESS_METHODS = {
-    "none": "Public (no credentials)",
-    "headers": "Fixed HTTP headers",
-    "qgis_auth": "QGIS authentication (Basic, API header, OAuth2)",
-    "bearer": "Bearer token (e.g. NASA Earthdata)",
-    "planetary_computer": "Planetary Computer SAS signing",
-    "s3": "S3 credentials (auth config or AWS profile)",
-}
 PC_TOKEN_URL = "https://planetarycomputer.microsoft.com/api/sas/v1/token/"  # GDAL's own default too
 PC_BLOB_SUFFIX = ".blob.core.windows.net"
-
-
-def access_method(config: CatalogConfig) -> str:
-    if config.access in ACCESS_METHODS:
-        return config.access
-    return "headers" if config.headers else "none"
 
 
 @dataclass(frozen=True)
