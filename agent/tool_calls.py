@@ -18,7 +18,7 @@ from .conversation import ConversationMemory
 from .events import AskUser, ToolError, ToolResult, ToolStart
 from .llm.types import ToolCall
 from .policy import Policy
-from .tool_host import ToolHost, ToolOutcome
+from .tool_host import ToolHost, ToolOutcome, failed
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ class ToolCallRunner:
             raise
         except Exception as exc:  # a protocol-level failure is still only this call's failure
             log.warning("tool %s failed at the protocol level: %s", call.name, exc)
-            return ToolOutcome(False, str(exc), f"{type(exc).__name__}: {exc}")
+            return failed(call.name, str(exc) or type(exc).__name__)
 
     def _finish(self, step: int, call: ToolCall, outcome: ToolOutcome, duration_ms: float) -> CallReport:
         self.calls_run += 1
@@ -149,8 +149,7 @@ class ToolCallRunner:
         if changed:
             log.debug("state after %s: %s", call.name, sorted(self.policy.state))
         if not outcome.ok:
-            return self._fail(step, call, f"Tool '{call.name}' failed: {outcome.text}. "
-                                          "Fix the arguments or try another tool.")
+            return self._fail(step, call, outcome.text)  # one sentence and what to do, made by the host
         self.emit(ToolResult(step, call.id, call.name, outcome.value, round(duration_ms, 2)))
         self.memory.add_tool_result(call.id, call.name, outcome.text, outcome.images)
         return CallReport(call, True, outcome.text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,7 +140,7 @@ class ToolHost:
             result = await client.call_tool(name, arguments)
         finally:
             self._approved_calls -= approved
-        return outcome_of(result)
+        return outcome_of(result, name)
 
     @property
     def assesses_calls(self) -> bool:
@@ -179,7 +180,13 @@ class ToolHost:
             pass
 
 
-def outcome_of(result: Any) -> ToolOutcome:
+_MCP_PREFIX = re.compile(r"^(?:Error executing tool [\w.-]+:?\s*)+")  # the SDK's wrapper, repeated when nested
+_PYDANTIC_LINK = re.compile(r"\s*For further information visit \S+")
+
+
+def outcome_of(result: Any, name: str = "the tool") -> ToolOutcome:
+    """What the model reads back is what the tool wrote for it (the `ok()` summary sentence and its
+    compact JSON); the structured content is what the UI and the session log keep."""
     texts = []
     images: list[str] = []
     for part in result.content or ():
@@ -195,7 +202,7 @@ def outcome_of(result: Any) -> ToolOutcome:
             texts.append(f"[resource {uri}]")
     text = "\n".join(texts)
     if result.is_error:
-        return ToolOutcome(False, text or "the tool failed without a message", text or "the tool failed")
+        return failed(name, text)
     value = result.structured_content
     if isinstance(value, dict) and set(value) == {"result"}:  # mcp wraps non-object returns
         value = value["result"]
@@ -203,7 +210,22 @@ def outcome_of(result: Any) -> ToolOutcome:
         return ToolOutcome(True, _maybe_json(text), text, tuple(images))
     if isinstance(value, str):
         return ToolOutcome(True, value, value, tuple(images))
-    return ToolOutcome(True, value, json.dumps(value, ensure_ascii=False, default=str), tuple(images))
+    if not text.strip() or _maybe_json(text) in (value, result.structured_content):
+        text = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))  # no summary: compact
+    return ToolOutcome(True, value, text, tuple(images))
+
+
+def failed(name: str, detail: str) -> ToolOutcome:
+    """A failed call as what went wrong, then what to do. The SDK's "Error executing tool x:" prefix
+    is removed and no "x failed:" is added: the feed, the export and the model's tool message
+    already say which tool it was, so the message is never wrapped twice."""
+    detail = _PYDANTIC_LINK.sub("", _MCP_PREFIX.sub("", detail.strip())).strip().rstrip(".").strip()
+    if detail:
+        message = f"{detail[:1].upper()}{detail[1:]}. Fix the arguments or try another tool."
+    else:  # a crash inside the tool: the SDK keeps its text on the server side
+        message = (f"'{name}' stopped with an unexpected error inside the tool (a fault of the tool, not of "
+                   "the request). Try another tool, or tell the user this step could not be done.")
+    return ToolOutcome(False, message, message)
 
 
 def _maybe_json(text: str) -> Any:

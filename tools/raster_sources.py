@@ -15,7 +15,6 @@ from urllib.parse import unquote, urlparse
 
 from .common import ToolInputError
 from .deps import ToolDeps
-from .stac.hrefs import gdal_options, gdal_path
 
 REMOTE_SCHEMES = {"http", "https", "s3", "gs", "az", "abfs", "azure"}
 REMOTE_VSI = ("/vsicurl/", "/vsis3/", "/vsigs/", "/vsiaz/", "/vsiadls/")
@@ -31,12 +30,8 @@ def resolve_raster(deps: ToolDeps, source: str) -> tuple[str, dict[str, str]]:
         return layer, {}
     if "://" in source or source.startswith("/"):
         check_outside_source(deps, source)
-        requester_pays = any(c.s3_requester_pays for c in deps.settings.catalogs)
-        # a catalog's headers (API keys) go to GDAL only for assets on that catalog's own host
-        host = urlparse(source).netloc
-        headers = next((c.headers for c in deps.settings.catalogs
-                        if c.headers and host and urlparse(c.url).netloc == host), None)
-        return gdal_path(source), gdal_options(source, requester_pays, headers)
+        # the owning catalog's credentials, scoped to this asset's path (see stac/gdal_reads.py)
+        return deps.catalogs.plan_read(source, deps.output_dir())
     raise ToolInputError(f"'{source}' is neither a raster layer of the project nor an href; "
                          "use list_vector_layers/layers://project for layer names, or get_item for asset hrefs.")
 

@@ -288,7 +288,19 @@ class SettingsDialog(QDialog):
             self.chat_model_info.setStyleSheet("")
 
     async def test_catalog(self, catalog) -> None:
-        _show(self.catalog_result, await checks.check_catalog(catalog))
+        from ..agent.catalog_presets import access_method
+        from ..tools.stac.catalog_check import check_catalog_access
+
+        self.catalog_result.setText(f"Testing {catalog.name or catalog.url}: search, then one asset's header…")
+        first = None
+        if access_method(catalog) in ("none", "headers"):  # the root alone says most about a wrong URL or kind
+            first = await checks.check_catalog(catalog)
+            if not first.ok:
+                return _show(self.catalog_result, first)
+        result = await check_catalog_access(catalog)
+        more = result.message.removeprefix(f"{catalog.name or catalog.url}: ")
+        _show(self.catalog_result, checks.CheckResult(result.ok, f"{first.message} {more[:1].upper()}{more[1:]}"
+                                                      if first else result.message))
 
     async def test_redis(self) -> None:
         _show(self.redis_result, await checks.check_redis(self.redis_url.text().strip()))

@@ -70,7 +70,7 @@ def test_remove_all_layers_waits_for_the_ok_and_can_be_undone(plugin, emu):
 
     QTest.mouseClick(answer.undo_button, Qt.MouseButton.LeftButton)
     assert process_until(lambda: _names() == ["parcels", "roads"], 5)
-    assert "Undid 2 map change(s)" in plugin.dock.status.text()
+    assert any("Undid 2 map change(s)" in line for line in status_lines(plugin))
 
 
 def test_a_model_that_leaks_a_call_then_sends_bad_arguments_recovers(plugin, emu):

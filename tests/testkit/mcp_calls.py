@@ -9,20 +9,20 @@ from mcp import Client
 
 class OneShotClient:
     """Opens an in-process MCP session per call: anyio wants a session entered and left in one task,
-    which async pytest fixtures do not guarantee. `confirm=True`: a client whose user says yes when a
-    destructive call asks (MCP elicitation); by default the client cannot ask, so such calls are refused."""
+    which async pytest fixtures do not guarantee."""
 
-    def __init__(self, server: Any, confirm: bool = False) -> None:
+    def __init__(self, server: Any, user_approves: bool = False) -> None:
+        """`user_approves`: the user says yes whenever a destructive call asks for confirmation."""
         self.server = server
-        self.confirm = confirm
+        self.user_approves = user_approves
 
     async def call_tool(self, name: str, arguments: dict | None = None):
-        kwargs = {"elicitation_callback": _user_says_yes} if self.confirm else {}
+        kwargs = {"elicitation_callback": _yes} if self.user_approves else {}
         async with Client(self.server, **kwargs) as session:
             return await session.call_tool(name, arguments or {})
 
 
-async def _user_says_yes(_context: Any, _params: Any) -> Any:
+async def _yes(_context: Any, _params: Any):
     from mcp_types import ElicitResult
 
     return ElicitResult(action="accept", content={"confirm": True})
