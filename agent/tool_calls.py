@@ -111,7 +111,13 @@ class ToolCallRunner:
         if problem:
             return self._fail(step, call, problem)
         approved = False
-        if any(pending.id == call.id for pending, _ in self._pending) or call.id in self._decisions:
+        known = any(pending.id == call.id for pending, _ in self._pending) or call.id in self._decisions
+        if not known and not self.policy.is_read_only(call.name):
+            effects = await self._effects(call)  # an earlier call of this step may have changed the answer
+            if effects.destructive:
+                self._pending.append((call, effects))
+                known = True
+        if known:
             if not await self._confirmed(call):
                 return self._fail(step, call, "Not run: the user did not approve this action. Do not retry it; "
                                               "ask the user what they want instead.")

@@ -205,3 +205,34 @@ async def test_add_result_layer_follows_symlinks_before_deciding_and_says_nothin
         answers.append(result.content[0].text)
     assert len(set(answers)) == 1 and "only adds files that tools wrote to" in answers[0]
     assert sorted(lyr.name() for lyr in QgsProject.instance().mapLayers().values()) == ["cities", "roads"]
+
+
+async def test_the_dock_asks_again_when_an_earlier_call_of_the_step_made_a_later_one_destructive(world):
+    from stacgis_agent.agent.events import AskUser
+    from stacgis_agent.agent.llm.ollama import OllamaProvider
+    from stacgis_agent.agent.loop import AgentLoop
+    from stacgis_agent.agent.map_context import LayerInfo, MapContext
+    from testkit.agent_harness import settings
+    from testkit.ollama_emulator import OllamaEmulator, Turn
+
+    server, _, outputs = world
+    target = outputs / "buffers.gpkg"
+    buffer = ("run_processing_algorithm", {"algorithm_id": "native:buffer",
+                                           "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(target)}})
+    with OllamaEmulator() as emu:
+        # one step: the first buffer makes a new file (no question); the second would overwrite it
+        emu.script(Turn(tool_calls=[buffer, buffer]), Turn(content="Done."))
+        provider = OllamaProvider(emu.url, "qwen3:8b")
+        loop = AgentLoop(provider, server, settings(ollama_url=emu.url))
+        asked = []
+        try:
+            context = MapContext(layers=(LayerInfo("cities", "vector", geometry="Point"),))
+            async for event in loop.run("Buffer the cities into a file, twice", context):
+                if isinstance(event, AskUser):
+                    asked.append(event)
+                    loop.answer(event.request_id, "No")
+        finally:
+            await loop.aclose()
+            await provider.aclose()
+    assert len(asked) == 1 and f"overwrites the existing file {target}" in "\n".join(asked[0].details)
+    assert rows_on_disk(target, "buffers") == 5  # the first run's file, untouched by the refused second
