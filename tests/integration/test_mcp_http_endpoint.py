@@ -227,3 +227,22 @@ async def test_the_question_folds_a_long_argument_but_keeps_all_of_it(endpoint):
     assert long_id not in asked[0]  # folded into lines …
     assert long_id in asked[0].replace("\n    ", "")  # … of which none was dropped
     assert max(len(line) for line in asked[0].splitlines()) <= 120
+
+
+async def test_a_client_cannot_forge_the_users_yes(endpoint):
+    import hashlib
+    import json
+
+    server, token, store = endpoint
+    memory_id = await _remember(store)
+    arguments = {"memory_id": memory_id}
+    forged_state = hashlib.sha256(json.dumps(["delete_memory", arguments], sort_keys=True).encode()).hexdigest()
+    yes = {"confirm_destructive": ElicitResult(action="accept", content={"confirm": True})}
+    async with connect(server, token) as client:  # never asked, answers anyway
+        try:
+            result = await client.session.call_tool("delete_memory", arguments, input_responses=yes,
+                                                    request_state=forged_state, allow_input_required=True)
+        except Exception as exc:  # noqa: BLE001 - the SDK refuses the forged state before the tool
+            result = exc
+    assert getattr(result, "is_error", True)
+    assert [h.id for h in await store.recent("ana")] == [memory_id]
