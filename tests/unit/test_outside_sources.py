@@ -57,7 +57,8 @@ def test_remote_assets_yes_this_machines_or_the_lans_services_no_unless_a_catalo
     assert allowed(deps, "/vsicurl/https://example.org/a.tif")
     assert allowed(deps, "http://10.0.0.5:8080/assets/a.tif")  # the configured catalog's own host
     for inside in ("http://127.0.0.1:5432/x.tif", "http://localhost:6379/x.tif", "/vsicurl/http://169.254.169.254/x",
-                   "http://10.0.0.6/x.tif", "http://[::1]:8080/x.tif"):
+                   "http://10.0.0.6/x.tif", "http://[::1]:8080/x.tif", "http://localhost./x.tif",
+                   "http://127.1/x.tif", "http://2130706433/x.tif", "http://0x7f000001/x.tif", "http://0.0.0.0/x"):
         assert not allowed(deps, inside), inside
 
 
