@@ -107,6 +107,12 @@ async def test_execute_sql_on_the_file_is_refused_and_deletes_nothing(world):
     assert f"runs SQL 'DELETE FROM roads' on the database file {data / 'roads.gpkg'}" in asking.asked[0]
 
 
+async def test_sql_on_a_postgresql_connection_waits_for_the_ok(world):
+    server, _, _ = world
+    sql = await Outside(server).call("native:postgisexecutesql", {"DATABASE": "team-db", "SQL": "DROP TABLE parcels"})
+    assert sql.is_error and "runs SQL 'DROP TABLE parcels' on the PostgreSQL connection 'team-db'" in sql.content[0].text
+
+
 async def test_spatial_index_on_a_shapefile_is_refused_and_no_index_file_appears(world):
     server, data, _ = world
     shp = data / "parcels.shp"
