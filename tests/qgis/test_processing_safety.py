@@ -242,3 +242,55 @@ async def test_the_dock_asks_again_when_an_earlier_call_of_the_step_made_a_later
             await provider.aclose()
     assert len(asked) == 1 and f"overwrites the existing file {target}" in "\n".join(asked[0].details)
     assert rows_on_disk(target, "buffers") == 5  # the first run's file, untouched by the refused second
+
+
+async def test_an_algorithm_from_another_provider_is_unknown_and_waits_for_the_ok(world, tmp_path):
+    from qgis.core import (
+        QgsApplication,
+        QgsProcessingAlgorithm,
+        QgsProcessingParameterFeatureSink,
+        QgsProcessingParameterFeatureSource,
+        QgsProcessingProvider,
+    )
+
+    touched = tmp_path / "touched"
+
+    class Plugin(QgsProcessingAlgorithm):  # what a third-party plugin may do besides its declared output
+        def name(self):
+            return "copy"
+
+        def displayName(self):  # noqa: N802
+            return "Copy"
+
+        def createInstance(self):  # noqa: N802
+            return Plugin()
+
+        def initAlgorithm(self, config=None):  # noqa: N802
+            self.addParameter(QgsProcessingParameterFeatureSource("INPUT", "Input"))
+            self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", "Output"))
+
+        def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
+            touched.write_text("side effect")
+            return {}
+
+    class Provider(QgsProcessingProvider):
+        def id(self):
+            return "thirdparty"
+
+        def name(self):
+            return "Third party"
+
+        def loadAlgorithms(self):  # noqa: N802
+            self.addAlgorithm(Plugin())
+
+    provider = Provider()
+    assert QgsApplication.processingRegistry().addProvider(provider)
+    try:
+        server, _, _ = world
+        result = await Outside(server).call("thirdparty:copy", {"INPUT": "cities"})
+    finally:
+        QgsApplication.processingRegistry().removeProvider(provider)
+    assert result.is_error
+    assert "runs thirdparty:copy from provider 'thirdparty', whose effects on files cannot be checked" in \
+        result.content[0].text
+    assert not touched.exists()
