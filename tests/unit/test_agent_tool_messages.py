@@ -70,3 +70,15 @@ async def test_a_failing_tool_reads_as_what_went_wrong_then_what_to_do(chat):
                            "Fix the arguments or try another tool.")
     observation = emu.chat_requests()[1]["messages"][-1]
     assert json.loads(observation["content"]) == {"error": error.error}  # the model reads the same sentence
+
+
+def test_the_sdks_wrapping_and_pydantics_link_are_not_what_the_user_reads():
+    from stacgis_agent.agent.tool_host import failed
+
+    nested = failed("zoom_to_location", "Error executing tool zoom_to_location: Error executing tool geocode: "
+                                        "no place named 'Lyonx'; did you mean 'Lyon'?")
+    assert nested.text == "No place named 'Lyonx'; did you mean 'Lyon'? Fix the arguments or try another tool."
+    pydantic = failed("search_items", "Error executing tool search_items: 1 validation error\nlimit\n  Input should "
+                                      "be a valid integer [type=int_type]\n    For further information visit "
+                                      "https://errors.pydantic.dev/2.11/v/int_type")
+    assert "pydantic.dev" not in pydantic.text and pydantic.text.startswith("1 validation error\nlimit")
