@@ -77,7 +77,7 @@ def test_the_sdks_wrapping_and_pydantics_link_are_not_what_the_user_reads():
 
     nested = failed("zoom_to_location", "Error executing tool zoom_to_location: Error executing tool geocode: "
                                         "no place named 'Lyonx'; did you mean 'Lyon'?")
-    assert nested.text == "No place named 'Lyonx'; did you mean 'Lyon'? Fix the arguments or try another tool."
+    assert nested.text == "no place named 'Lyonx'; did you mean 'Lyon'? Fix the arguments or try another tool."
     pydantic = failed("search_items", "Error executing tool search_items: 1 validation error\nlimit\n  Input should "
                                       "be a valid integer [type=int_type]\n    For further information visit "
                                       "https://errors.pydantic.dev/2.11/v/int_type")
