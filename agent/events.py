@@ -47,6 +47,7 @@ class Usage:
     wall_ms: float = 0.0
     eval_ms: float = 0.0  # time the model spent generating (from the server), for tokens/s
     context_window: int = 0  # num_ctx in force, to show "context used vs window"
+    context_used: int = 0  # tokens the window held after the last step (its prompt + its answer)
 
 
 @dataclass(frozen=True)

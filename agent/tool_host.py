@@ -16,8 +16,11 @@ from typing import Any
 
 import jsonschema
 from mcp import Client
+from mcp_types import ElicitResult
 
 log = logging.getLogger(__name__)
+
+PREFLIGHT_KEY, ASSESSMENT_KEY = "stacgis/preflight", "stacgis/assessment"  # tools.confirmation's protocol
 
 
 class ToolHostError(Exception):
@@ -41,6 +44,7 @@ class ToolHost:
         self._client: Client | None = None
         self._owner: asyncio.Task | None = None
         self._closing: asyncio.Event | None = None  # made in start(): bound to the running loop
+        self._approved_calls = 0  # calls the user approved, in flight: their confirmation question is answered yes
 
     @property
     def started(self) -> bool:
@@ -63,7 +67,7 @@ class ToolHost:
 
     async def _own(self, ready: asyncio.Future) -> None:
         try:
-            async with Client(self.server) as client:
+            async with Client(self.server, elicitation_callback=self._answer_confirmation) as client:
                 self._client = client
                 ready.set_result(None)
                 assert self._closing is not None
@@ -128,10 +132,34 @@ class ToolHost:
             problems.append(f"{where}: {err.message}")
         return problems
 
-    async def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+    async def call(self, name: str, arguments: dict[str, Any], approved: bool = False) -> ToolOutcome:
+        """`approved`: the user said yes to this call in the chat; the server's confirmation gets that answer."""
         client = self._require()
-        result = await client.call_tool(name, arguments)
+        self._approved_calls += approved
+        try:
+            result = await client.call_tool(name, arguments)
+        finally:
+            self._approved_calls -= approved
         return outcome_of(result, name)
+
+    @property
+    def assesses_calls(self) -> bool:
+        """Whether the server can say what a call would do before it runs (tools.confirmation)."""
+        return any(getattr(m, "answers_preflight", False) for m in getattr(self.server, "middleware", ()))
+
+    async def assess(self, name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+        """{"destructive", "effects", "undoable"} for this exact call, without running it; None if unknown."""
+        if not self.assesses_calls:
+            return None
+        result = await self._require().call_tool(name, arguments, meta={PREFLIGHT_KEY: True})
+        assessment = (result.meta or {}).get(ASSESSMENT_KEY)
+        return assessment if isinstance(assessment, dict) else None
+
+    async def _answer_confirmation(self, _context: Any, _params: Any) -> ElicitResult:
+        # Non-read calls run one at a time (ToolCallRunner), so an approved one in flight is the one asking.
+        if self._approved_calls > 0:
+            return ElicitResult(action="accept", content={"confirm": True})
+        return ElicitResult(action="decline")
 
     def _require(self) -> Client:
         if self._client is None:

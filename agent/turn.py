@@ -76,12 +76,14 @@ class TurnState:
     prompt_tokens: int = 0
     eval_tokens: int = 0
     eval_ns: int = 0
+    context_used: int = 0  # the last step's prompt + answer: what fills the window, unlike the sums above
     streamed: str = ""  # content shown so far in the current step (kept if the user stops)
 
     def usage(self, num_ctx: int) -> Usage:
         return Usage(prompt_tokens=self.prompt_tokens, eval_tokens=self.eval_tokens, steps=self.steps,
                      tool_calls=self.tool_calls, wall_ms=round((time.perf_counter() - self.started) * 1000, 2),
-                     eval_ms=round(self.eval_ns / 1e6, 2), context_window=num_ctx)
+                     eval_ms=round(self.eval_ns / 1e6, 2), context_window=num_ctx,
+                     context_used=self.context_used)
 
 
 class ProtocolNotices:
@@ -220,6 +222,10 @@ class TurnRunner:
         raw_estimate = self.ports.estimator.raw(messages, specs)
         response = await self._stream(step, messages, specs)
         self.ports.estimator.observe(raw_estimate, response.usage.prompt_eval_count)
+        prompt = response.usage.prompt_eval_count
+        if prompt < 0.5 * raw_estimate:  # an older server reused its cache and counted only the new tail
+            prompt = max(int(raw_estimate * self.ports.estimator.factor), self.state.context_used)
+        self.state.context_used = prompt + response.usage.eval_count
         return response
 
     async def _stream(self, step: int, messages: list[Message], specs: list[ToolSpec] | None) -> ChatResponse:

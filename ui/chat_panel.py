@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Callable, Coroutine
+from typing import Coroutine
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
@@ -13,12 +13,13 @@ from qgis.PyQt.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from ..agent.events import Done, UserMessage
+from ..agent.events import Done, Notice, UserMessage
 from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord, SessionStore
 from ..agent.turn_stats import format_usage
@@ -26,10 +27,12 @@ from ..host.qt_asyncio import TaskRegistry
 from .activity_feed import ActivityFeed
 from .chat_session import ChatSession
 from .conversation_view import ConversationView
-from .map_context_chip import MapContextChip
+from .map_context_chip import CanvasWatcher, MapContextChip
 from .message_input import MessageInput
+from .project_script import project_to_pyqgis
 from .sessions_panel import SessionsPanel
 from .voice import AnswerSpeaker, recogniser_available
+from .welcome_card import WelcomeCard
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +40,17 @@ log = logging.getLogger(__name__)
 class ChatPanel(QWidget):
     settings_requested = pyqtSignal()
     undo_requested = pyqtSignal(str)  # message_id of the turn whose map changes to revert
+    connection_check_requested = pyqtSignal()  # the user asked to check the connection to Ollama again
 
     def __init__(self, session: ChatSession, store: SessionStore | None = None, *, user: str = "default",
-                 map_changing_tool: Callable[[str], bool] | None = None, tasks: TaskRegistry | None = None,
+                 tasks: TaskRegistry | None = None,
                  parent=None):
         super().__init__(parent)
         self.session = session
         self._tasks = tasks  # the plugin's registry, so unload cancels what is still running
         self._replaying = False
+        self._canvas_watcher: CanvasWatcher | None = None
+        self._canvas = None
         self.tabs = QTabWidget()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -52,7 +58,7 @@ class ChatPanel(QWidget):
         self.tabs.addTab(self._build_chat_tab(), "Chat")
         self.sessions: SessionsPanel | None = None
         if store is not None:
-            self.sessions = SessionsPanel(store, user, changes_map=map_changing_tool)
+            self.sessions = SessionsPanel(store, user, map_script=self.map_script)
             self.sessions.session_opened.connect(lambda record: self._start(self.restore(record), "restore-session"))
             self.sessions.new_session_requested.connect(lambda: self._start(self.new_session(), "new-session"))
             self.sessions.session_deleted.connect(self._on_session_deleted)
@@ -79,9 +85,15 @@ class ChatPanel(QWidget):
         layout.addLayout(top)
 
         self.conversation = ConversationView()
+        self.welcome = WelcomeCard()
+        self.welcome.example_chosen.connect(self._send_example)
+        self.welcome.retry_requested.connect(self._retry_connection)
+        self.chat_pages = QStackedWidget()  # the welcome card until the chat has a message
+        self.chat_pages.addWidget(self.welcome)
+        self.chat_pages.addWidget(self.conversation)
         self.feed = ActivityFeed()
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.conversation)
+        splitter.addWidget(self.chat_pages)
         splitter.addWidget(self.feed)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
@@ -153,14 +165,44 @@ class ChatPanel(QWidget):
             self.input.submit()
 
     def refresh_map_context(self) -> None:
-        """Updates the chip; the dock calls it when the canvas extent or selection changes."""
+        """Updates the chip from the canvas as it is now."""
         self.map_chip.show_context(self.session.map_context())
+
+    def watch_canvas(self, iface) -> None:
+        """Keeps the map chip in step with the canvas (extent, CRS, layers, active layer, selection)."""
+        self._canvas = iface.mapCanvas()
+        self._canvas_watcher = CanvasWatcher(self._canvas, self.refresh_map_context, iface, parent=self)
+        self.refresh_map_context()
+
+    def map_script(self, title: str) -> str:
+        """The map as it is now (project layers, styles, the canvas view) as a PyQGIS script."""
+        return project_to_pyqgis(title, canvas=self._canvas)
+
+    def _send_example(self, text: str) -> None:
+        self.input.setPlainText(text)
+        self.input.submit()
+
+    def _retry_connection(self) -> None:
+        self.welcome.show_checking()
+        self.connection_check_requested.emit()
+
+    def show_connection(self, state, model: str) -> None:
+        """The result of a connection check (`agent.health.ConnectionState`), on the welcome card."""
+        self.welcome.show_connection(state, model)
+
+    def show_notice(self, text: str, *, in_chat: bool = False) -> None:
+        """Something that happened (a store fell back, an undo): into the feed, and the chat when
+        the user's eyes are there; the dock's status line keeps saying whether the model can answer."""
+        self.feed.add_notice(Notice(text))
+        if in_chat:
+            self.conversation.add_status(text)
 
     async def new_session(self) -> None:
         await self.session.open(None)
         self.conversation.clear()
         self.feed.clear()
         self.stats.clear()
+        self.chat_pages.setCurrentWidget(self.welcome)
         self.tabs.setCurrentIndex(0)
 
     async def restore(self, record: SessionRecord) -> None:
@@ -169,6 +211,7 @@ class ChatPanel(QWidget):
         self.conversation.clear()
         self.feed.clear()
         self.stats.clear()
+        self.chat_pages.setCurrentWidget(self.conversation)
         self._replaying = True
         try:
             for item in history_items(record):
@@ -189,6 +232,7 @@ class ChatPanel(QWidget):
 
     # -- rendering
     def _on_user_message(self, text: str) -> None:
+        self.chat_pages.setCurrentWidget(self.conversation)
         self.conversation.add_user_message(text)
         self.input.last_sent = text
         self.input.clear()

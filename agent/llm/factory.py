@@ -20,7 +20,9 @@ def provider_from_settings(settings: Settings, *, known_tools: Iterable[str] | N
 
     Each model gets native or constrained-JSON tool calling (remembered per model in
     `protocol_folder`, the plugin's data folder; in memory only when None).
-    `backup_api_key` comes from QGIS's auth manager (secrets are not settings fields).
+    `backup_api_key` comes from QGIS's auth manager (secrets are not settings fields): the plugin reads
+    the password of `settings.backup_auth_cfg` and passes it here; it is sent as a bearer token to an
+    OpenAI-compatible backup only, never to Ollama.
     """
     memory = ProtocolMemory(protocol_folder)
 
