@@ -20,6 +20,7 @@ from qgis.core import (
     QgsVectorLayer,
     QgsVectorLayerSimpleLabeling,
 )
+from qgis.PyQt import sip
 
 from ..common import WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
@@ -105,16 +106,21 @@ async def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, v
 async def _band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
     """2–98 % of the band's values, sampled by GDAL in a worker thread: reading pixels of a remote raster on
     the GUI thread would freeze QGIS. Layers GDAL cannot open by their source fall back to QGIS's own cut."""
-    if layer.providerType() == "gdal":
+    name = layer.name()
+    cut: tuple[float, float] | None = None
+    gdal_read = layer.providerType() == "gdal"
+    if gdal_read:
         try:
             cut = await asyncio.to_thread(stretch_range, layer.source(), band)
         except RuntimeError as exc:
-            log.info("GDAL could not sample %s (%s); QGIS computes the stretch", layer.name(), exc)
-        else:
-            if cut is None:
-                raise ToolInputError(f"Band {band} of '{layer.name()}' has no valid pixels to stretch over; "
-                                     "give minimum and maximum.")
-            return cut
+            log.info("GDAL could not sample %s (%s); QGIS computes the stretch", name, exc)
+            gdal_read = False
+    if sip.isdeleted(layer):  # the user removed it while the worker read
+        raise ToolInputError(f"'{name}' was removed from the project while its values were read; nothing changed.")
+    if gdal_read:
+        if cut is None:
+            raise ToolInputError(f"Band {band} of '{name}' has no valid pixels to stretch over; give minimum and maximum.")
+        return cut
     low, high = layer.dataProvider().cumulativeCut(band, 0.02, 0.98, layer.extent(), 250_000)
     return float(low), float(high)
 
