@@ -109,7 +109,7 @@ def effective_crs(file_srs: osr.SpatialReference | None, catalog: str | None) ->
         if stac_srs is None:
             log.warning("the catalog's CRS %.80s is not one GDAL knows; using the file's", catalog)
     if stac_srs is None:
-        return file_srs, "" if file_srs is not None else "unknown: neither the file nor the catalog gives one"
+        return file_srs, "" if file_srs is not None else "neither the file nor the catalog gives a CRS"
     if file_srs is None:
         return stac_srs, "from the catalog; the file has no CRS"
     if file_srs.IsSame(stac_srs):

@@ -140,7 +140,9 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
 
 def _crs_words(described: dict) -> str:
     note = described["crs_note"]
-    return f"; CRS {described['crs']} {note}" if note else ""
+    if not note:
+        return ""
+    return f"; CRS {described['crs']} {note}" if note.startswith("from") else f"; {note}"
 
 
 def choice_collection(items: list[dict], choice: AssetChoice) -> str:
