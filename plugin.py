@@ -306,7 +306,7 @@ class AgentRuntime:
         closing = self.session.shutdown() if self.session is not None else None
         self.session = self.panel = None
         try:
-            self.tasks.start(self._close_after(closing), name="shutdown", keep=True)
+            self.tasks.start_soon(lambda: self._close_after(closing), name="shutdown", keep=True)
         except RuntimeError:
             LOG.warning("The event loop is gone: the agent's connections are left to close with QGIS.",
                         exc_info=True)
