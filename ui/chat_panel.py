@@ -88,12 +88,12 @@ class ChatPanel(QWidget):
         self.chat_pages.addWidget(self.welcome)
         self.chat_pages.addWidget(self.conversation)
         self.feed = ActivityFeed()
-        splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.chat_pages)
         splitter.addWidget(self.feed)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([600, 400])  # without it the feed's long content takes the whole height
+        splitter.setSizes([850, 150])  # the welcome card needs the room; the empty feed only says what comes
         layout.addWidget(splitter, 1)
 
         self.stats = QLabel()
@@ -168,6 +168,14 @@ class ChatPanel(QWidget):
         """The map as it is now (project layers, styles, the canvas view) as a PyQGIS script."""
         return project_to_pyqgis(title, canvas=self._canvas)
 
+    def _show_page(self, page: QWidget) -> None:
+        if page is self.chat_pages.currentWidget():
+            return
+        self.chat_pages.setCurrentWidget(page)
+        total = sum(self.splitter.sizes())
+        share = 0.85 if page is self.welcome else 0.6  # without it the feed's long content takes the whole height
+        self.splitter.setSizes([int(total * share), total - int(total * share)])
+
     def _send_example(self, text: str) -> None:
         self.input.setPlainText(text)
         self.input.submit()
@@ -192,7 +200,7 @@ class ChatPanel(QWidget):
         self.conversation.clear()
         self.feed.clear()
         self.stats.clear()
-        self.chat_pages.setCurrentWidget(self.welcome)
+        self._show_page(self.welcome)
         self.tabs.setCurrentIndex(0)
 
     async def restore(self, record: SessionRecord) -> None:
@@ -201,7 +209,7 @@ class ChatPanel(QWidget):
         self.conversation.clear()
         self.feed.clear()
         self.stats.clear()
-        self.chat_pages.setCurrentWidget(self.conversation)
+        self._show_page(self.conversation)
         self._replaying = True
         try:
             for item in history_items(record):
@@ -222,7 +230,7 @@ class ChatPanel(QWidget):
 
     # -- rendering
     def _on_user_message(self, text: str) -> None:
-        self.chat_pages.setCurrentWidget(self.conversation)
+        self._show_page(self.conversation)
         self.conversation.add_user_message(text)
         self.input.last_sent = text
         self.input.clear()

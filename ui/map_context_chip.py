@@ -26,6 +26,8 @@ def describe_map_context(context: MapContext | None) -> str:
     bits = []
     if context.crs:
         bits.append(context.crs)
+    if not context.layers:  # an empty canvas has no real scale or centre (QGIS says 1:1)
+        return " · ".join(bits + ["no layers"])
     if context.scale:
         bits.append(f"1:{context.scale:,.0f}".replace(",", "\u202f"))
     if context.center_lonlat:
