@@ -107,3 +107,20 @@ def test_a_store_notice_goes_to_the_feed_not_the_status_line(plugin):
     assert "ready" in dock_status(plugin)
     run_coroutine(plugin.runtime.refresh_connection())
     assert "ready" in dock_status(plugin)
+
+
+def test_the_status_line_turns_red_when_ollama_goes_away_during_a_session(make_plugin):
+    from testkit.ollama_emulator import OllamaEmulator
+
+    emu = OllamaEmulator().start()
+    try:
+        plugin = make_plugin(ollama_url=emu.url)
+        assert process_until(lambda: "ready" in dock_status(plugin), 10), dock_status(plugin)
+    finally:
+        emu.stop()  # Ollama quits while QGIS stays open
+    panel = plugin.runtime.panel
+    panel.input.setPlainText("What data do I have?")
+    panel.input.submit()
+    wait_turn(plugin, 30)
+    assert process_until(lambda: "not reachable" in dock_status(plugin), 10), dock_status(plugin)
+    assert "ollama serve" in dock_status(plugin)
