@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Coroutine
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
@@ -18,10 +19,11 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..agent.events import Done, Notice
-from ..agent.session_history import UserMessage, history_items
+from ..agent.events import Done, Notice, UserMessage
+from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord, SessionStore
 from ..agent.turn_stats import format_usage
+from ..host.qt_asyncio import TaskRegistry
 from .activity_feed import ActivityFeed
 from .chat_session import ChatSession
 from .conversation_view import ConversationView
@@ -41,9 +43,11 @@ class ChatPanel(QWidget):
     connection_check_requested = pyqtSignal()  # the user asked to check the connection to Ollama again
 
     def __init__(self, session: ChatSession, store: SessionStore | None = None, *, user: str = "default",
+                 tasks: TaskRegistry | None = None,
                  parent=None):
         super().__init__(parent)
         self.session = session
+        self._tasks = tasks  # the plugin's registry, so unload cancels what is still running
         self._replaying = False
         self._canvas_watcher: CanvasWatcher | None = None
         self._canvas = None
@@ -55,8 +59,8 @@ class ChatPanel(QWidget):
         self.sessions: SessionsPanel | None = None
         if store is not None:
             self.sessions = SessionsPanel(store, user, map_script=self.map_script)
-            self.sessions.session_opened.connect(lambda record: asyncio.ensure_future(self.restore(record)))
-            self.sessions.new_session_requested.connect(lambda: asyncio.ensure_future(self.new_session()))
+            self.sessions.session_opened.connect(lambda record: self._start(self.restore(record), "restore-session"))
+            self.sessions.new_session_requested.connect(lambda: self._start(self.new_session(), "new-session"))
             self.sessions.session_deleted.connect(self._on_session_deleted)
             self.tabs.addTab(self.sessions, "Sessions")
             self.tabs.currentChanged.connect(self._on_tab_changed)
@@ -68,7 +72,7 @@ class ChatPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
         self.new_button = QPushButton("New chat")
-        self.new_button.clicked.connect(lambda: asyncio.ensure_future(self.new_session()))
+        self.new_button.clicked.connect(lambda: self._start(self.new_session(), "new-session"))
         self.speak_box = QCheckBox("Speak answers")
         self.speaker = AnswerSpeaker()
         self.speak_box.setVisible(self.speaker.available)
@@ -140,6 +144,12 @@ class ChatPanel(QWidget):
         session.busy_changed.connect(self._on_busy)
         session.map_changed.connect(self.conversation.show_undo)
         session.queue_changed.connect(self.show_queue)
+
+    def _start(self, coro: Coroutine, name: str) -> asyncio.Task:
+        """Every task the panel starts is held (a task nobody holds can vanish, and its error with it)."""
+        if self._tasks is None:
+            self._tasks = TaskRegistry(asyncio.get_event_loop())
+        return self._tasks.start(coro, name=name)
 
     # -- intent
     def send(self, text: str) -> None:
@@ -250,12 +260,12 @@ class ChatPanel(QWidget):
         if self.speak_box.isChecked() and not event.stopped:
             self.speaker.speak(event.content)
         if self.sessions is not None:
-            asyncio.ensure_future(self.sessions.run_reporting_errors(self.sessions.refresh()))
+            self._start(self.sessions.run_reporting_errors(self.sessions.refresh()), "refresh-sessions")
 
     def _on_tab_changed(self, index: int) -> None:
         if self.sessions is not None and self.tabs.widget(index) is self.sessions:
-            asyncio.ensure_future(self.sessions.run_reporting_errors(self.sessions.refresh()))
+            self._start(self.sessions.run_reporting_errors(self.sessions.refresh()), "refresh-sessions")
 
     def _on_session_deleted(self, session_id: str) -> None:
         if session_id == self.session.session_id:
-            asyncio.ensure_future(self.new_session())
+            self._start(self.new_session(), "new-session")

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ..agent import events as ev
-from ..agent.session_history import HistoryItem, UserMessage, history_items
+from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord
 
 
@@ -25,7 +25,7 @@ def session_to_markdown(record: SessionRecord) -> str:
             answer.clear()
 
     for item in history_items(record):
-        if isinstance(item, UserMessage):
+        if isinstance(item, ev.UserMessage):
             close_answer()
             lines.extend(["**You:**", "", item.text, ""])
         elif isinstance(item, ev.Content):
@@ -46,7 +46,7 @@ def session_to_markdown(record: SessionRecord) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _activity_lines(item: HistoryItem) -> list[str]:
+def _activity_lines(item: ev.Event) -> list[str]:
     if isinstance(item, ev.ToolStart):
         return [f"> Called `{item.tool_name}`", "", "```json", _json(item.tool_args), "```", ""]
     if isinstance(item, ev.ToolResult):
