@@ -254,7 +254,9 @@ class ChatPanel(QWidget):
             self.show_queue(None)
 
     def _on_done(self, event: Done) -> None:
-        self.stats.setText(("Stopped · " if event.stopped else "") + format_usage(event.usage))
+        measured = event.usage.steps or event.usage.wall_ms  # a turn cut before its first step has no numbers
+        self.stats.setText(("Stopped · " if event.stopped else "") + format_usage(event.usage) if measured
+                           else "Stopped before the model answered." if event.stopped else "")
         if self._replaying:
             return
         if self.speak_box.isChecked() and not event.stopped:
