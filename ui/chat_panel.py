@@ -27,7 +27,7 @@ from ..host.qt_asyncio import TaskRegistry
 from .activity_feed import ActivityFeed
 from .chat_session import ChatSession
 from .conversation_view import ConversationView
-from .map_context_chip import CanvasWatcher, MapContextChip
+from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
 from .project_script import project_to_pyqgis
 from .sessions_panel import SessionsPanel
@@ -170,8 +170,9 @@ class ChatPanel(QWidget):
 
     def watch_canvas(self, iface) -> None:
         """Keeps the map chip in step with the canvas (extent, CRS, layers, active layer, selection)."""
-        self._canvas = iface.mapCanvas()
-        self._canvas_watcher = CanvasWatcher(self._canvas, self.refresh_map_context, iface, parent=self)
+        self._canvas = canvas = iface.mapCanvas()
+        self._canvas_watcher = CanvasWatcher(canvas, lambda: self.map_chip.show_context(glance(canvas, iface)),
+                                             iface, parent=self)
         self.refresh_map_context()
 
     def map_script(self, title: str) -> str:
