@@ -31,6 +31,9 @@ EXAMPLES = (
     "Show the June NDVI and give me its mean",
     "Show the elevation with a terrain ramp",
 )
+TRY_ONE = "Try one (they use the offline demo catalog of Lyon):"
+NO_DEMO = ("These examples use the offline demo catalog of Lyon, which is not in your catalogs: add "
+           "“Demo (offline)” back in Settings… ▸ Catalogs to try them.")
 OK_COLOUR, PROBLEM_COLOUR, NEUTRAL_COLOUR = "#2e7d32", "#c62828", "#555555"
 
 
@@ -78,9 +81,9 @@ class WelcomeCard(QScrollArea):
         self.capabilities = QLabel("".join(f"• {line}<br>" for line in CAPABILITIES))
         self.capabilities.setWordWrap(True)
         layout.addWidget(self.capabilities)
-        try_one = QLabel("Try one (they use the offline demo catalog of Lyon):")
-        try_one.setWordWrap(True)
-        layout.addWidget(try_one)
+        self.try_one = QLabel(TRY_ONE)
+        self.try_one.setWordWrap(True)
+        layout.addWidget(self.try_one)
         self.example_buttons: list[QPushButton] = []
         for text in EXAMPLES:
             button = QPushButton(text)
@@ -98,6 +101,12 @@ class WelcomeCard(QScrollArea):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         self.widget().setMaximumWidth(self.viewport().width())  # wrap the text, never run under the scroll bar
+
+    def set_demo_catalog(self, present: bool) -> None:
+        """The examples only work when the shipped demo catalog is configured."""
+        self.try_one.setText(TRY_ONE if present else NO_DEMO)
+        for button in self.example_buttons:
+            button.setEnabled(present)
 
     def show_checking(self) -> None:
         self.connection.setText("Checking the connection to Ollama…")

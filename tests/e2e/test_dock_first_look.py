@@ -155,3 +155,13 @@ def test_every_example_request_can_be_done_offline_on_the_demo_catalog(plugin, e
         assert not any(" failed" in e for e in entries), (text, entries)
     renderers = sorted(layer.renderer().type() for layer in QgsProject.instance().mapLayers().values())
     assert renderers == ["multibandcolor", "singlebandpseudocolor", "singlebandpseudocolor"], renderers
+
+
+def test_without_the_demo_catalog_the_examples_say_how_to_get_it_back(make_plugin):
+    import json
+
+    plugin = make_plugin(catalogs=json.dumps([{"name": "Earth Search", "url": "https://earth-search.aws.element84.com/v1",
+                                               "kind": "api"}]))
+    welcome = plugin.runtime.panel.welcome
+    assert "Settings… ▸ Catalogs" in welcome.try_one.text() and "Demo (offline)" in welcome.try_one.text()
+    assert not any(button.isEnabled() for button in welcome.example_buttons)
