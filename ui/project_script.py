@@ -103,7 +103,8 @@ as it was on @WHEN@: @COUNT@ layer(s) with their groups, styles, the project CRS
 How to run it:
 - in QGIS: Plugins > Python Console > Show Editor > Open this file > Run. It adds the layers to
   the open project and zooms the map to the saved view;
-- without the QGIS window (standalone PyQGIS):  python3 this_file.py [output.qgz]
+- without the QGIS window (standalone PyQGIS), with the Python that has QGIS's modules (python3 on
+  Linux, the OSGeo4W Shell on Windows):  python3 this_file.py [output.qgz]
   It writes a QGIS project (next to this file by default) that opens on the saved view; layers that
   lived only in memory go into a GeoPackage beside it.
 
