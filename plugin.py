@@ -151,6 +151,7 @@ class AgentRuntime:
         import httpx
         from qgis.core import QgsProject
 
+        from .agent.config import DEMO_CATALOG
         from .agent.llm.factory import provider_from_settings
         from .agent.stores.factory import build_stores
         from .host.canvas_context import map_context_from_iface
@@ -188,6 +189,7 @@ class AgentRuntime:
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
         self.panel.watch_canvas(self.iface)
+        self.panel.welcome.set_demo_catalog(any(c.url == str(DEMO_CATALOG) for c in s.catalogs))
         self.dock.set_chat_widget(self.panel)
         for text in self._pending_notices:
             self.panel.show_notice(text)
