@@ -159,7 +159,7 @@ def test_a_prompt_injection_in_catalog_data_cannot_remove_layers_without_the_ok(
     wait_turn(lyon_plugin)
     assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["parcels"]
     item = tool_results(emu.chat_requests()[1], "get_item")[-1]
-    assert item["properties"]["description"] == INJECTION  # the injection did reach the model
+    assert item["catalog_text"]["properties"]["description"] == INJECTION  # it reached the model, marked as data
 
 
 def test_files_are_written_only_in_the_plugin_folder_or_temp(qgis_processing, lyon_plugin, emu, tmp_path):
