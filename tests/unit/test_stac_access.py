@@ -113,3 +113,20 @@ def test_a_refused_read_names_catalog_method_and_remedy(config, href, gdal_says,
 def test_a_failure_that_is_not_about_access_keeps_the_original_message():
     assert explain_read_failure(CatalogAccess(CatalogConfig("x", "https://x")), "https://x/a.tif",
                                 "not a supported file format") == ""
+
+
+def test_s3_catalogs_prime_their_buckets_so_a_reopened_project_reads():
+    from osgeo import gdal
+
+    registry = _registry(CatalogConfig("landsat", "https://landsatlook.usgs.gov/stac-server", access="s3",
+                                       s3_requester_pays=True, asset_hosts=["usgs-landsat-prime", "data.host.org"]),
+                         CatalogConfig("earth", "https://earth-search.aws.element84.com/v1"),
+                         secrets={"landsat": CatalogSecrets(s3_key_id="AKIA9", s3_secret="z9")})
+    try:
+        assert registry.prime_buckets() == ["/vsis3/usgs-landsat-prime/"]
+        path = "/vsis3/usgs-landsat-prime/c2/B4.TIF"
+        assert gdal.GetPathSpecificOption(path, "AWS_REQUEST_PAYER") == "requester"
+        assert gdal.GetPathSpecificOption(path, "AWS_ACCESS_KEY_ID") == "AKIA9"
+        assert gdal.GetPathSpecificOption("/vsis3/other-bucket/a.tif", "AWS_ACCESS_KEY_ID") is None  # scoped
+    finally:
+        gdal.ClearPathSpecificOptions("/vsis3/usgs-landsat-prime/")

@@ -15,6 +15,15 @@ from .access import CatalogSecrets, access_method
 log = logging.getLogger(__name__)
 
 
+def auth_database_open() -> bool:
+    """Whether reading a secret now would not make QGIS ask for the master password."""
+    try:
+        from qgis.core import QgsApplication
+    except ImportError:
+        return False
+    return QgsApplication.authManager().masterPasswordIsSet()
+
+
 def resolve_secrets(config: CatalogConfig) -> CatalogSecrets:
     method = access_method(config)
     if method not in ("qgis_auth", "bearer", "s3") or not config.auth_cfg:

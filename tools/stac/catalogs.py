@@ -64,6 +64,25 @@ class CatalogRegistry:
             return s3[0] if len(s3) == 1 else None
         return None
 
+    def prime_buckets(self, secrets_readable: Callable[[], bool] | None = None) -> list[str]:
+        """Puts each S3 catalog's settings on its buckets' prefixes (no I/O), so layers of a project saved in an
+        earlier session read again when it is opened; returns the prefixes. Keys are left for the first read
+        when the auth database is still locked: opening QGIS must not ask for the master password."""
+        if secrets_readable is None:
+            from .auth_secrets import auth_database_open as secrets_readable
+        primed = []
+        for access in self._access.values():
+            if access.method != "s3" and not access.config.s3_requester_pays:
+                continue
+            if access.config.auth_cfg and self.secrets is _qgis_secrets and not secrets_readable():
+                continue
+            for bucket in access.config.asset_hosts:
+                if bucket and "." not in bucket and ":" not in bucket:  # a bucket name, not a web host
+                    _, options = self.plan_read(f"s3://{bucket}/", Path("."), access.config.name)
+                    options.prepare()
+                    primed.append(options.prefix)
+        return primed
+
     def plan_read(self, href: str, private_dir: Path, catalog: str | None = None,
                   collection: str = "") -> tuple[str, ReadOptions]:
         """(GDAL path, options) to read an asset with its catalog's credentials; see gdal_reads.py."""
