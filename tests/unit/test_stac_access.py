@@ -130,3 +130,22 @@ def test_s3_catalogs_prime_their_buckets_so_a_reopened_project_reads():
         assert gdal.GetPathSpecificOption("/vsis3/other-bucket/a.tif", "AWS_ACCESS_KEY_ID") is None  # scoped
     finally:
         gdal.ClearPathSpecificOptions("/vsis3/usgs-landsat-prime/")
+
+
+def test_an_asset_host_the_catalog_does_not_list_gets_no_credentials_and_the_message_says_so(tmp_path):
+    registry = _registry(CatalogConfig("nasa", "https://cmr.earthdata.nasa.gov/stac/LPCLOUD", access="bearer",
+                                       auth_cfg="t1"),
+                         secrets={"nasa": CatalogSecrets(headers={"Authorization": "Bearer edl"})})
+    href = "https://data.lpdaac.earthdatacloud.nasa.gov/hls/B04.tif"
+    path, options = registry.plan_read(href, tmp_path, "nasa")
+    assert path == "/vsicurl/" + href and not options.files  # the token stays home
+    message = options.explain("HTTP response code: 401")
+    assert "'nasa'" in message and "data.lpdaac.earthdatacloud.nasa.gov is not one of them" in message
+    assert "Asset hosts" in message
+
+
+def test_public_google_cloud_storage_is_read_unsigned(tmp_path):
+    path, options = _registry(CatalogConfig("gcs", "https://stac.example.org")).plan_read(
+        "gs://gcp-public-data-landsat/a.tif", tmp_path, "gcs")
+    assert path == "/vsigs/gcp-public-data-landsat/a.tif"
+    assert (options.prefix, options.prefix_options) == ("/vsigs/gcp-public-data-landsat/", {"GS_NO_SIGN_REQUEST": "YES"})

@@ -86,11 +86,12 @@ class CatalogRegistry:
     def plan_read(self, href: str, private_dir: Path, catalog: str | None = None,
                   collection: str = "") -> tuple[str, ReadOptions]:
         """(GDAL path, options) to read an asset with its catalog's credentials; see gdal_reads.py."""
-        access = self._access.get(catalog) if catalog else None
+        named = self._access.get(catalog) if catalog else None
+        access = named
         if access is None or not (access.owns(href) or urlparse(href).scheme == "s3"):
             access = self.owner_of(href)
         secrets = self.secrets(access.config) if access else CatalogSecrets()
-        return plan_read(access, href, secrets, private_dir, collection)
+        return plan_read(access, href, secrets, private_dir, collection, via=named if access is not named else None)
 
     def names(self) -> list[str]:
         return list(self._catalogs)

@@ -17,7 +17,10 @@ from urllib.parse import quote
 
 from osgeo import gdal
 
+from ...agent.config import CatalogConfig
 from .access import PC_TOKEN_URL, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
+
+PUBLIC = CatalogAccess(CatalogConfig("public", "", access="none"))
 
 
 class ReadOptions(dict):
@@ -25,17 +28,18 @@ class ReadOptions(dict):
 
     def __init__(self, options: dict[str, str] | None = None, files: dict[str, str] | None = None,
                  prefix: str = "", prefix_options: dict[str, str] | None = None,
-                 access: CatalogAccess | None = None, href: str = "") -> None:
+                 access: CatalogAccess | None = None, href: str = "", via: CatalogAccess | None = None) -> None:
         super().__init__(options or {})
         self.files = dict(files or {})
         self.prefix = prefix
         self.prefix_options = dict(prefix_options or {})
         self.access = access
         self.href = href
+        self.via = via  # the catalog the item came from, when another (or none) owns the asset's host
 
     def explain(self, message: str) -> str:
         """A read failure in words naming the catalog, its access method and what to do; "" if not about access."""
-        return explain_read_failure(self.access, self.href, message) if self.href else ""
+        return explain_read_failure(self.access, self.href, message, self.via) if self.href else ""
 
     def prepare(self) -> None:
         """Writes the header files and sets the bucket's options; call in the worker thread, before opening."""
@@ -48,14 +52,11 @@ class ReadOptions(dict):
 
 
 def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, private_dir: Path,
-              collection: str = "") -> tuple[str, ReadOptions]:
+              collection: str = "", via: CatalogAccess | None = None) -> tuple[str, ReadOptions]:
     """(GDAL path to open and to keep in a layer, options for the worker). Pure apart from naming files."""
-    if access is None:
-        from .hrefs import gdal_options, gdal_path
-
-        path = gdal_path(href)
-        bucket = "/".join(path.split("/")[:3]) + "/" if path.startswith("/vsis3/") else ""
-        return path, ReadOptions(prefix=bucket, prefix_options=gdal_options(href) if bucket else {}, href=href)
+    if access is None:  # no catalog owns it: read as public (unsigned S3 and GCS)
+        read = PUBLIC.gdal_read(href, CatalogSecrets())
+        return read.path, ReadOptions(prefix=read.prefix, prefix_options=read.prefix_options, href=href, via=via)
     read: GdalRead = access.gdal_read(href, secrets, collection)
     options: dict[str, str] = {}
     if read.path.startswith("/vsicurl?pc_url_signing") and access.config.token_url:

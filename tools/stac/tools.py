@@ -33,10 +33,11 @@ Interval = Annotated[Optional[str], Field(
 def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=READ, meta=policy(discovery=True))
     async def list_catalogs() -> CallToolResult:
-        """List the configured STAC catalogs (name, kind api/static, URL) and, for APIs, whether they support filtering and sorting."""
+        """List the configured STAC catalogs (name, kind api/static, URL, how assets are read) and, for APIs, whether they support filtering and sorting."""
         rows = []
         for catalog in deps.catalogs.all():
-            row: dict[str, Any] = {"name": catalog.name, "kind": catalog.kind, "url": catalog.config.url}
+            row: dict[str, Any] = {"name": catalog.name, "kind": catalog.kind, "url": catalog.config.url,
+                                   "access": deps.catalogs.access(catalog.name).label}
             if catalog.kind == "api":
                 try:
                     row["filter"] = await catalog.conforms("filter")
