@@ -98,6 +98,10 @@ class Settings:
     mcp_http_enabled: bool = False
     mcp_http_port: int = 8765
     send_map_context: bool = True
+    # Folders outside MCP clients may read rasters/vectors from, one per line (besides project layers,
+    # catalog assets and the tools' output folder).
+    mcp_allowed_folders: str = ""
+    backup_auth_cfg: str = ""  # QGIS auth manager config id holding the backup provider's API key (as password)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

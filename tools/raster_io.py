@@ -1,4 +1,5 @@
-"""Reading rasters in place with GDAL: plain data in, plain data out (run in a worker thread)."""
+"""Reading rasters in place with GDAL: plain data in, plain data out (run in a worker thread, inside
+`gdal_scope.gdal_exceptions()`: GDAL's exception mode is never switched for the whole process)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from osgeo import gdal, ogr, osr
 
 from .common import ToolInputError
 
-gdal.UseExceptions()
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_PIXELS = 65_536  # overview mode reads at most about this many pixels (256 × 256)

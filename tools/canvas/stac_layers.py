@@ -126,8 +126,8 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
         _set_time(layer, result["start"], result["end"])
         layers.append(layer)
         described.append({"name": name, "id": layer.id(), "source": result["path"], "crs": result["crs"],
-                          "items": len(result["item_ids"]), "renderer": renderer,
-                          "bounds_lonlat": result["bounds_lonlat"]})
+                          "crs_note": result["crs_note"], "items": len(result["item_ids"]), "renderer": renderer,
+                          "bands": [b["name"] for b in result["bands"]], "bounds_lonlat": result["bounds_lonlat"]})
     if footprints:
         layers.insert(0, footprints_layer(items, deps.output_dir(), f"{title} footprints", cat.config.url))
     grouped = len(layers) > 1 or len(items) > 1
@@ -135,7 +135,12 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     where = f" in group '{group}'" if group else ""
     return ok({"group": group, "layers": described, "items": len(items)},
               f"Added {len(described)} raster layer(s) from {len(items)} item(s){where}: "
-              + ", ".join(f"{d['name']} ({d['renderer']})" for d in described))
+              + ", ".join(f"{d['name']} ({d['renderer']}{_crs_words(d)})" for d in described))
+
+
+def _crs_words(described: dict) -> str:
+    note = described["crs_note"]
+    return f"; CRS {described['crs']} {note}" if note else ""
 
 
 def choice_collection(items: list[dict], choice: AssetChoice) -> str:
