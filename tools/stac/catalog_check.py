@@ -65,9 +65,10 @@ def _one_raster_asset(items: list[dict]) -> tuple[dict, str, str] | None:
 def _read_header(path: str, options) -> str:
     from osgeo import gdal
 
+    from ..gdal_scope import gdal_exceptions
     from ..raster_io import gdal_options, open_raster
 
     options.update({"GDAL_HTTP_MAX_RETRY": "1", "GDAL_HTTP_RETRY_DELAY": "1", "GDAL_HTTP_TIMEOUT": str(int(TIMEOUT_S))})
-    with gdal_options(options):  # the user is waiting: one quick retry, not GDAL's 30 s back-off
+    with gdal_exceptions(), gdal_options(options):  # the user is waiting: one quick retry, not a 30 s back-off
         ds = open_raster(path)
         return f"{ds.RasterXSize}×{ds.RasterYSize}, {ds.RasterCount} band(s), {gdal.GetDataTypeName(ds.GetRasterBand(1).DataType)}"
