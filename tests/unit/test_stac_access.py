@@ -149,3 +149,17 @@ def test_public_google_cloud_storage_is_read_unsigned(tmp_path):
         "gs://gcp-public-data-landsat/a.tif", tmp_path, "gcs")
     assert path == "/vsigs/gcp-public-data-landsat/a.tif"
     assert (options.prefix, options.prefix_options) == ("/vsigs/gcp-public-data-landsat/", {"GS_NO_SIGN_REQUEST": "YES"})
+
+
+def test_settings_refuse_an_access_method_that_cannot_work():
+    from stacgis_agent.agent.settings_validation import validate_settings
+
+    problems = validate_settings(Settings(catalogs=[
+        CatalogConfig("nasa", "https://cmr.earthdata.nasa.gov/stac/LPCLOUD", access="bearer"),
+        CatalogConfig("cdse", "https://stac.dataspace.copernicus.eu/v1", access="s3",
+                      s3_endpoint="https://eodata.dataspace.copernicus.eu/bucket/path"),
+        CatalogConfig("ok", "https://planetarycomputer.microsoft.com/api/stac/v1", access="planetary_computer")]))
+    catalog_problems = [p for p in problems if p.startswith("Catalog")]
+    assert catalog_problems == [
+        "Catalog 1 (nasa): “Bearer token (e.g. NASA Earthdata)” needs an auth config; choose one below the table.",
+        "Catalog 2 (cdse): the S3 endpoint is a host (and port), like “https://eodata.example.org”."]
