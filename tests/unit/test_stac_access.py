@@ -163,3 +163,14 @@ def test_settings_refuse_an_access_method_that_cannot_work():
     assert catalog_problems == [
         "Catalog 1 (nasa): “Bearer token (e.g. NASA Earthdata)” needs an auth config; choose one below the table.",
         "Catalog 2 (cdse): the S3 endpoint is a host (and port), like “https://eodata.example.org”."]
+
+
+def test_s3_region_and_missing_keys_are_told_apart(tmp_path):
+    landsat = CatalogConfig("landsat", "https://l", access="s3", s3_requester_pays=True, asset_hosts=["usgs-landsat"])
+    message = explain_read_failure(CatalogAccess(landsat), "s3://usgs-landsat/a.tif",
+                                   "AuthorizationHeaderMalformed: the region 'us-east-1' is wrong; expecting 'us-west-2'")
+    assert "region" in message and "'landsat'" in message
+    _, options = _registry(landsat).plan_read("s3://usgs-landsat/a.tif", tmp_path, "landsat")  # keys: AWS profile
+    message = options.explain("AWS_SECRET_ACCESS_KEY and AWS_NO_SIGN_REQUEST configuration options not defined, "
+                              "and /root/.aws/credentials not filled")
+    assert message.startswith("No AWS credentials") and "AWS profile" in message

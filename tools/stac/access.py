@@ -138,6 +138,10 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str,
     s3 = href.startswith("s3://") or "/vsis3/" in href
     # after a 403 GDAL 3.6 looks for other AWS credentials and reports that it found none
     denied = denied or (s3 and "aws_secret_access_key and aws_no_sign_request" in text)
+    if s3 and any(w in text for w in ("authorizationheadermalformed", "permanentredirect", "wrong region",
+                                      "region '", "incorrectendpoint")):
+        return (f"S3 answered that the region or endpoint of '{href}' is wrong for {who}: set the bucket's region "
+                "(e.g. us-west-2 for usgs-landsat) or the S3 endpoint in Settings → Catalogs.")
     if s3 and denied:
         if access is not None and not access.config.s3_requester_pays:
             return (f"S3 refused '{href}' for {who}. If the bucket is requester-pays (like usgs-landsat), tick "

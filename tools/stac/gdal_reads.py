@@ -39,7 +39,13 @@ class ReadOptions(dict):
 
     def explain(self, message: str) -> str:
         """A read failure in words naming the catalog, its access method and what to do; "" if not about access."""
-        return explain_read_failure(self.access, self.href, message, self.via) if self.href else ""
+        if not self.href:
+            return ""
+        no_keys = "aws_secret_access_key and aws_no_sign_request" in message.lower()
+        if no_keys and self.access is not None and "AWS_ACCESS_KEY_ID" not in self.prefix_options:
+            return (f"No AWS credentials for '{self.href}' ({self.access.describe()}): choose an auth config with "
+                    "S3 keys for it in Settings → Catalogs, or set up an AWS profile (~/.aws/credentials).")
+        return explain_read_failure(self.access, self.href, message, self.via)
 
     def prepare(self) -> None:
         """Writes the header files and sets the bucket's options; call in the worker thread, before opening."""
