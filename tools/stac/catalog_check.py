@@ -13,14 +13,14 @@ import httpx
 from ...agent.config import CatalogConfig
 from ...agent.settings_checks import CheckResult
 from ..common import ToolInputError
-from .catalogs import CatalogRegistry, SecretsFn, _qgis_secrets
+from .catalogs import CatalogRegistry, SecretsFn, qgis_secrets
 from .search import ItemSearch
 
 TIMEOUT_S = 15.0
 RASTER_HINTS = ("image/tiff", "geotiff", ".tif", ".tiff", ".jp2")
 
 
-async def check_catalog_access(config: CatalogConfig, secrets: SecretsFn = _qgis_secrets,
+async def check_catalog_access(config: CatalogConfig, secrets: SecretsFn = qgis_secrets,
                                work_dir: str | None = None) -> CheckResult:
     name = config.name or config.url
     async with httpx.AsyncClient(timeout=httpx.Timeout(TIMEOUT_S, connect=5.0), follow_redirects=True) as http:

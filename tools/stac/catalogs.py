@@ -21,7 +21,7 @@ Catalog = Union[ApiCatalog, StaticCatalog]
 SecretsFn = Callable[[CatalogConfig], CatalogSecrets]
 
 
-def _qgis_secrets(config: CatalogConfig) -> CatalogSecrets:
+def qgis_secrets(config: CatalogConfig) -> CatalogSecrets:
     from .auth_secrets import resolve_secrets
 
     return resolve_secrets(config)
@@ -29,7 +29,7 @@ def _qgis_secrets(config: CatalogConfig) -> CatalogSecrets:
 
 class CatalogRegistry:
     def __init__(self, configs: list[CatalogConfig], http: httpx.AsyncClient,
-                 secrets: SecretsFn = _qgis_secrets) -> None:
+                 secrets: SecretsFn = qgis_secrets) -> None:
         self.http = http
         self.secrets = secrets  # read from the auth database at each use: nothing secret is kept here
         self._catalogs: dict[str, Catalog] = {}
@@ -74,7 +74,7 @@ class CatalogRegistry:
         for access in self._access.values():
             if access.method != "s3" and not access.config.s3_requester_pays:
                 continue
-            if access.config.auth_cfg and self.secrets is _qgis_secrets and not secrets_readable():
+            if access.config.auth_cfg and self.secrets is qgis_secrets and not secrets_readable():
                 continue
             for bucket in access.config.asset_hosts:
                 if bucket and "." not in bucket and ":" not in bucket:  # a bucket name, not a web host
