@@ -1,13 +1,22 @@
 """Tokens kept in QGIS's auth database reach a protected catalog's assets: an Earthdata-style bearer token
-(the password of an auth config), and any QGIS auth method applied as QGIS itself would (here EsriToken's
-header); a wrong token says what to do; the layer source holds no token."""
+(the password of an auth config), and any QGIS auth method applied as QGIS itself would (EsriToken's header,
+an OAuth2 token QGIS fetches from a loopback token endpoint); a wrong token says what to do; the layer source
+holds no token."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import threading
+
 import httpx
 import pytest
+import uvicorn
 from osgeo import gdal
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsPointXY, QgsProject
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.host.settings_store import store_secret
@@ -18,6 +27,7 @@ from testkit.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canv
 from testkit.canvas_servers import gdal_test_config
 from testkit.mcp_calls import OneShotClient
 from testkit.protected_cogs import ProtectedCogServer
+from testkit.servers import free_port
 from testkit.stac_fixtures import write_static_catalog
 
 EDL_TOKEN = "eyJ0eXAiOiJKV1QiLCJvcmlnaW4iOiJFYXJ0aGRhdGEgTG9naW4ifQ.payload.sig"
@@ -84,3 +94,42 @@ async def test_a_qgis_auth_method_is_applied_as_qgis_would(protected, qgis_iface
     [layer] = QgsProject.instance().mapLayers().values()
     value, ok = layer.dataProvider().sample(POINT, 1)
     assert ok and 40 < value < 100 and "arcgis-token-123" not in layer.source()
+
+
+async def test_oauth2_resource_owner_token_is_fetched_by_qgis_and_sent(protected, qgis_iface, qgis_new_project,
+                                                                      tmp_path):
+    issued = []
+
+    async def token(request):
+        form = dict(await request.form())
+        issued.append(form)
+        if (form.get("username"), form.get("password")) != ("analyst", "pw"):
+            return JSONResponse({"error": "invalid_grant"}, status_code=400)
+        return JSONResponse({"access_token": "oauth-tok-9", "token_type": "bearer", "expires_in": 3600})
+
+    token_server = uvicorn.Server(uvicorn.Config(Starlette(routes=[Route("/token", token, methods=["POST"])]),
+                                                 host="127.0.0.1", port=free_port(), log_level="warning"))
+    thread = threading.Thread(target=token_server.run, daemon=True)
+    thread.start()
+    while not token_server.started:
+        await asyncio.sleep(0.02)
+    server, catalog = protected("Authorization", "Bearer oauth-tok-9")
+    config = QgsAuthMethodConfig("OAuth2")
+    config.setName("Team OAuth2")
+    config.setConfig("oauth2config", json.dumps({
+        "configType": 1, "grantFlow": 2, "version": 1, "name": "Team OAuth2", "clientId": "plugin",
+        "clientSecret": "client-secret", "username": "analyst", "password": "pw", "persistToken": False,
+        "accessMethod": 0, "requestTimeout": 10, "redirectPort": 7070, "queryPairs": {},
+        "tokenUrl": f"http://127.0.0.1:{token_server.config.port}/token"}))
+    stored = QgsApplication.authManager().storeAuthenticationConfig(config)
+    assert stored[0] if isinstance(stored, tuple) else stored
+    try:
+        loaded = await _load(server, catalog, tmp_path, qgis_iface, "qgis_auth", config.id())
+    finally:
+        token_server.should_exit = True
+        thread.join(10)
+    assert not loaded.is_error, loaded.content[0].text
+    assert issued and issued[0]["grant_type"] == "password"
+    [layer] = QgsProject.instance().mapLayers().values()
+    value, ok = layer.dataProvider().sample(POINT, 1)
+    assert ok and 40 < value < 100 and "oauth-tok-9" not in layer.source()
