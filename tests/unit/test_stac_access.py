@@ -174,3 +174,12 @@ def test_s3_region_and_missing_keys_are_told_apart(tmp_path):
     message = options.explain("AWS_SECRET_ACCESS_KEY and AWS_NO_SIGN_REQUEST configuration options not defined, "
                               "and /root/.aws/credentials not filled")
     assert message.startswith("No AWS credentials") and "AWS profile" in message
+
+
+def test_an_s3_catalog_reads_the_s3_alternate_of_an_asset():
+    asset = {"href": "https://landsatlook.usgs.gov/data/collection02/B4.TIF",
+             "alternate": {"s3": {"href": "s3://usgs-landsat/collection02/B4.TIF"}}}
+    registry = _registry(CatalogConfig("landsat", "https://landsatlook.usgs.gov/stac-server", access="s3"),
+                         CatalogConfig("public", "https://earth-search.aws.element84.com/v1"))
+    assert registry.asset_href("landsat", asset, asset["href"]) == "s3://usgs-landsat/collection02/B4.TIF"
+    assert registry.asset_href("public", asset, asset["href"]) == asset["href"]

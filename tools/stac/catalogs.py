@@ -64,6 +64,14 @@ class CatalogRegistry:
             return s3[0] if len(s3) == 1 else None
         return None
 
+    def asset_href(self, catalog: str, asset: dict, href: str) -> str:
+        """The href to read: an S3 catalog reads an asset's `alternate.s3.href` (USGS Landsat lists https first)."""
+        access = self._access.get(catalog)
+        alternate = ((asset.get("alternate") or {}).get("s3") or {}).get("href") if isinstance(asset, dict) else None
+        if access is not None and access.method == "s3" and isinstance(alternate, str) and alternate.startswith("s3://"):
+            return alternate
+        return href
+
     def prime_buckets(self, secrets_readable: Callable[[], bool] | None = None) -> list[str]:
         """Puts each S3 catalog's settings on its buckets' prefixes (no I/O), so layers of a project saved in an
         earlier session read again when it is opened; returns the prefixes. Keys are left for the first read
