@@ -129,3 +129,21 @@ async def test_an_s3_catalog_reads_the_s3_alternate_when_the_href_is_https(s3, a
     assert not loaded.is_error, loaded.content[0].text
     [layer] = QgsProject.instance().mapLayers().values()
     assert layer.source() == f"/vsis3/{BUCKET}/tile-1.tif"
+
+
+async def test_without_an_auth_config_the_aws_profile_chain_is_used(s3, gdal_clean, qgis_iface, qgis_new_project,
+                                                                    tmp_path):
+    server, catalog = s3
+    credentials = tmp_path / "aws-credentials"
+    credentials.write_text(f"[analyst]\naws_access_key_id = {server.key_id}\naws_secret_access_key = {server.secret}\n")
+    gdal.SetConfigOption("CPL_AWS_CREDENTIALS_FILE", str(credentials))  # as ~/.aws/credentials would be
+    gdal.SetConfigOption("AWS_PROFILE", "analyst")
+    try:
+        async with httpx.AsyncClient() as http:
+            client = _client(http, server, catalog, tmp_path, qgis_iface, auth_cfg="")
+            stats = await client.call_tool("get_raster_statistics", {"source": f"s3://{BUCKET}/tile-2.tif"})
+    finally:
+        gdal.SetConfigOption("CPL_AWS_CREDENTIALS_FILE", None)
+        gdal.SetConfigOption("AWS_PROFILE", None)
+    assert not stats.is_error, stats.content[0].text
+    assert 40 < stats.structured_content["mean"] < 100
