@@ -183,3 +183,15 @@ def test_an_s3_catalog_reads_the_s3_alternate_of_an_asset():
                          CatalogConfig("public", "https://earth-search.aws.element84.com/v1"))
     assert registry.asset_href("landsat", asset, asset["href"]) == "s3://usgs-landsat/collection02/B4.TIF"
     assert registry.asset_href("public", asset, asset["href"]) == asset["href"]
+
+
+def test_a_changed_secret_replaces_the_old_header_file(tmp_path):
+    config = CatalogConfig("team", "https://stac.team.org/api", access="qgis_auth", auth_cfg="abc1234")
+    files = []
+    for password_header in ("Basic b2xk", "Basic bmV3"):
+        registry = _registry(config, secrets={"team": CatalogSecrets(headers={"Authorization": password_header})})
+        path, options = registry.plan_read("https://stac.team.org/a.tif", tmp_path)
+        options.prepare()
+        files.append(path.split("header_file=")[1].split("&")[0])
+    assert files[0] != files[1]
+    assert sorted(p.name for p in (tmp_path / "credentials").iterdir()) == [os.path.basename(files[1])]

@@ -51,6 +51,7 @@ class ReadOptions(dict):
         """Writes the header files and sets the bucket's options; call in the worker thread, before opening."""
         for path, text in self.files.items():
             _write_private(Path(path), text)
+            _remove_stale(Path(path))
         if self.prefix_options:
             gdal.ClearPathSpecificOptions(self.prefix)  # a setting unticked since the last read goes too
         for key, value in self.prefix_options.items():
@@ -84,6 +85,14 @@ def _write_private(path: Path, text: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # readable by this user only
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def _remove_stale(current: Path) -> None:
+    """Older header files of the same catalog (a changed password or a renewed token) are deleted."""
+    catalog = current.name.rsplit("-", 1)[0]
+    for old in current.parent.glob(f"{catalog}-*.headers"):
+        if old != current and old.name.rsplit("-", 1)[0] == catalog:
+            old.unlink(missing_ok=True)
 
 
 def _safe_name(name: str) -> str:
