@@ -48,7 +48,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             try:
                 found = (await catalog.collections())[:MAX_COLLECTIONS_PER_CATALOG]
                 out.append({"catalog": catalog.name, "kind": catalog.kind,
-                            "collections": [collection_brief(c)["id"] for c in found],
+                            "collections": [{"id": collection_brief(c)["id"]} for c in found],
                             "catalog_text": envelope(titles={c.get("id"): collection_text(c).get("title", "")
                                                              for c in found})})
             except ToolInputError as exc:
