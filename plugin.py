@@ -174,6 +174,7 @@ class AgentRuntime:
             s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,
             embed=self.provider.embed, project=QgsProject.instance, iface=lambda: self.iface,
             work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"))
+        self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
         self.server = build_server(self.deps, extra_families=[canvas_family])
         self.history = history_of(self.deps)
         self.turns = ChatTurns(self.history)

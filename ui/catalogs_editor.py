@@ -60,7 +60,7 @@ class CatalogsEditor(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.currentCellChanged.connect(lambda row, *_: self._show_access(row))
-        layout.addWidget(self.table)
+        layout.addWidget(self.table, 1)
         row = QHBoxLayout()
         self.preset_button = QPushButton("Add from list…")
         self.preset_menu = QMenu(self.preset_button)
@@ -178,6 +178,7 @@ class CatalogsEditor(QWidget):
         self.auth_cfg.setEnabled(method in NEEDS_AUTH and self.access.isEnabled())
         for widget in (self.region, self.endpoint):
             widget.setEnabled(s3 and self.access.isEnabled())
+        self.requester_pays.setEnabled(method in ("s3", "none") and self.access.isEnabled())
         self.token_url.setEnabled(method == "planetary_computer" and self.access.isEnabled())
 
     def _store_access(self) -> None:

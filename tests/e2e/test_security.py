@@ -166,7 +166,7 @@ def test_a_prompt_injection_in_catalog_data_cannot_remove_layers_without_the_ok(
     wait_turn(lyon_plugin)
     assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["parcels"]
     item = tool_results(emu.chat_requests()[1], "get_item")[-1]
-    assert item["properties"]["description"] == INJECTION  # the injection did reach the model
+    assert item["catalog_text"]["properties"]["description"] == INJECTION  # it reached the model, marked as data
 
 
 def test_an_output_outside_the_plugin_folder_waits_for_the_ok_in_the_dock(qgis_processing, lyon_plugin, emu, tmp_path):

@@ -112,8 +112,9 @@ async def test_resources_and_session_statistics(deps):
         collections = json.loads((await session.read_resource("collections://list")).contents[0].text)
         layers = json.loads((await session.read_resource("layers://project")).contents[0].text)
         summary = json.loads((await session.read_resource("analytics://summary")).contents[0].text)
-    assert collections == [{"catalog": "disk", "kind": "static",
-                            "collections": [{"id": "landcover", "title": "Land cover"}]}]
+    assert [(c["catalog"], c["kind"], c["collections"]) for c in collections] == [
+        ("disk", "static", [{"id": "landcover"}])]
+    assert collections[0]["catalog_text"]["titles"] == {"landcover": "Land cover"}  # inside the untrusted envelope
     assert layers == []
     assert summary["tool_calls"] == 2 and summary["tool_errors"] == 1
     assert summary["by_tool"]["search_items"]["errors"] == 1

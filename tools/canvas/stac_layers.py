@@ -108,9 +108,12 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     if len(kinds) > 1:
         raise ToolInputError(f"The items offer different assets ({', '.join(sorted(kinds))}); name one with `asset`.")
     reads = []
+    by_id = {str(i.get("id")): i for i in items}
     for choice in choices:  # the catalog's credentials, scoped to each asset's path (stac/gdal_reads.py)
+        assets = (by_id.get(choice.item_id) or {}).get("assets") or {}
+        hrefs = [deps.catalogs.asset_href(cat.name, assets.get(k) or {}, h) for k, h in zip(choice.keys, choice.hrefs)]
         planned = [deps.catalogs.plan_read(h, deps.output_dir(), cat.name, str(choice_collection(items, choice)))
-                   for h in choice.hrefs]
+                   for h in hrefs]
         choice.paths = [path for path, _ in planned]
         reads += [options for _, options in planned]
     results = await asyncio.to_thread(build_mosaics_with_access, reads, choices, str(deps.output_dir()), title)
