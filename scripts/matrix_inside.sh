@@ -5,23 +5,17 @@
 set -uo pipefail
 # A git repository of its own: some tests (the package zip) list files the way git does.
 git init -q . && git add -A || exit 1
-# The venvs live in the root (kept between runs), reached through the checkout's usual paths, and
-# are made by the Makefile itself: `make setup` is what a user on this release runs.
+# The venvs live in the root (kept between runs), reached through the checkout's usual paths (.venv,
+# .build), and are made by the Makefile itself: `make setup-servers` is what a user on this release runs.
 venv=/opt/stacgis-venv
-stac_venv=/opt/stacgis-stac-venv
 if [ "$(cat $venv/.req-hash 2>/dev/null)" != "$REQ_HASH" ]; then
   rm -rf $venv && mkdir -p $venv
 fi
-mkdir -p $stac_venv .build
+mkdir -p /opt/stacgis-build
 ln -sfn $venv .venv
-ln -sfn $stac_venv .build/stac-venv
-targets=(setup)
-if [[ " $TIERS " == *" e2e "* || " $TIERS " == *" integration "* ]]; then
-  targets+=(.build/stac-venv/bin/uvicorn)
-fi
-echo "matrix[$SUITE]: make ${targets[*]}; test packages: $(scripts/test_packages.sh)"
-make --no-print-directory "${targets[@]}" || exit 1
-pkgs=$(scripts/test_packages.sh) && scripts/ensure_apt.sh $pkgs || exit 1
+rm -rf .build && ln -sfn /opt/stacgis-build .build
+echo "matrix[$SUITE]: make setup-servers; test packages: $(scripts/test_packages.sh)"
+make --no-print-directory setup-servers || exit 1
 echo "$REQ_HASH" >$venv/.req-hash
 echo "matrix[$SUITE]: QGIS $(/usr/bin/python3 -c "from qgis.core import Qgis; print(Qgis.QGIS_VERSION)" 2>/dev/null); $(/usr/bin/python3 --version)"
 status=0
