@@ -9,7 +9,8 @@ git init -q . && git add -A || exit 1
 # .build), and are made by the Makefile itself: `make setup-servers` is what a user on this release runs.
 venv=/opt/stacgis-venv
 if [ "$(cat $venv/.req-hash 2>/dev/null)" != "$REQ_HASH" ]; then
-  rm -rf $venv && mkdir -p $venv
+  rm -rf $venv  # made as the Makefile makes it (venv cannot create it through the .venv link)
+  /usr/bin/python3 -m venv --system-site-packages $venv || exit 1
 fi
 mkdir -p /opt/stacgis-build
 ln -sfn $venv .venv
