@@ -60,6 +60,7 @@ def test_planetary_computer_assets_are_read_through_gdal_signing_with_unsigned_h
                                      token_url="http://127.0.0.1:9/api/sas/v1/token", asset_hosts=["127.0.0.1:9"]))
     _, options = custom.plan_read("http://127.0.0.1:9/a.tif", tmp_path, "pc", "c")
     assert options["VSICURL_PC_SAS_TOKEN_URL"] == "http://127.0.0.1:9/api/sas/v1/token/"
+    assert options["VSICURL_PC_SAS_SIGN_HREF_URL"] == "http://127.0.0.1:9/api/sas/v1/sign?href="
 
 
 def test_s3_settings_apply_to_the_bucket_prefix_per_catalog(tmp_path):

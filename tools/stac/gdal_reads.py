@@ -71,6 +71,8 @@ def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, 
         token_url = access.config.token_url.rstrip("/") + "/"
         if token_url != PC_TOKEN_URL:
             options["VSICURL_PC_SAS_TOKEN_URL"] = token_url
+            if token_url.endswith("/token/"):  # an href without its collection is signed by the sign endpoint
+                options["VSICURL_PC_SAS_SIGN_HREF_URL"] = token_url[: -len("token/")] + "sign?href="
     if read.header_lines:
         digest = hashlib.sha256(read.header_lines.encode()).hexdigest()[:16]
         header_file = Path(private_dir) / "credentials" / f"{_safe_name(access.config.name)}-{digest}.headers"
