@@ -21,6 +21,8 @@ from ...agent.config import CatalogConfig
 from .access import PC_TOKEN_URL, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
 
 PUBLIC = CatalogAccess(CatalogConfig("public", "", access="none"))
+BUCKET_KEYS = ("AWS_REQUEST_PAYER", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_NO_SIGN_REQUEST", "AWS_REGION",
+               "AWS_S3_ENDPOINT", "AWS_HTTPS", "AWS_VIRTUAL_HOSTING", "GS_NO_SIGN_REQUEST")
 
 
 class ReadOptions(dict):
@@ -52,8 +54,12 @@ class ReadOptions(dict):
         for path, text in self.files.items():
             _write_private(Path(path), text)
             _remove_stale(Path(path))
-        if self.prefix_options:
-            gdal.ClearPathSpecificOptions(self.prefix)  # a setting unticked since the last read goes too
+        if not self.prefix:
+            return
+        stale = [k for k in BUCKET_KEYS if k not in self.prefix_options
+                 and gdal.GetPathSpecificOption(self.prefix, k, None) is not None]
+        if stale:  # a setting unticked since the last read goes (else a render in
+            gdal.ClearPathSpecificOptions(self.prefix)  # another thread could meet the prefix bare)
         for key, value in self.prefix_options.items():
             gdal.SetPathSpecificOption(self.prefix, key, value)
 
