@@ -58,8 +58,9 @@ class ReadOptions(dict):
             return
         stale = [k for k in BUCKET_KEYS if k not in self.prefix_options
                  and gdal.GetPathSpecificOption(self.prefix, k, None) is not None]
-        if stale:  # a setting unticked since the last read goes (else a render in
-            gdal.ClearPathSpecificOptions(self.prefix)  # another thread could meet the prefix bare)
+        # clear only when a setting was unticked: a render in another thread must not meet the prefix bare
+        if stale:
+            gdal.ClearPathSpecificOptions(self.prefix)
         for key, value in self.prefix_options.items():
             gdal.SetPathSpecificOption(self.prefix, key, value)
 
