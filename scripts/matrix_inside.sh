@@ -19,6 +19,10 @@ targets=(setup)
 if [[ " $TIERS " == *" e2e "* || " $TIERS " == *" integration "* ]]; then
   targets+=(.build/stac-venv/bin/uvicorn)
 fi
+if [[ " $TIERS " == *" qgis "* ]]; then  # the catalog tests' S3 store (moto) and the Basic-auth STAC API
+  mkdir -p /opt/stacgis-moto-venv && ln -sfn /opt/stacgis-moto-venv .build/moto-venv
+  targets+=(.build/moto-venv/bin/moto_server .build/stac-venv/bin/uvicorn)
+fi
 echo "matrix[$SUITE]: make ${targets[*]}; test packages: $(scripts/test_packages.sh)"
 make --no-print-directory "${targets[@]}" || exit 1
 pkgs=$(scripts/test_packages.sh) && scripts/ensure_apt.sh $pkgs || exit 1
