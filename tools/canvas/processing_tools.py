@@ -67,7 +67,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     ) -> CallToolResult:
         """Run a QGIS Processing algorithm without freezing QGIS; its outputs become temporary layers on the map
         (an algorithm that changes its inputs, or an output onto a file, asks the user first)."""
-        return await run_algorithm(deps, algorithm_id, parameters, allow_files=False)
+        return await run_algorithm(deps, algorithm_id, parameters)
 
     @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
     async def run_processing_algorithm_to_files(
@@ -76,7 +76,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             description="Parameter values by name, with output paths where the results must be written")],
     ) -> CallToolResult:
         """Run a Processing algorithm writing outputs to the given file paths (may overwrite files: the user confirms first)."""
-        return await run_algorithm(deps, algorithm_id, parameters, allow_files=True)
+        return await run_algorithm(deps, algorithm_id, parameters)
 
     async def assess(arguments: dict[str, Any]) -> Assessment:
         alg = algorithm_of(str(arguments.get("algorithm_id", "")))
@@ -124,7 +124,7 @@ def describe_algorithm(alg: Any) -> dict[str, Any]:
     return {"id": alg.id(), "name": alg.displayName(), "group": alg.group(), "parameters": params}
 
 
-def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_files: bool) -> dict[str, Any]:
+def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> dict[str, Any]:
     """The model's values checked against the algorithm's own definitions: layer names → layers, enum names → indexes."""
     project = project_of(deps)
     known = {p.name(): p for p in alg.parameterDefinitions()}
@@ -135,7 +135,7 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_fi
     for name, definition in known.items():
         value = given.get(name)
         if definition.isDestination():
-            params[name] = _destination(value, allow_files, name)
+            params[name] = _destination(value, name)
             continue
         if value is None:
             if not definition.flags() & definition.FlagOptional and definition.defaultValue() is None:
@@ -154,7 +154,7 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_fi
     return params
 
 
-def _destination(value: Any, allow_files: bool, name: str) -> Any:
+def _destination(value: Any, name: str) -> Any:
     # The confirmation gate has judged this call (processing_effects); a file path is written where it
     # really points, symlinks resolved, which is the path the user saw in the question.
     if value in (None, "", "TEMPORARY_OUTPUT", "memory:"):
@@ -191,12 +191,12 @@ class _Feedback(QgsProcessingFeedback):
         super().reportError(error, fatalError)
 
 
-async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any], allow_files: bool) -> CallToolResult:
+async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]) -> CallToolResult:
     registry = QgsApplication.processingRegistry()
     alg = registry.algorithmById(algorithm_id)
     if alg is None:
         raise ToolInputError(f"No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.")
-    params = prepare_parameters(deps, alg, given or {}, allow_files)
+    params = prepare_parameters(deps, alg, given or {})
     context = QgsProcessingContext()
     context.setProject(project_of(deps))
     feedback = _Feedback()
