@@ -29,7 +29,6 @@ from .chat_session import ChatSession
 from .conversation_view import ConversationView
 from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
-from .project_script import project_to_pyqgis
 from .sessions_panel import SessionsPanel
 from .voice import AnswerSpeaker, recogniser_available
 from .welcome_card import WelcomeCard
@@ -177,6 +176,9 @@ class ChatPanel(QWidget):
 
     def map_script(self, title: str) -> str:
         """The map as it is now (project layers, styles, the canvas view) as a PyQGIS script."""
+        # qgis.core, kept out of the widget's import: the ui/ widget tests also run under Qt 6 alone
+        from .project_script import project_to_pyqgis
+
         return project_to_pyqgis(title, canvas=self._canvas)
 
     def _show_page(self, page: QWidget) -> None:

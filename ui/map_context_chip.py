@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
-from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import QObject, QTimer, pyqtSlot
 from qgis.PyQt.QtWidgets import QToolButton
 
@@ -45,6 +44,9 @@ def describe_map_context(context: MapContext | None) -> str:
 def glance(canvas, iface=None) -> MapContext:
     """What the chip shows, read cheaply on every pan: no feature counts or GeoJSON (a remote layer's
     count is a query), unlike the full context sent with a message."""
+    # imported here: the chip widget needs only Qt (the ui/ tests run under Qt 6 without qgis.core)
+    from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject, QgsVectorLayer
+
     settings = canvas.mapSettings()
     crs, extent = settings.destinationCrs(), canvas.extent()
     layers = tuple(LayerInfo(name=layer.name(), kind="") for layer in canvas.layers())

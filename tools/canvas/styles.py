@@ -23,7 +23,7 @@ from qgis.core import (
     QgsVectorLayerSimpleLabeling,
 )
 from qgis.PyQt import sip
-from qgis.PyQt.QtCore import QVariant
+from qgis.PyQt.QtCore import QMetaType
 
 from ..common import WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
@@ -179,7 +179,7 @@ async def _field_values(layer: QgsVectorLayer, field: str) -> list[Any] | None:
     """The field's values read by OGR in a worker for a file-backed layer with a number or text field; None
     where QGIS must read them itself (other providers, other field types, SQL subsets)."""
     definition = layer.fields().field(field)
-    if layer.providerType() != "ogr" or not (definition.isNumeric() or definition.type() == QVariant.String):
+    if layer.providerType() != "ogr" or not (definition.isNumeric() or definition.type() == QMetaType.Type.QString):
         return None
     parts = QgsProviderRegistry.instance().decodeUri("ogr", layer.source())
     subset = layer.subsetString() or ""
