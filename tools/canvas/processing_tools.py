@@ -213,14 +213,16 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
     task = QgsProcessingAlgRunnerTask(alg, params, context, feedback)
     outcome: dict[str, Any] = {}
     running = (task, context, feedback)
-    _RUNNING.add(running)  # the task uses context and feedback until it ends, even if this call is cancelled
+    # The task holds references to context and feedback until the task manager deletes it (after
+    # `executed`): they must outlive the task, even if this call is cancelled, or QGIS crashes.
+    _RUNNING.add(running)
+    task.destroyed.connect(lambda *_: _RUNNING.discard(running))
 
     def executed(successful: bool, results: dict) -> None:
         outcome.update(ok=successful, results=results)
-        _RUNNING.discard(running)
 
     task.executed.connect(executed)
-    task.taskTerminated.connect(lambda: _RUNNING.discard(running))
+    task.taskTerminated.connect(lambda: outcome.setdefault("ok", False))
     QgsApplication.taskManager().addTask(task)
     try:
         await wait_for_qt(lambda: "ok" in outcome, RUN_TIMEOUT_S, f"Processing {algorithm_id}")
