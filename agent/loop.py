@@ -25,14 +25,15 @@ from .context_window import ContextTooSmall, TokenEstimator
 from .conversation import ConversationMemory
 from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, event_to_dict
 from .llm.errors import LLMError
-from .llm.types import ChatOptions, Message, Provider, ToolSpec
-from .longterm import memories_message, recall
+from .llm.types import ChatOptions, Provider, ToolSpec
+from .longterm import memories_note, recall
 from .map_context import MapContext
 from .policy import Policy
 from .stores.base import MemoryStore, SessionStore
 from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
 from .tool_selection import ToolSelector, ToolText
+from .tool_set import ToolSet
 from .turn import TurnRunner, TurnState
 
 log = logging.getLogger(__name__)
@@ -59,9 +60,10 @@ class AgentLoop:
         self.tools = ToolHost(server)
         # a custom embed function may use any model: only the provider's own is shared
         own_embed = embed is None or embed == getattr(provider, "embed", None)
-        self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k,
-                                     embedding_model=getattr(provider, "embed_model", self.settings.embedding_model)
-                                     if own_embed else "")
+        embedding_model = getattr(provider, "embed_model", self.settings.embedding_model) if own_embed else ""
+        self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k, embedding_model=embedding_model)
+        self.tool_set = ToolSet(self.selector, self.embed, mode=self.settings.tool_set,
+                                top_k=self.settings.tool_top_k, embedding_model=embedding_model)
         self.estimator = TokenEstimator()
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""
@@ -155,7 +157,9 @@ class AgentLoop:
         state = self._turn
         try:
             await self._ensure_ready()
-            text = message.strip()
+            # Prompt layout (agent/system_prompt.py): what is volatile (memories, the map) rides
+            # with the user's message, after the history, so every earlier token stays cached.
+            text = message.strip() + await self._recall(message)
             if context is not None and self.settings.send_map_context and context.to_prompt():
                 text += "\n\n" + context.to_prompt()
             self.memory.add_user(text)
@@ -163,9 +167,6 @@ class AgentLoop:
                              "timestamp": time.time()})
             await self._save()
             head = [{"role": "system", "content": self.system_prompt}]
-            recalled = await self._recall(message)
-            if recalled:
-                head.append(recalled)
             await TurnRunner(self, state).run(message, context, head)
             await asyncio.shield(self._save())  # a stop pressed just after the answer must not lose it
         except asyncio.CancelledError:
@@ -241,15 +242,17 @@ class AgentLoop:
         brief = collections_brief(text) if text else ""
         return [brief] if brief else []
 
-    async def _recall(self, message: str) -> Message | None:
+    async def _recall(self, message: str) -> str:
+        """Relevant long-term memories as a block to append to the user's message ("" when none)."""
         if self.memory_store is None or self.embed is None:
-            return None
+            return ""
         try:
-            return memories_message(await recall(self.memory_store, self.embed, self.user, message,
-                                                 model=self.settings.embedding_model))
+            hits = await recall(self.memory_store, self.embed, self.user, message, model=self.settings.embedding_model)
         except Exception as exc:  # long-term memory is a bonus, never a blocker
             log.warning("long-term memory lookup failed: %s", exc)
-            return None
+            return ""
+        note = memories_note(hits)
+        return "\n\n" + note if note else ""
 
     async def _save(self) -> None:
         if self.session_store is None:

@@ -86,7 +86,6 @@ class TurnRunner:
         self.memory = loop.memory
         self.policy = loop.policy
         self.fitter = ContextFitter(loop.options.num_ctx, loop.estimator)
-        self._query_vectors: dict[str, Any] = {}  # steps without new thinking ask the same query
 
     def emit(self, event: Any) -> None:
         self.loop._emit(event)
@@ -156,19 +155,13 @@ class TurnRunner:
         self.emit(event)
 
     async def _select_tools(self, message: str, last_thought: str) -> list[ToolSpec]:
-        loop = self.loop
-        query = f"{message}\n{last_thought}".strip()
-        vector = self._query_vectors.get(query)
-        if vector is None and loop.selector.embeddings_ok:
-            try:
-                vector = self._query_vectors[query] = (await loop.embed([query]))[0]
-            except Exception as exc:  # selection degrades to keywords; the turn goes on
-                log.warning("query embedding failed, selecting tools by keywords: %s", exc)
-        names = loop.selector.select(query, vector, k=self.settings.tool_top_k,
-                                     allowed=self.policy.allowed(), required=self.policy.required_tools())
-        specs = loop.tool_specs(names)
+        # the tool set decides rarely and only appends (agent/tool_set.py): the top of the prompt
+        # stays the same from step to step, so the model's KV cache is reused
+        names = await self.loop.tool_set.for_step(message, last_thought, allowed=self.policy.allowed(),
+                                                  required=self.policy.required_tools())
+        specs = self.loop.tool_specs(names)
         if "ask_user" not in names:
-            specs.append(ASK_USER_SPEC)
+            specs.insert(0, ASK_USER_SPEC)
         return specs
 
     async def _complete(self, step: int, messages: list[Message], specs: list[ToolSpec] | None) -> ChatResponse:
