@@ -61,8 +61,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     register_store_tools(
         server, deps, store_attr="memory_store", add_name="add_memory", search_name="search_memories",
         noun="memory", default_kind="fact",
-        add_doc="Remember a fact or preference of the user for later conversations (one short sentence).",
-        search_doc="Find remembered facts and preferences related to a question, most similar first.")
+        add_doc="Remember a fact or preference of the user for later conversations (one short sentence). E.g. 'remember that I work in EPSG:2154'.",
+        search_doc="Recall remembered facts and preferences of the user related to a question, most similar first. E.g. 'which CRS did I say I use?'")
 
     @server.tool(annotations=DESTRUCTIVE, meta=policy())
     async def delete_memory(memory_id: Annotated[str, Field(description="Id from search_memories")]) -> CallToolResult:

@@ -38,7 +38,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         feature_id: Annotated[int | None, Field(description="Feature id within `layer`")] = None,
         place: Annotated[str | None, Field(description="A name to find in the project's vector layers' text fields")] = None,
     ) -> CallToolResult:
-        """Move the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a place named in the project's layers."""
+        """Move or zoom the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a place named in the project's layers. E.g. 'zoom to the selected parcel'."""
         canvas = canvas_of(deps)
         project = project_of(deps)
         target_crs = canvas.mapSettings().destinationCrs()
