@@ -35,6 +35,7 @@ from .tool_host import ToolHost, ToolHostError
 from .tool_selection import ToolSelector, ToolText
 from .tool_set import ToolSet
 from .turn import TurnRunner, TurnState
+from .turn_stats import PromptCache
 
 log = logging.getLogger(__name__)
 _END = object()
@@ -65,6 +66,7 @@ class AgentLoop:
         self.tool_set = ToolSet(self.selector, self.embed, mode=self.settings.tool_set,
                                 top_k=self.settings.tool_top_k, embedding_model=embedding_model)
         self.estimator = TokenEstimator()
+        self.prompt_cache = PromptCache()  # what the model's KV cache holds of this chat's last request
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""
         self.tool_protocol = "native"  # the protocol last announced to the user (a Notice when it changes)

@@ -70,12 +70,17 @@ class TurnState:
     prompt_tokens: int = 0
     eval_tokens: int = 0
     eval_ns: int = 0
+    reread_tokens: int = 0  # prompt tokens not served from the model's KV cache (agent/turn_stats.py)
+    prompt_eval_ns: int = 0
+    first_token_ms: float = 0.0
     streamed: str = ""  # content shown so far in the current step (kept if the user stops)
 
     def usage(self, num_ctx: int) -> Usage:
         return Usage(prompt_tokens=self.prompt_tokens, eval_tokens=self.eval_tokens, steps=self.steps,
                      tool_calls=self.tool_calls, wall_ms=round((time.perf_counter() - self.started) * 1000, 2),
-                     eval_ms=round(self.eval_ns / 1e6, 2), context_window=num_ctx)
+                     eval_ms=round(self.eval_ns / 1e6, 2), context_window=num_ctx,
+                     reread_tokens=self.reread_tokens if self.steps else -1,
+                     prompt_eval_ms=round(self.prompt_eval_ns / 1e6, 2), first_token_ms=self.first_token_ms)
 
 
 class TurnRunner:
@@ -176,6 +181,8 @@ class TurnRunner:
         stream = self.loop.provider.chat_stream(messages, specs or None, self.loop.options)
         try:
             async for chunk in stream:
+                if not state.first_token_ms and isinstance(chunk, (ThinkingChunk, ContentChunk, FinalChunk)):
+                    state.first_token_ms = round((time.perf_counter() - state.started) * 1000, 2)
                 if isinstance(chunk, ThinkingChunk):
                     if chunk.text:
                         self.emit(Thinking(step, chunk.text))
@@ -198,7 +205,10 @@ class TurnRunner:
                            before_output=False)
         if getattr(final, "context_overflow", ""):
             self.emit(Notice(final.context_overflow))
-        state.prompt_tokens += final.usage.prompt_eval_count
+        full, reread = self.loop.prompt_cache.observe(messages, specs, final.usage.prompt_eval_count)
+        state.prompt_tokens += full
+        state.reread_tokens += reread
+        state.prompt_eval_ns += final.usage.prompt_eval_duration_ns
         state.eval_tokens += final.usage.eval_count
         state.eval_ns += final.usage.eval_duration_ns
         return final
