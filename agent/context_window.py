@@ -71,7 +71,7 @@ def compact_tool_result(tool_name: str, call_id: str, content: str, limit: int =
     else:
         keep["start"] = content[:160]
         keep["numbers"] = _NUMBER.findall(content)[:12]
-    text = json.dumps(keep, ensure_ascii=False, default=str)
+    text = json.dumps(keep, ensure_ascii=False, default=str, separators=(",", ":"))  # spaces are tokens too
     return text[: limit * 2]
 
 
