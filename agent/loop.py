@@ -18,12 +18,12 @@ import json
 import logging
 import time
 import uuid
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator
 
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
 from .conversation import ConversationMemory
-from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, event_to_dict
+from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, UserMessage
 from .llm.errors import LLMError
 from .llm.types import ChatOptions, Provider, ToolSpec
 from .longterm import memories_note, recall
@@ -34,7 +34,7 @@ from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
 from .tool_selection import ToolSelector, ToolText
 from .tool_set import ToolSet
-from .turn import TurnRunner, TurnState
+from .turn import ProtocolNotices, TurnPorts, TurnRunner, TurnState
 from .turn_stats import PromptCache
 
 log = logging.getLogger(__name__)
@@ -56,8 +56,7 @@ class AgentLoop:
         self.session_store = session_store
         self.user = user
         self.embed = embed or getattr(provider, "embed", None)
-        self.options = ChatOptions(num_ctx=self.settings.num_ctx, temperature=self.settings.temperature,
-                                   keep_alive=self.settings.keep_alive)
+        self.options = ChatOptions.from_settings(self.settings)
         self.tools = ToolHost(server)
         # a custom embed function may use any model: only the provider's own is shared
         own_embed = embed is None or embed == getattr(provider, "embed", None)
@@ -69,7 +68,7 @@ class AgentLoop:
         self.prompt_cache = PromptCache()  # what the model's KV cache holds of this chat's last request
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""
-        self.tool_protocol = "native"  # the protocol last announced to the user (a Notice when it changes)
+        self.protocols = ProtocolNotices()  # the tool-calling protocol last announced to the user
         self.log: list[dict[str, Any]] = []  # the session log: every event shown, fragments joined
         self._specs: dict[str, ToolSpec] = {}
         self._ready = False
@@ -131,9 +130,13 @@ class AgentLoop:
             await asyncio.gather(self._task, return_exceptions=True)
         await self.tools.aclose()
 
-    # ---- used by the turn ----------------------------------------------------------------
-    def tool_specs(self, names: Sequence[str]) -> list[ToolSpec]:
-        return [self._specs[n] for n in names if n in self._specs]
+    # ---- handed to the turn ---------------------------------------------------------------
+    def _ports(self) -> TurnPorts:
+        return TurnPorts(provider=self.provider, options=self.options, settings=self.settings,
+                         session_id=self.session_id, memory=self.memory, policy=self.policy, tools=self.tools,
+                         specs=self._specs, selector=self.selector, embed=self.embed, estimator=self.estimator,
+                         protocols=self.protocols, emit=self._emit, ask=self._ask, tool_set=self.tool_set,
+                         prompt_cache=self.prompt_cache)
 
     def _emit(self, event: Any) -> None:
         self._log_event(event)
@@ -165,11 +168,10 @@ class AgentLoop:
             if context is not None and self.settings.send_map_context and context.to_prompt():
                 text += "\n\n" + context.to_prompt()
             self.memory.add_user(text)
-            self.log.append({"type": "user_message", "text": message, "message_id": state.message_id,
-                             "timestamp": time.time()})
+            self._log_event(UserMessage(message, state.message_id, time.time()))
             await self._save()
             head = [{"role": "system", "content": self.system_prompt}]
-            await TurnRunner(self, state).run(message, context, head)
+            await TurnRunner(self._ports(), state).run(message, context, head)
             await asyncio.shield(self._save())  # a stop pressed just after the answer must not lose it
         except asyncio.CancelledError:
             raise  # run() reports the stop and saves
@@ -267,9 +269,9 @@ class AgentLoop:
                 self._emit(Notice(f"The conversation could not be saved ({exc}). It stays on screen; "
                                   "check the session store settings."))
 
-    def _log_event(self, event: Any) -> None:
+    def _log_event(self, event: AgentEvent) -> None:
         """Appends to the session log, joining streamed fragments into one entry."""
-        entry = event_to_dict(event)
+        entry = event.to_dict()
         last = self.log[-1] if self.log else None
         if isinstance(event, Thinking) and last and last["type"] == "thinking" and last["step"] == event.step:
             last["text"] += event.text
