@@ -63,7 +63,8 @@ class AgentLoop:
         embedding_model = getattr(provider, "embed_model", self.settings.embedding_model) if own_embed else ""
         self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k, embedding_model=embedding_model)
         self.tool_set = ToolSet(self.selector, self.embed, mode=self.settings.tool_set,
-                                top_k=self.settings.tool_top_k, embedding_model=embedding_model)
+                                top_k=self.settings.tool_top_k, embedding_model=embedding_model,
+                                context_window=self.settings.num_ctx)
         self.estimator = TokenEstimator()
         self.prompt_cache = PromptCache()  # what the model's KV cache holds of this chat's last request
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
@@ -222,6 +223,7 @@ class AgentLoop:
         tools = list(self.tools.tools.values())
         self.policy = Policy.from_tools(tools, exploration_budget=self.settings.exploration_budget)
         self._specs = _format_tools(tools)
+        self.tool_set.all_tools_tokens = self.estimator.estimate([], list(self._specs.values()))
         await self.selector.index(ToolText(t.name, t.description or "") for t in tools)
         if not self.selector.embeddings_ok and tools:
             self._emit(Notice("Tool embeddings are unavailable (is the embedding model "

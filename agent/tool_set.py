@@ -8,7 +8,8 @@ the whole conversation at every step. So the list is:
 - decided once per chat ("chat") or once per user message ("message"), not per step;
 - kept in a stable order, and only ever grown: a tool unlocked by the project state (a
   raster appears) or relevant to a later message is appended at the end, never shuffled in;
-- with few tools (`ALL_TOOLS_MAX`), simply every allowed tool in the server's order.
+- with few tools (`ALL_TOOLS_MAX`) whose descriptions take at most a third of the context window,
+  simply every allowed tool in the server's order; otherwise a selection per chat.
 
 "step" re-selects at every step from the message and the latest thinking; it is kept for
 comparison (bench/bench_prompt_cache.py) and is never the default.
@@ -29,12 +30,13 @@ MODES = ("auto", "all", "chat", "message", "step")
 # a selection at K<=10 still misses tools (bench/bench_prompt_cache.py and
 # bench/bench_agent_selection.py print both sides).
 ALL_TOOLS_MAX = 60
+ALL_TOOLS_SHARE = 1 / 3  # of num_ctx: the rest is left to the conversation and the answer
 GROWTH_LIMIT = 3  # a per-chat selection grown past this many times K starts over (one full re-read)
 
 
 class ToolSet:
     def __init__(self, selector: ToolSelector, embed: EmbedFn | None, *, mode: str = "auto", top_k: int = 10,
-                 embedding_model: str = "", all_tools_max: int = ALL_TOOLS_MAX):
+                 embedding_model: str = "", all_tools_max: int = ALL_TOOLS_MAX, context_window: int = 0):
         if mode not in MODES:  # a hand-edited setting must not stop the chat
             log.warning("unknown tool set mode %r; using auto (one of %s)", mode, ", ".join(MODES))
             mode = "auto"
@@ -44,16 +46,20 @@ class ToolSet:
         self.top_k = top_k
         self.embedding_model = embedding_model
         self.all_tools_max = all_tools_max
+        self.context_window = context_window  # num_ctx; 0: not known
+        self.all_tools_tokens = 0  # prompt tokens of every tool's description, set once the tools are known
         self.names: list[str] = []  # what the model saw at the last step, in that order
         self._message = ""
         self._vectors: dict[str, Any] = {}
 
     @property
     def effective_mode(self) -> str:
-        """The mode in force: "auto" becomes "all" for small tool sets, else "chat"."""
+        """The mode in force: "auto" becomes "all" for a tool set small enough, else "chat"."""
         if self.mode != "auto":
             return self.mode
-        return "all" if len(self.selector.names) <= self.all_tools_max else "chat"
+        few = len(self.selector.names) <= self.all_tools_max
+        fits = not self.context_window or self.all_tools_tokens <= self.context_window * ALL_TOOLS_SHARE
+        return "all" if few and fits else "chat"
 
     def reset(self) -> None:
         """Forgets the list (a new chat, or the tools changed)."""

@@ -78,6 +78,7 @@ async def record(mode: str, top_k: int) -> list[dict]:
     from stacgis_agent.agent.llm.types import ChatOptions
     from stacgis_agent.agent.loop import AgentLoop
     from stacgis_agent.agent.map_context import LayerInfo, MapContext
+    from stacgis_agent.agent.tool_set import ToolSet
     from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
@@ -100,6 +101,11 @@ async def record(mode: str, top_k: int) -> list[dict]:
                 emu.script(*turns)
                 async for _ in loop.run(message, context):
                     pass
+            if mode == "all":  # what the default would choose with these tools at this num_ctx
+                chooses = ToolSet(loop.selector, None, mode="auto", context_window=settings.num_ctx)
+                chooses.all_tools_tokens = loop.tool_set.all_tools_tokens
+                print(f"tool_set=auto with {len(loop.selector.names)} tools (~{chooses.all_tools_tokens:,} "
+                      f"tokens estimated) at num_ctx {settings.num_ctx:,} chooses: {chooses.effective_mode}")
             return emu.chat_requests()
         finally:
             await loop.aclose()

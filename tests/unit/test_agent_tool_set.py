@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest_asyncio
+
 from stacgis_agent.agent.tool_selection import ToolSelector, ToolText
 from stacgis_agent.agent.tool_set import ToolSet
+from testkit.agent_harness import harness_factory
 from testkit.ollama_replies import embed_text
 
 TOOLS = [ToolText("search_items", "Find satellite scenes (imagery) in a catalog by area and date."),
@@ -12,6 +15,12 @@ TOOLS = [ToolText("search_items", "Find satellite scenes (imagery) in a catalog 
          ToolText("set_layer_style", "Colour ramp, hillshade or opacity of a layer."),
          ToolText("run_processing_algorithm", "Clip, buffer, reproject or compute slope with QGIS Processing."),
          ToolText("add_memory", "Remember a fact about the user.")]
+
+
+@pytest_asyncio.fixture
+async def make_harness():
+    async with harness_factory() as factory:
+        yield factory
 
 
 async def _embed(texts):
@@ -63,6 +72,31 @@ async def test_auto_offers_everything_for_a_small_tool_set_and_selects_for_a_lar
     large = await _tool_set("auto")
     large.all_tools_max = 3
     assert large.effective_mode == "chat" and len(await large.for_step("zoom to Lyon")) == 2
+
+
+async def test_auto_selects_when_every_tool_would_fill_more_than_a_third_of_the_context_window():
+    tools = await _tool_set("auto")
+    tools.context_window, tools.all_tools_tokens = 16384, 7000  # 38 real tools at the default num_ctx
+    assert tools.effective_mode == "chat" and len(await tools.for_step("zoom to Lyon")) == 2
+    roomy = await _tool_set("auto")
+    roomy.context_window, roomy.all_tools_tokens = 32768, 7000
+    assert roomy.effective_mode == "all"
+
+
+async def test_the_loop_measures_its_tools_against_num_ctx(make_harness):
+    """The toy tools take a few hundred tokens: all offered at 16k, selected in a 1k window."""
+    from testkit.agent_harness import chat_tools
+    from testkit.ollama_emulator import Turn
+
+    roomy = make_harness(tool_top_k=2)
+    roomy.emu.script(Turn(content="Hello."))
+    await roomy.run("zoom to Lyon")
+    assert len(chat_tools(roomy.emu.chat_requests()[-1])) > 3
+    tight = make_harness(tool_top_k=2, num_ctx=2048)
+    tight.emu.script(Turn(content="Hello."))
+    await tight.run("what is in the catalog?")
+    assert tight.loop.tool_set.effective_mode == "chat"
+    assert len(chat_tools(tight.emu.chat_requests()[-1])) == 3  # the top 2 and ask_user
 
 
 async def test_an_unknown_mode_from_a_hand_edited_setting_falls_back_to_auto():
