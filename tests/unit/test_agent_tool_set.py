@@ -103,3 +103,15 @@ async def test_an_unknown_mode_from_a_hand_edited_setting_falls_back_to_auto():
     selector = ToolSelector(_embed)
     await selector.index(TOOLS)
     assert ToolSet(selector, _embed, mode="sometimes").mode == "auto"
+
+
+async def test_a_tool_outside_the_selection_still_runs_when_the_model_names_it(make_harness):
+    from testkit.agent_harness import chat_tools
+    from testkit.ollama_emulator import Turn
+
+    h = make_harness(tool_set="chat", tool_top_k=1)
+    h.emu.script(Turn(tool_calls=[("describe_collection", {"collection": "cop-dem-glo-30"})]),
+                 Turn(content="Copernicus DEM, 30 m."))
+    await h.run("geocode Lyon")
+    assert "describe_collection" not in chat_tools(h.emu.chat_requests()[0])
+    assert h.world.ran("describe_collection") == [{"collection": "cop-dem-glo-30"}]
