@@ -273,9 +273,11 @@ class AgentLoop:
 
     def _log_event(self, event: AgentEvent) -> None:
         """Appends to the session log, joining streamed fragments into one entry."""
+        if not event.logged:
+            return
         entry = event.to_dict()
         last = self.log[-1] if self.log else None
-        if isinstance(event, Thinking) and last and last["type"] == "thinking" and last["step"] == event.step:
+        if isinstance(event, Thinking) and last and last["type"] == Thinking.kind and last["step"] == event.step:
             last["text"] += event.text
             return
         if isinstance(event, Content):

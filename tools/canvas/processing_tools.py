@@ -68,7 +68,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         """Run a QGIS Processing algorithm (clip, buffer, reproject, slope, contours, raster calculator...) without
         freezing QGIS; its outputs become temporary layers on the map (an algorithm that changes its inputs, or an
         output onto a file, asks the user first). E.g. 'buffer the rivers by 100 m'."""
-        return await run_algorithm(deps, algorithm_id, parameters, allow_files=False)
+        return await run_algorithm(deps, algorithm_id, parameters)
 
     @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
     async def run_processing_algorithm_to_files(
@@ -77,7 +77,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             description="Parameter values by name, with output paths where the results must be written")],
     ) -> CallToolResult:
         """Run a Processing algorithm writing its outputs to the given file paths (GeoTIFF, GeoPackage...); may overwrite files, so the user confirms first. E.g. 'clip the scene and save it to clip.tif'."""
-        return await run_algorithm(deps, algorithm_id, parameters, allow_files=True)
+        return await run_algorithm(deps, algorithm_id, parameters)
 
     async def assess(arguments: dict[str, Any]) -> Assessment:
         alg = algorithm_of(str(arguments.get("algorithm_id", "")))
@@ -125,7 +125,7 @@ def describe_algorithm(alg: Any) -> dict[str, Any]:
     return {"id": alg.id(), "name": alg.displayName(), "group": alg.group(), "parameters": params}
 
 
-def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_files: bool) -> dict[str, Any]:
+def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> dict[str, Any]:
     """The model's values checked against the algorithm's own definitions: layer names → layers, enum names → indexes."""
     project = project_of(deps)
     known = {p.name(): p for p in alg.parameterDefinitions()}
@@ -136,7 +136,7 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_fi
     for name, definition in known.items():
         value = given.get(name)
         if definition.isDestination():
-            params[name] = _destination(value, allow_files, name)
+            params[name] = _destination(value, name)
             continue
         if value is None:
             if not definition.flags() & definition.FlagOptional and definition.defaultValue() is None:
@@ -155,7 +155,7 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_fi
     return params
 
 
-def _destination(value: Any, allow_files: bool, name: str) -> Any:
+def _destination(value: Any, name: str) -> Any:
     # The confirmation gate has judged this call (processing_effects); a file path is written where it
     # really points, symlinks resolved, which is the path the user saw in the question.
     if value in (None, "", "TEMPORARY_OUTPUT", "memory:"):
@@ -192,12 +192,12 @@ class _Feedback(QgsProcessingFeedback):
         super().reportError(error, fatalError)
 
 
-async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any], allow_files: bool) -> CallToolResult:
+async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]) -> CallToolResult:
     registry = QgsApplication.processingRegistry()
     alg = registry.algorithmById(algorithm_id)
     if alg is None:
         raise ToolInputError(f"No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.")
-    params = prepare_parameters(deps, alg, given or {}, allow_files)
+    params = prepare_parameters(deps, alg, given or {})
     context = QgsProcessingContext()
     context.setProject(project_of(deps))
     feedback = _Feedback()
