@@ -165,12 +165,16 @@ class AgentLoop:
             await self._ensure_ready()
             # Prompt layout (agent/system_prompt.py): what is volatile (memories, the map) rides
             # with the user's message, after the history, so every earlier token stays cached.
-            text = message.strip() + await self._recall(message)
+            said = message.strip()
+            map_block = ""
             if context is not None and self.settings.send_map_context and context.to_prompt():
-                text += "\n\n" + context.to_prompt()
-            self.memory.add_user(text)
+                map_block = "\n\n" + context.to_prompt()
+            self.memory.add_user(said + map_block)
             self._log_event(UserMessage(message, state.message_id, time.time()))
-            await self._save()
+            await self._save()  # the message is safe before anything else can fail
+            recalled = await self._recall(message)
+            if recalled:
+                self.memory.replace_content(len(self.memory) - 1, said + recalled + map_block)
             head = [{"role": "system", "content": self.system_prompt}]
             await TurnRunner(self._ports(), state).run(message, context, head)
             await asyncio.shield(self._save())  # a stop pressed just after the answer must not lose it
