@@ -154,6 +154,15 @@ def _common(a: list[int], b: list[int]) -> int:
     return n
 
 
+def _turns(rows: list[dict]) -> list[list[dict]]:
+    turns: list[list[dict]] = []
+    for row in rows:
+        if row["new_message"] or not turns:
+            turns.append([])
+        turns[-1].append(row)
+    return turns
+
+
 def report(results: dict[str, list[dict]]) -> None:
     labels = list(results)
     print(f"\nOne chat of 3 messages ({len(next(iter(results.values())))} requests), replayed through one "
@@ -180,6 +189,10 @@ def report(results: dict[str, list[dict]]) -> None:
     line(f"re-read vs {base}", [f"{reread[lbl] / max(reread[base], 1):.2f}x" for lbl in labels])
     if any(prefill.values()):
         line(f"prefill vs {base}", [f"{prefill[lbl] / max(prefill[base], 1e-9):.2f}x" for lbl in labels])
+    print("\nper turn (one user message and its steps): tokens re-read" + (", prefill s" if any(prefill.values()) else ""))
+    for turn, rows_of_turn in enumerate(zip(*[_turns(rows) for rows in results.values()]), start=1):
+        line(f"  turn {turn}", [f"{sum(r['reread'] for r in t):,}" + (
+            f", {sum(r['prefill_s'] for r in t):.1f} s" if any(prefill.values()) else "") for t in rows_of_turn])
     print("\nper request (tokens in prompt / re-read):")
     for i in range(len(next(iter(results.values())))):
         cells = [f"{rows[i]['tokens']:,} / {rows[i]['reread']:,}" for rows in results.values()]
