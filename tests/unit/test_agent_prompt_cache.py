@@ -112,3 +112,17 @@ async def test_a_tool_unlocked_by_the_project_is_appended_and_nothing_moves(make
     assert "raster_stats" not in first  # it needs a raster layer
     assert second == first + ["raster_stats"] and third == second
     assert h.world.ran("raster_stats")
+
+
+async def test_a_new_chat_starts_with_the_same_system_prompt_and_tools_as_the_last_one(make_harness):
+    """Nothing volatile (a time, a session id) at the top: a new chat reuses the cached tools block."""
+    h = make_harness()
+    h.emu.script(Turn(content="Hello."), Turn(content="Hello again."))
+    h.make_loop()
+    await h.run("hi", _map("parcels"))
+    await h.loop.aclose()
+    h.make_loop()
+    await h.run("Good morning", _map("rivers"))
+    first, second = (render(body) for body in h.emu.chat_requests())
+    shared = reused(first, second)
+    assert first[:shared].endswith("<|im_end|>\n<|im_start|>user\n")  # all but the user's message itself
