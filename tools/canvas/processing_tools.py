@@ -15,8 +15,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
+    Qgis,
     QgsApplication,
     QgsMapLayer,
+    QgsProcessingAlgorithm,
     QgsProcessingAlgRunnerTask,
     QgsProcessingContext,
     QgsProcessingFeedback,
@@ -204,6 +206,11 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
     valid, message = alg.checkParameterValues(params, context)
     if not valid:
         raise ToolInputError(f"{algorithm_id}: {message}")
+    if _needs_main_thread(alg):
+        # QGIS runs these on its main thread too: they edit a layer the map may be drawing
+        # (truncate table, spatial index); a worker thread would crash QGIS.
+        results, successful = alg.run(params, context, feedback)
+        return _finish(deps, alg, algorithm_id, {"ok": successful, "results": results}, context, feedback)
     task = QgsProcessingAlgRunnerTask(alg, params, context, feedback)
     outcome: dict[str, Any] = {}
     running = (task, context, feedback)
@@ -221,6 +228,18 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
     except BaseException:
         feedback.cancel()
         raise
+    return _finish(deps, alg, algorithm_id, outcome, context, feedback)
+
+
+def _needs_main_thread(alg: Any) -> bool:
+    flag = getattr(getattr(Qgis, "ProcessingAlgorithmFlag", None), "NoThreading", None)
+    if flag is None:  # QGIS < 3.36
+        flag = QgsProcessingAlgorithm.FlagNoThreading
+    return bool(alg.flags() & flag)
+
+
+def _finish(deps: ToolDeps, alg: Any, algorithm_id: str, outcome: dict[str, Any], context: QgsProcessingContext,
+            feedback: _Feedback) -> CallToolResult:
     if not outcome["ok"]:
         detail = "; ".join(feedback.errors[-3:]) or "see the Processing log"
         raise ToolInputError(f"{algorithm_id} failed: {detail}. Check the parameters.")
