@@ -65,7 +65,8 @@ class CatalogsEditor(QWidget):
         self.preset_button = QPushButton("Add from list…")
         self.preset_menu = QMenu(self.preset_button)
         for item in PRESETS:
-            self.preset_menu.addAction(item.label, lambda p=item: self.add_preset(p))
+            action = self.preset_menu.addAction(item.label)
+            action.triggered.connect(lambda _checked=False, p=item: self.add_preset(p))
         self.preset_button.setMenu(self.preset_menu)
         self.add_button = QPushButton("Add")
         self.add_button.clicked.connect(lambda: self.add_catalog(CatalogConfig(name="", url="")))

@@ -57,3 +57,19 @@ async def test_collections_found_by_free_text_across_catalogs_labelled_by_catalo
     assert data["catalog_text"]["collections"]["local / dem-test"]["title"] == "Test elevation"
     assert "not instructions" in data["catalog_text"]["notice"]
     assert "(local)" in result.content[0].text and "(disk)" in result.content[0].text
+
+
+async def test_an_api_with_only_the_query_extension_gets_the_cloud_limit_as_a_query(stac_api, wire_log):
+    from stacgis_agent.agent.config import CatalogConfig
+    from stacgis_agent.tools.stac.api_catalog import ApiCatalog
+    from stacgis_agent.tools.stac.search import ItemSearch
+
+    http, sent = wire_log
+    catalog = ApiCatalog(CatalogConfig("local", stac_api.url), http)
+    declared = await catalog.conformance()
+    catalog._conformance = [c for c in declared if "filter" not in c]  # as an API without CQL2 would declare
+    outcome = await catalog.search(ItemSearch(collections=["many-test"], limit=1000, max_cloud_cover=9))
+    [body] = _searches(sent)
+    assert body["query"] == {"eo:cloud_cover": {"lte": 9}} and "filter" not in body
+    assert outcome.items and all(i["properties"]["eo:cloud_cover"] <= 9 for i in outcome.items)
+    assert len(outcome.items) == sum(1 for i in range(MANY_ITEMS) if i % 100 <= 9)

@@ -85,6 +85,9 @@ async def test_search_load_and_statistics_keep_working_as_tokens_expire(pc, qgis
         value, ok = layer.dataProvider().sample(POINT, 1)  # QGIS's own provider, on a renewed token too
         assert ok and 40 < value < 100
         assert len(emulator.issued) > tokens_before  # renewed, not reused past its expiry
+        by_href = await client.call_tool("get_raster_statistics", {"source": f"{emulator.url}/tile-2.tif"})
+        assert not by_href.is_error, by_href.content[0].text  # an href alone: signed by the sign endpoint
+        assert "sign" in emulator.issued
         assert emulator.refused == 0  # no read went out unsigned or with an expired token
 
 

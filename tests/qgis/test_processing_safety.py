@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from mcp_types import ElicitResult
 from osgeo import gdal, ogr
-from qgis.core import QgsProject, QgsVectorLayer
+from qgis.core import QgsApplication, QgsProject, QgsVectorLayer
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
@@ -294,3 +294,25 @@ async def test_an_algorithm_from_another_provider_is_unknown_and_waits_for_the_o
     assert "runs thirdparty:copy from provider 'thirdparty', whose effects on files cannot be checked" in \
         result.content[0].text
     assert not touched.exists()
+
+
+async def test_approved_in_place_algorithms_run_on_the_main_thread_as_qgis_runs_them(world, qgis_iface):
+    """truncate table and spatial index declare NoThreading: run in a worker while the map draws the
+    layer, they crashed QGIS (2 of 7 runs). They run on the main thread, as QGIS's own dialog does."""
+    from stacgis_agent.tools.canvas.processing_tools import _needs_main_thread
+
+    registry = QgsApplication.processingRegistry()
+    assert _needs_main_thread(registry.algorithmById("native:truncatetable"))
+    assert _needs_main_thread(registry.algorithmById("native:createspatialindex"))
+    assert not _needs_main_thread(registry.algorithmById("native:buffer"))
+
+    server, data, _ = world
+    canvas = qgis_iface.mapCanvas()
+    roads = QgsProject.instance().mapLayersByName("roads")[0]
+    canvas.setLayers([roads])
+    canvas.setExtent(roads.extent())
+    for _ in range(3):  # the map keeps drawing the layer while it is emptied
+        canvas.refresh()
+        done = await Outside(server, "accept").call("native:truncatetable", {"INPUT": "roads"})
+        assert not done.is_error, done.content[0].text
+    assert rows_on_disk(data / "roads.gpkg") == 0

@@ -60,6 +60,7 @@ def test_planetary_computer_assets_are_read_through_gdal_signing_with_unsigned_h
                                      token_url="http://127.0.0.1:9/api/sas/v1/token", asset_hosts=["127.0.0.1:9"]))
     _, options = custom.plan_read("http://127.0.0.1:9/a.tif", tmp_path, "pc", "c")
     assert options["VSICURL_PC_SAS_TOKEN_URL"] == "http://127.0.0.1:9/api/sas/v1/token/"
+    assert options["VSICURL_PC_SAS_SIGN_HREF_URL"] == "http://127.0.0.1:9/api/sas/v1/sign?href="
 
 
 def test_s3_settings_apply_to_the_bucket_prefix_per_catalog(tmp_path):
@@ -198,3 +199,17 @@ def test_a_changed_secret_replaces_the_old_header_file(tmp_path):
         files.append(path.split("header_file=")[1].split("&")[0])
     assert files[0] != files[1]
     assert sorted(p.name for p in (tmp_path / "credentials").iterdir()) == [os.path.basename(files[1])]
+
+
+def test_an_unticked_bucket_setting_does_not_linger(tmp_path):
+    from osgeo import gdal
+
+    config = CatalogConfig("landsat", "https://l", access="s3", s3_requester_pays=True, asset_hosts=["rp-linger"])
+    try:
+        _registry(config).plan_read("s3://rp-linger/a.tif", tmp_path, "landsat")[1].prepare()
+        assert gdal.GetPathSpecificOption("/vsis3/rp-linger/a.tif", "AWS_REQUEST_PAYER") == "requester"
+        config.s3_requester_pays = False
+        _registry(config).plan_read("s3://rp-linger/a.tif", tmp_path, "landsat")[1].prepare()
+        assert gdal.GetPathSpecificOption("/vsis3/rp-linger/a.tif", "AWS_REQUEST_PAYER") is None
+    finally:
+        gdal.ClearPathSpecificOptions("/vsis3/rp-linger/")

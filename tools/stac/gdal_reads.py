@@ -21,6 +21,8 @@ from ...agent.config import CatalogConfig
 from .access import PC_TOKEN_URL, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
 
 PUBLIC = CatalogAccess(CatalogConfig("public", "", access="none"))
+BUCKET_KEYS = ("AWS_REQUEST_PAYER", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_NO_SIGN_REQUEST", "AWS_REGION",
+               "AWS_S3_ENDPOINT", "AWS_HTTPS", "AWS_VIRTUAL_HOSTING", "GS_NO_SIGN_REQUEST")
 
 
 class ReadOptions(dict):
@@ -52,8 +54,13 @@ class ReadOptions(dict):
         for path, text in self.files.items():
             _write_private(Path(path), text)
             _remove_stale(Path(path))
-        if self.prefix_options:
-            gdal.ClearPathSpecificOptions(self.prefix)  # a setting unticked since the last read goes too
+        if not self.prefix:
+            return
+        stale = [k for k in BUCKET_KEYS if k not in self.prefix_options
+                 and gdal.GetPathSpecificOption(self.prefix, k, None) is not None]
+        # clear only when a setting was unticked: a render in another thread must not meet the prefix bare
+        if stale:
+            gdal.ClearPathSpecificOptions(self.prefix)
         for key, value in self.prefix_options.items():
             gdal.SetPathSpecificOption(self.prefix, key, value)
 
@@ -71,6 +78,8 @@ def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, 
         token_url = access.config.token_url.rstrip("/") + "/"
         if token_url != PC_TOKEN_URL:
             options["VSICURL_PC_SAS_TOKEN_URL"] = token_url
+            if token_url.endswith("/token/"):  # an href without its collection is signed by the sign endpoint
+                options["VSICURL_PC_SAS_SIGN_HREF_URL"] = token_url[: -len("token/")] + "sign?href="
     if read.header_lines:
         digest = hashlib.sha256(read.header_lines.encode()).hexdigest()[:16]
         header_file = Path(private_dir) / "credentials" / f"{_safe_name(access.config.name)}-{digest}.headers"
