@@ -70,9 +70,11 @@ def forget_running_loop(settle_s: float = 2.0) -> None:
     asyncio calls: event loops themselves (qasync) set this mark, and no public API clears it."""
     loop = asyncio._get_running_loop()
     if loop is not None and not loop.is_closed():
-        deadline = time.monotonic() + settle_s
-        while any(not t.done() for t in asyncio.all_tasks(loop)) and time.monotonic() < deadline:
+        deadline, rounds = time.monotonic() + settle_s, 0
+        # a few rounds at least: work scheduled with call_soon (unload's closing) is not a task yet
+        while (rounds < 5 or any(not t.done() for t in asyncio.all_tasks(loop))) and time.monotonic() < deadline:
             QCoreApplication.processEvents()
+            rounds += 1
             time.sleep(0.005)
     asyncio._set_running_loop(None)
 
