@@ -90,6 +90,7 @@ class Settings:
     mcp_http_enabled: bool = False
     mcp_http_port: int = 8765
     send_map_context: bool = True
+    dask_scheduler: str = ""  # "" = collection statistics read in this process; tcp://host:8786 or a Dask Gateway URL
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

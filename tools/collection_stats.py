@@ -1,0 +1,204 @@
+"""collection_statistics: how an asset or a spectral index evolved over an area through time, from every item
+of a STAC search — per date (or week, month) mean, median, min, max, std, valid-pixel fraction and item
+count, as a table, a chart PNG and a CSV. Progress goes out as MCP progress notifications."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import uuid
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+
+from . import charts
+from . import collection_plan as plan
+from .common import WRITE, ToolInputError, check_bbox, ok, policy
+from .date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
+from .deps import ToolDeps
+from .selected_features import selected_geometry_lonlat
+from .stac.search import MAX_ITEMS, ItemSearch
+from .stac.timeutil import normalise_interval
+from .stats_runner import run_items
+from .stats_worker import Cancelled
+
+DEFAULT_MAX_PIXELS = 65_536  # overview mode: about 256 × 256 pixels over the area per date
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    @server.tool(annotations=WRITE, meta=policy())
+    async def collection_statistics(
+        collection: Annotated[str, Field(description="Collection id, e.g. 'sentinel-2-l2a'")],
+        datetime: Annotated[str, Field(description="Date range, e.g. '2023-01-01/2023-12-31'")],
+        index: Annotated[str | None, Field(
+            description="Spectral index from band common names: NDVI, NDWI, NDMI, NBR, NDSI, NDBI, EVI, SAVI")] = None,
+        asset: Annotated[str | None, Field(description="Asset key to summarise instead of an index")] = None,
+        bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
+        polygon: Annotated[dict | None, Field(description="GeoJSON Polygon in lon/lat")] = None,
+        use_selected_features: Annotated[bool, Field(description="The area is the features selected on the map")] = False,
+        max_cloud_cover: Annotated[float | None, Field(ge=0, le=100, description="Skip items cloudier than this (%)")] = None,
+        group_by: Annotated[Literal["date", "week", "month"], Field(description="One row per date, ISO week or month")] = "date",
+        exact: Annotated[bool, Field(description="Full resolution instead of overviews (slower)")] = False,
+        mask_clouds: Annotated[bool, Field(description="Exclude cloud/shadow classes of a classification asset (e.g. SCL)")] = True,
+        catalog: Annotated[str | None, Field(description="Catalog name; default the first")] = None,
+        ctx: Context = None,
+    ) -> CallToolResult:
+        """Statistics over time of an index (e.g. NDVI) or an asset over an area, from every item of a collection in a date range: per date/week/month mean, median, min, max, std, valid-pixel fraction, item count; returns a table, a chart and a CSV."""
+        if bool(index) == bool(asset):
+            raise ToolInputError("Give exactly one of index (e.g. 'NDVI') or asset (an asset key).")
+        area = await _area(deps, bbox, polygon, use_selected_features)
+        cat = deps.catalogs.get(catalog)
+        collection_doc = await cat.collection(collection)
+        items, cloud_note = await _search(deps, cat, collection, area, datetime, max_cloud_cover, collection_doc)
+        if not items:
+            raise ToolInputError(f"No item of '{collection}' meets the area in {datetime}"
+                                 + (f" with at most {max_cloud_cover}% cloud" if max_cloud_cover is not None else "")
+                                 + "; widen the dates or the area, or raise max_cloud_cover.")
+        result = await compute(deps, items, collection_doc, area, index=index, asset=asset, group_by=group_by,
+                               exact=exact, mask_clouds=mask_clouds, ctx=ctx)
+        if cloud_note:
+            result["notes"].insert(0, cloud_note)
+        what = index.upper() if index else asset
+        chart = deps.output_dir() / f"{what}-{collection}-{uuid.uuid4().hex[:8]}.png"
+        csv_path = chart.with_suffix(".csv")
+        await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path)
+        result.update(collection=collection, datetime=datetime, measure=what, chart_file=str(chart),
+                      csv_file=str(csv_path))
+        rows = [r for r in result["rows"] if r["mean"] is not None]
+        summary = (f"{what} over the area from {len(items)} item(s) of '{collection}': {len(result['rows'])} "
+                   f"{group_by} row(s), {len(rows)} with valid pixels; read at {result['resolution']}. "
+                   + " ".join(result["notes"]))
+        return ok(result, summary)
+
+
+async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area: dict, *, index: str | None,
+                  asset: str | None, group_by: str, exact: bool, mask_clouds: bool, ctx: Any = None,
+                  max_pixels: int = DEFAULT_MAX_PIXELS) -> dict[str, Any]:
+    item_assets = collection_doc.get("item_assets") or {}
+    headers, requester_pays = _catalog_access(deps, items)
+    first, _ = plan.build_tasks(items[:1], item_assets, None, index=index, asset=asset, headers=headers,
+                                requester_pays=requester_pays, mask_clouds=mask_clouds)
+    ref = next(iter(first[0].bands.values()))
+    file_wkt, file_res, origin = await asyncio.to_thread(plan.probe, ref.path, first[0].options)
+    crs_wkt = plan.grid_crs(items, file_wkt)
+    centre = _centre(area)
+    native = plan.native_resolution_in(crs_wkt, file_wkt, file_res, centre)
+    aligned = origin if plan.same_crs(crs_wkt, file_wkt) else None
+    grid, mask, how = await asyncio.to_thread(plan.plan_grid, area, crs_wkt, native, exact=exact,
+                                              max_pixels=max_pixels, origin=aligned)
+    tasks, bands = plan.build_tasks(items, item_assets, grid, index=index, asset=asset, headers=headers,
+                                    requester_pays=requester_pays, mask_clouds=mask_clouds)
+    by_date: dict[str, int] = {}
+    for task in tasks:
+        by_date[task.date] = by_date.get(task.date, 0) + 1
+    pending: dict[str, list] = {}
+    periods: dict[str, PeriodAccumulator] = {}
+    bytes_read = 0
+
+    async def progress(done: int, total: int, line: str) -> None:
+        if ctx is not None:
+            await ctx.report_progress(done, total, line)
+
+    try:
+        async for result in run_items(tasks, progress=progress, scheduler=deps.settings.dask_scheduler):
+            bytes_read += result.bytes_read
+            pending.setdefault(result.date, []).append(result)
+            if len(pending[result.date]) == by_date[result.date]:  # the date is complete: mosaic it, free it
+                key = period_of(result.date, group_by)
+                periods.setdefault(key, PeriodAccumulator(mask)).add_date(pending.pop(result.date))
+    except Cancelled:
+        raise asyncio.CancelledError() from None
+    except OSError as exc:
+        raise ToolInputError(f"Reading the items failed: {exc}. Check that the catalog's assets are reachable.") \
+            from None
+    rows = [periods[k].row(k) for k in sorted(periods)]
+    notes = [f"Excluded: pixels outside the area ({int(mask.sum())} grid pixels inside), nodata"]
+    if bands.mask is not None:
+        notes[0] += f", and classes {list(bands.mask_classes)} (cloud, shadow…) of the '{bands.mask_asset}' asset"
+    notes[0] += "."
+    if group_by != "date":
+        notes.append(f"Each {group_by} pools the valid pixels of its dates; valid_fraction counts area pixels "
+                     "valid at least once.")
+    return {"rows": rows, "columns": list(STAT_COLUMNS), "items": len(items), "dates": len(by_date),
+            "resolution": how, "grid_crs": _crs_name(grid.crs_wkt), "area_pixels": int(mask.sum()), "bands": bands.described, "formula": _formula(index),
+            "bytes_read": bytes_read, "notes": notes}
+
+
+def _crs_name(wkt: str) -> str:
+    from osgeo import osr
+
+    srs = osr.SpatialReference(wkt=wkt)
+    srs.AutoIdentifyEPSG()
+    code = srs.GetAuthorityCode(None)
+    return f"EPSG:{code}" if code else srs.GetName()
+
+
+def _formula(index: str | None) -> str:
+    from .indices import pick_index
+
+    return pick_index(index).formula if index else ""
+
+
+def _centre(area: dict) -> tuple[float, float]:
+    import json
+
+    from osgeo import ogr
+
+    env = ogr.CreateGeometryFromJson(json.dumps(area)).GetEnvelope()
+    return ((env[0] + env[1]) / 2, (env[2] + env[3]) / 2)
+
+
+def _catalog_access(deps: ToolDeps, items: list[dict]) -> tuple[dict | None, bool]:
+    from urllib.parse import urlparse
+
+    href = next((a.get("href", "") for i in items[:1] for a in (i.get("assets") or {}).values()), "")
+    host = urlparse(href).netloc
+    headers = next((c.headers for c in deps.settings.catalogs
+                    if c.headers and host and urlparse(c.url).netloc == host), None)
+    return headers, any(c.s3_requester_pays for c in deps.settings.catalogs)
+
+
+async def _area(deps: ToolDeps, bbox: list[float] | None, polygon: dict | None, selected: bool) -> dict:
+    if selected:
+        project = deps.project()
+        geometry = selected_geometry_lonlat(project) if project is not None else None
+        if geometry is None:
+            raise ToolInputError("No feature is selected on the map; select the area's feature(s), or give a bbox.")
+        return geometry
+    return plan.area_polygon(check_bbox(bbox), polygon)
+
+
+async def _search(deps: ToolDeps, cat: Any, collection: str, area: dict, datetime: str,
+                  max_cloud: float | None, collection_doc: dict) -> tuple[list[dict], str]:
+    interval = normalise_interval(datetime)
+    key = {"catalog": cat.name, "collection": collection, "area": area, "datetime": interval}
+    items = plan.cached_items(key)
+    if items is None:
+        outcome = await cat.search(ItemSearch(collections=[collection], intersects=area, datetime=interval,
+                                              limit=MAX_ITEMS))
+        items = plan.items_meeting(outcome.items, area)
+        plan.remember_items(key, items)
+    note = ""
+    if max_cloud is not None:
+        has_cloud = any("eo:cloud_cover" in (i.get("properties") or {}) for i in items)
+        if has_cloud:
+            items = [i for i in items if float((i.get("properties") or {}).get("eo:cloud_cover", 0)) <= max_cloud]
+            note = f"Items with more than {max_cloud:g}% cloud cover were skipped."
+        else:
+            note = f"'{collection}' has no eo:cloud_cover; max_cloud_cover was not applied."
+    return items, note
+
+
+def _write_outputs(rows: list[dict], what: str, collection: str, chart: Path, csv_path: Path) -> None:
+    with csv_path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(STAT_COLUMNS))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: row.get(k) for k in STAT_COLUMNS})
+    shown = [r for r in rows if r["mean"] is not None]
+    series = {"mean": [r["mean"] for r in shown], "median": [r["median"] for r in shown]}
+    charts.render("line", f"{what} over the area — {collection}", [r["period"] for r in shown] or [""],
+                  series if shown else {"mean": [0.0]}, "date", what, chart)

@@ -1,0 +1,103 @@
+"""Per-item reads as Dask tasks on a cluster named in the settings (`tcp://host:8786`, or a Dask Gateway URL).
+
+The worker-side code (stats_worker, spectral) travels with each task by value, so workers need only GDAL and
+numpy, not the plugin. A worker that dies mid-job has its tasks rescheduled by the scheduler; a task that
+raises is retried. Cancelling the caller cancels the cluster's outstanding tasks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, AsyncIterator, Sequence
+
+from .common import ToolInputError
+from .stats_worker import ItemResult, ItemTask
+
+log = logging.getLogger(__name__)
+
+RETRIES = 2
+INSTALL_HINT = ("Scale-out needs the optional packages dask and distributed: turn scale-out on in the "
+                "plugin's requirements panel (or `pip install -r requirements-dask.txt`).")
+_clients: dict[str, Any] = {}
+
+
+def available() -> bool:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _ship_by_value() -> None:
+    import cloudpickle
+
+    from . import spectral, stats_worker
+
+    for module in (stats_worker, spectral):
+        try:
+            cloudpickle.register_pickle_by_value(module)
+        except ValueError:  # already registered
+            pass
+
+
+async def client_for(scheduler: str) -> Any:
+    """One asynchronous client per scheduler address, reused across requests."""
+    client = _clients.get(scheduler)
+    if client is not None and client.status == "running":
+        return client
+    if not available():
+        raise ToolInputError(INSTALL_HINT)
+    import distributed
+
+    _ship_by_value()
+    try:
+        if scheduler.startswith(("http://", "https://")):
+            client = await _gateway_client(scheduler)
+        else:
+            client = await asyncio.wait_for(distributed.Client(scheduler, asynchronous=True, timeout="10s"), 15)
+    except (OSError, asyncio.TimeoutError) as exc:
+        raise ToolInputError(f"The Dask scheduler at {scheduler} did not answer ({exc}). Check the address in "
+                             "Settings (tcp://host:8786) and that the cluster is running, or clear it to compute "
+                             "on this machine.") from None
+    _clients[scheduler] = client
+    return client
+
+
+async def _gateway_client(url: str) -> Any:
+    try:
+        from dask_gateway import Gateway
+    except ImportError:
+        raise ToolInputError(f"{url} looks like a Dask Gateway; install the dask-gateway package, or give the "
+                             "scheduler's tcp:// address instead.") from None
+    gateway = Gateway(url, asynchronous=True)
+    clusters = await gateway.list_clusters()
+    cluster = await (gateway.connect(clusters[0].name) if clusters else gateway.new_cluster())
+    return await cluster.get_client(set_as_default=False)
+
+
+async def results(tasks: Sequence[ItemTask], scheduler: str) -> AsyncIterator[ItemResult]:
+    from distributed import as_completed
+
+    from .stats_worker import read_item
+
+    client = await client_for(scheduler)
+    futures = client.map(read_item, list(tasks), pure=False, retries=RETRIES,
+                         key=[f"stacgis-read-{t.item_id}-{id(tasks)}" for t in tasks])
+    try:
+        async for future in as_completed(futures):
+            yield await future
+    finally:
+        outstanding = [f for f in futures if not f.done()]
+        if outstanding:
+            await client.cancel(outstanding)
+
+
+async def close_all() -> None:
+    for address, client in list(_clients.items()):
+        _clients.pop(address, None)
+        try:
+            await client.close()
+        except Exception as exc:  # closing must not fail the plugin's unload
+            log.debug("closing the Dask client of %s: %s", address, exc)
