@@ -52,6 +52,16 @@ class ToolError:
 
 
 @dataclass(frozen=True)
+class ToolProgress:
+    step: int
+    call_id: str
+    tool_name: str
+    progress: float  # e.g. items done
+    total: float | None = None  # e.g. items in all; None when unknown
+    message: str = ""  # "37 / 412 items, 2.1 MB read, ~40 s left"
+
+
+@dataclass(frozen=True)
 class Content:
     text: str  # a streamed fragment, or the whole answer when is_complete
     is_complete: bool = False
@@ -102,7 +112,7 @@ class Done:
 
 AgentEvent = Union[
     Thinking, ToolStart, ToolResult, ToolError, Content, AskUser,
-    ProviderSwitched, Notice, IterationLimit, Error, Done,
+    ProviderSwitched, Notice, IterationLimit, Error, Done, ToolProgress,
 ]
 
 
@@ -116,4 +126,5 @@ _TYPE_NAMES = {
     ToolError: "tool_error", Content: "content", AskUser: "ask_user",
     ProviderSwitched: "provider_switched", Notice: "notice",
     IterationLimit: "iteration_limit", Error: "error", Done: "done",
+    ToolProgress: "tool_progress",
 }

@@ -23,7 +23,18 @@ from typing import Any, AsyncIterator, Sequence
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
 from .conversation import ConversationMemory
-from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, event_to_dict
+from .events import (
+    AgentEvent,
+    AskUser,
+    Content,
+    Done,
+    Error,
+    Notice,
+    Thinking,
+    ToolProgress,
+    ToolResult,
+    event_to_dict,
+)
 from .llm.errors import LLMError
 from .llm.types import ChatOptions, Message, Provider, ToolSpec
 from .longterm import memories_message, recall
@@ -264,6 +275,8 @@ class AgentLoop:
 
     def _log_event(self, event: Any) -> None:
         """Appends to the session log, joining streamed fragments into one entry."""
+        if isinstance(event, ToolProgress):
+            return  # live only: hundreds per long tool call would bloat the saved session
         entry = event_to_dict(event)
         last = self.log[-1] if self.log else None
         if isinstance(event, Thinking) and last and last["type"] == "thinking" and last["step"] == event.step:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Optional
 
 from .conversation import ConversationMemory
-from .events import AskUser, ToolError, ToolResult, ToolStart
+from .events import AskUser, ToolError, ToolProgress, ToolResult, ToolStart
 from .llm.types import ToolCall
 from .policy import Policy
 from .tool_host import ToolHost, ToolOutcome
@@ -83,7 +83,7 @@ class ToolCallRunner:
         for call in batch:
             self.emit(ToolStart(step, call.id, call.name, dict(call.arguments)))
         started = time.perf_counter()
-        outcomes = await asyncio.gather(*(self._call(c) for c in batch))
+        outcomes = await asyncio.gather(*(self._call(c, step) for c in batch))
         elapsed = (time.perf_counter() - started) * 1000
         return [self._finish(step, call, outcome, elapsed) for call, outcome in zip(batch, outcomes)]
 
@@ -98,7 +98,7 @@ class ToolCallRunner:
             return self._fail(step, call, "Not run: the user did not approve this action. Do not retry it; "
                                           "ask the user what they want instead.")
         started = time.perf_counter()
-        outcome = await self._call(call)
+        outcome = await self._call(call, step)
         return self._finish(step, call, outcome, (time.perf_counter() - started) * 1000)
 
     def _check(self, call: ToolCall) -> str | None:
@@ -114,9 +114,12 @@ class ToolCallRunner:
                     + ". Call it again with corrected arguments.")
         return None
 
-    async def _call(self, call: ToolCall) -> ToolOutcome:
+    async def _call(self, call: ToolCall, step: int = 0) -> ToolOutcome:
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            self.emit(ToolProgress(step, call.id, call.name, done, total, message or ""))
+
         try:
-            return await self.host.call(call.name, call.arguments)
+            return await self.host.call(call.name, call.arguments, progress)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a protocol-level failure is still only this call's failure

@@ -127,9 +127,10 @@ class ToolHost:
             problems.append(f"{where}: {err.message}")
         return problems
 
-    async def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+    async def call(self, name: str, arguments: dict[str, Any], progress: Any = None) -> ToolOutcome:
+        """`progress(done, total, message)` receives the tool's MCP progress notifications."""
         client = self._require()
-        result = await client.call_tool(name, arguments)
+        result = await client.call_tool(name, arguments, progress_callback=progress)
         return outcome_of(result)
 
     def _require(self) -> Client:

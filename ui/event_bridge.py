@@ -15,6 +15,7 @@ from ..agent.events import (
     ProviderSwitched,
     Thinking,
     ToolError,
+    ToolProgress,
     ToolResult,
     ToolStart,
 )
@@ -32,6 +33,7 @@ class EventBridge(QObject):
     iteration_limit = pyqtSignal(object)
     error = pyqtSignal(object)
     done = pyqtSignal(object)
+    tool_progress = pyqtSignal(object)
 
     def emit_event(self, event: AgentEvent) -> None:
         signal_name = _SIGNAL_FOR.get(type(event))
@@ -45,4 +47,5 @@ _SIGNAL_FOR = {
     ToolError: "tool_error", Content: "content", AskUser: "ask_user",
     ProviderSwitched: "provider_switched", Notice: "notice",
     IterationLimit: "iteration_limit", Error: "error", Done: "done",
+    ToolProgress: "tool_progress",
 }

@@ -1,0 +1,29 @@
+"""A long tool's progress shows in the activity feed as one line and one bar per call, updated in place."""
+
+from __future__ import annotations
+
+from qgis.PyQt.QtWidgets import QProgressBar
+
+from stacgis_agent.agent.events import ToolProgress, ToolResult, ToolStart
+from stacgis_agent.ui.activity_feed import ActivityFeed
+from stacgis_agent.ui.event_bridge import EventBridge
+
+
+def test_progress_is_one_line_and_bar_updated_in_place_until_the_result(qgis_app):
+    feed, bridge = ActivityFeed(), EventBridge()
+    feed.connect_bridge(bridge)
+    feed.resize(400, 300)
+    feed.show()
+    bridge.emit_event(ToolStart(1, "c1", "collection_statistics", {"collection": "sentinel-2-l2a"}))
+    bridge.emit_event(ToolProgress(1, "c1", "collection_statistics", 37, 412, "37 / 412 items, 2.1 MB read, ~40 s left"))
+    assert feed.entries()[-1] == "collection_statistics: 37 / 412 items, 2.1 MB read, ~40 s left"
+    assert feed.progress_of("c1") == ("collection_statistics: 37 / 412 items, 2.1 MB read, ~40 s left", 9)
+    bar = feed.itemWidget(feed.topLevelItem(feed.topLevelItemCount() - 1).child(0), 0)
+    assert isinstance(bar, QProgressBar) and bar.isVisible()
+    rows = feed.topLevelItemCount()
+    bridge.emit_event(ToolProgress(1, "c1", "collection_statistics", 412, 412, "412 / 412 items, 23.4 MB read"))
+    assert feed.topLevelItemCount() == rows  # updated, not appended
+    assert feed.progress_of("c1") == ("collection_statistics: 412 / 412 items, 23.4 MB read", 100)
+    bridge.emit_event(ToolResult(1, "c1", "collection_statistics", {"rows": []}, 41000.0))
+    assert feed.entries()[-2:] == ["collection_statistics: 412 / 412 items, 23.4 MB read",
+                                   "collection_statistics completed (41000 ms)"]
