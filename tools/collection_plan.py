@@ -8,7 +8,7 @@ import json
 import math
 import time
 from collections import Counter
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from osgeo import ogr, osr
@@ -158,14 +158,6 @@ def native_resolution_in(grid_wkt: str, file_wkt: str, file_resolution: float, l
     return math.hypot(b[0] - a[0], b[1] - a[1])
 
 
-@dataclass
-class Plan:
-    tasks: list[ItemTask]
-    grid: Grid
-    area: np.ndarray
-    resolution_note: str
-    bands: ItemBands  # of the first item, for the answer and the legend
-
 
 def item_date(item: dict) -> str:
     props = item.get("properties") or {}
@@ -188,3 +180,28 @@ def build_tasks(items: list[dict], item_assets: dict | None, grid: Grid, *, inde
 
 def same_crs(a_wkt: str, b_wkt: str) -> bool:
     return bool(a_wkt and b_wkt) and osr.SpatialReference(wkt=a_wkt).IsSame(osr.SpatialReference(wkt=b_wkt))
+
+
+def crs_name(wkt: str) -> str:
+    srs = osr.SpatialReference(wkt=wkt)
+    try:
+        srs.AutoIdentifyEPSG()
+    except RuntimeError:  # GDAL in exception mode: not identifiable is fine
+        pass
+    code = srs.GetAuthorityCode(None)
+    return f"EPSG:{code}" if code else srs.GetName()
+
+
+def area_centre(area: dict) -> tuple[float, float]:
+    env = ogr.CreateGeometryFromJson(json.dumps(area)).GetEnvelope()
+    return ((env[0] + env[1]) / 2, (env[2] + env[3]) / 2)
+
+
+def catalog_access(deps: Any, items: list[dict]) -> tuple[dict | None, bool]:
+    from urllib.parse import urlparse
+
+    href = next((a.get("href", "") for i in items[:1] for a in (i.get("assets") or {}).values()), "")
+    host = urlparse(href).netloc
+    headers = next((c.headers for c in deps.settings.catalogs
+                    if c.headers and host and urlparse(c.url).netloc == host), None)
+    return headers, any(c.s3_requester_pays for c in deps.settings.catalogs)

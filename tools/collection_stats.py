@@ -49,7 +49,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         """Statistics over time of an index (e.g. NDVI) or an asset over an area, from every item of a collection in a date range: per date/week/month mean, median, min, max, std, valid-pixel fraction, item count; returns a table, a chart and a CSV."""
         if bool(index) == bool(asset):
             raise ToolInputError("Give exactly one of index (e.g. 'NDVI') or asset (an asset key).")
-        area = await _area(deps, bbox, polygon, use_selected_features)
+        area = await area_of(deps, bbox, polygon, use_selected_features)
         cat = deps.catalogs.get(catalog)
         collection_doc = await cat.collection(collection)
         items, cloud_note = await _search(deps, cat, collection, area, datetime, max_cloud_cover, collection_doc)
@@ -78,13 +78,13 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
                   asset: str | None, group_by: str, exact: bool, mask_clouds: bool, ctx: Any = None,
                   max_pixels: int = DEFAULT_MAX_PIXELS) -> dict[str, Any]:
     item_assets = collection_doc.get("item_assets") or {}
-    headers, requester_pays = _catalog_access(deps, items)
+    headers, requester_pays = plan.catalog_access(deps, items)
     first, _ = plan.build_tasks(items[:1], item_assets, None, index=index, asset=asset, headers=headers,
                                 requester_pays=requester_pays, mask_clouds=mask_clouds)
     ref = next(iter(first[0].bands.values()))
     file_wkt, file_res, origin = await asyncio.to_thread(plan.probe, ref.path, first[0].options)
     crs_wkt = plan.grid_crs(items, file_wkt)
-    centre = _centre(area)
+    centre = plan.area_centre(area)
     native = plan.native_resolution_in(crs_wkt, file_wkt, file_res, centre)
     aligned = origin if plan.same_crs(crs_wkt, file_wkt) else None
     grid, mask, how = await asyncio.to_thread(plan.plan_grid, area, crs_wkt, native, exact=exact,
@@ -123,17 +123,10 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
         notes.append(f"Each {group_by} pools the valid pixels of its dates; valid_fraction counts area pixels "
                      "valid at least once.")
     return {"rows": rows, "columns": list(STAT_COLUMNS), "items": len(items), "dates": len(by_date),
-            "resolution": how, "grid_crs": _crs_name(grid.crs_wkt), "area_pixels": int(mask.sum()), "bands": bands.described, "formula": _formula(index),
+            "resolution": how, "grid_crs": plan.crs_name(grid.crs_wkt), "area_pixels": int(mask.sum()), "bands": bands.described, "formula": _formula(index),
             "bytes_read": bytes_read, "notes": notes}
 
 
-def _crs_name(wkt: str) -> str:
-    from osgeo import osr
-
-    srs = osr.SpatialReference(wkt=wkt)
-    srs.AutoIdentifyEPSG()
-    code = srs.GetAuthorityCode(None)
-    return f"EPSG:{code}" if code else srs.GetName()
 
 
 def _formula(index: str | None) -> str:
@@ -142,26 +135,11 @@ def _formula(index: str | None) -> str:
     return pick_index(index).formula if index else ""
 
 
-def _centre(area: dict) -> tuple[float, float]:
-    import json
-
-    from osgeo import ogr
-
-    env = ogr.CreateGeometryFromJson(json.dumps(area)).GetEnvelope()
-    return ((env[0] + env[1]) / 2, (env[2] + env[3]) / 2)
 
 
-def _catalog_access(deps: ToolDeps, items: list[dict]) -> tuple[dict | None, bool]:
-    from urllib.parse import urlparse
-
-    href = next((a.get("href", "") for i in items[:1] for a in (i.get("assets") or {}).values()), "")
-    host = urlparse(href).netloc
-    headers = next((c.headers for c in deps.settings.catalogs
-                    if c.headers and host and urlparse(c.url).netloc == host), None)
-    return headers, any(c.s3_requester_pays for c in deps.settings.catalogs)
 
 
-async def _area(deps: ToolDeps, bbox: list[float] | None, polygon: dict | None, selected: bool) -> dict:
+async def area_of(deps: ToolDeps, bbox: list[float] | None, polygon: dict | None, selected: bool) -> dict:
     if selected:
         project = deps.project()
         geometry = selected_geometry_lonlat(project) if project is not None else None
