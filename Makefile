@@ -19,7 +19,7 @@ help:
 	@echo "make test     install what the tests need and run every tier"
 	@echo "make lint | bench | package | clean"
 
-$(PY): requirements.txt requirements-dev.txt
+$(PY): requirements.txt requirements-dev.txt requirements-dask.txt
 	@scripts/ensure_apt.sh $(APT_QGIS)
 	@test -x $(PY) || /usr/bin/python3 -m venv --system-site-packages $(VENV)
 	@$(PY) -m pip install -q --upgrade pip >/dev/null

@@ -85,7 +85,7 @@ class StacGisAgentPlugin:
 
     def _start(self) -> None:
         requirements.add_to_sys_path(self._private_dir())
-        problems = requirements.check_requirements()
+        problems = requirements.check_requirements(requirements.requirements_for(_scale_out()))
         if problems:
             LOG.warning("Missing requirements: %s", requirements.describe(problems))
             can_install = bool(requirements.specs_to_install(problems)) and \
@@ -104,7 +104,7 @@ class StacGisAgentPlugin:
         self.runtime.start()
 
     def _install_requirements(self) -> None:
-        problems = requirements.check_requirements()
+        problems = requirements.check_requirements(requirements.requirements_for(_scale_out()))
         target = self._private_dir()
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
@@ -279,3 +279,10 @@ class AgentRuntime:
             LOG.warning("The event loop is gone: the agent's connections are left to close with QGIS.",
                         exc_info=True)
         self.dock = None
+
+
+def _scale_out() -> bool:
+    """A Dask scheduler in the settings turns scale-out on: dask and distributed become requirements."""
+    from .host.settings_store import load_settings
+
+    return bool(load_settings().dask_scheduler)

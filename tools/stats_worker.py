@@ -134,6 +134,8 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
 
 def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True
           ) -> tuple[np.ndarray | None, int, str]:
+    if cancel is not None and cancel.is_set():  # stopped: open nothing more
+        raise Cancelled()
     ds = _open(ref.path)
     if ref.band > ds.RasterCount:
         raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")

@@ -27,6 +27,7 @@ COLLECTION = "s2-lyon"
 class CollectionWorld:
     root: Path
     base_url: str
+    collection_id: str = COLLECTION
     items: list[dict] = field(default_factory=list)
     bands: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)  # item id -> {"red", "nir", "scl"} raw
     area: dict = field(default_factory=dict)  # GeoJSON polygon in lon/lat inside tile A
@@ -34,7 +35,7 @@ class CollectionWorld:
     def collection(self) -> dict:
         from .stac_api import collection_doc
 
-        return collection_doc(COLLECTION, self.lonlat_bbox(), ["2024-01-01T00:00:00Z", "2024-12-31T23:59:59Z"],
+        return collection_doc(self.collection_id, self.lonlat_bbox(), ["2024-01-01T00:00:00Z", "2024-12-31T23:59:59Z"],
                               title="Sentinel-2-like reflectance around Lyon",
                               summaries={"eo:cloud_cover": {"minimum": 0, "maximum": 100}},
                               keywords=["sentinel-2", "reflectance"])
@@ -83,8 +84,8 @@ def _asset(href: str, common: str | None, stac11: bool, kind: str = "reflectance
     return asset
 
 
-def make_collection_world(root: Path, base_url: str) -> CollectionWorld:
-    world = CollectionWorld(root, base_url)
+def make_collection_world(root: Path, base_url: str, collection: str = COLLECTION) -> CollectionWorld:
+    world = CollectionWorld(root, base_url, collection)
     y, x = np.mgrid[0:SIZE, 0:SIZE].astype(np.float64)
     tiles = []
     for k, date in enumerate(DATES):
@@ -114,7 +115,7 @@ def make_collection_world(root: Path, base_url: str) -> CollectionWorld:
         footprint, bbox = _footprint(origin, SIZE * PIXEL, epsg)
         world.items.append({
             "type": "Feature", "stac_version": "1.1.0" if stac11 else "1.0.0", "id": item_id,
-            "collection": COLLECTION, "geometry": footprint, "bbox": bbox, "links": [], "assets": assets,
+            "collection": collection, "geometry": footprint, "bbox": bbox, "links": [], "assets": assets,
             "properties": {"datetime": f"{date}T10:30:00Z", "eo:cloud_cover": cloud, "proj:epsg": epsg,
                            "proj:shape": [SIZE, SIZE],
                            "proj:transform": [PIXEL, 0, origin[0], 0, -PIXEL, origin[1]]}})
@@ -150,3 +151,20 @@ def expected_ndvi(world: CollectionWorld, item_id: str) -> np.ndarray:
     invalid = (raw["red"] == NODATA) | (raw["nir"] == NODATA) | np.isin(raw["scl"], (0, 1, 3, 8, 9, 10))
     invalid |= ~area_mask_by_centres(world)
     return np.where(invalid, np.nan, ndvi)
+
+
+class SlowFiles:
+    """An ASGI app serving a folder like StaticFiles (Range included) but `delay_s` late on every request:
+    a slow object store, so tests can stop or break a job while reads are in flight."""
+
+    def __init__(self, directory: Path, delay_s: float) -> None:
+        from starlette.staticfiles import StaticFiles
+
+        self.files = StaticFiles(directory=str(directory))
+        self.delay_s = delay_s
+
+    async def __call__(self, scope, receive, send):
+        import asyncio
+
+        await asyncio.sleep(self.delay_s)
+        await self.files(scope, receive, send)
