@@ -67,10 +67,21 @@ def lonlat_srs() -> osr.SpatialReference:
     return srs
 
 
+def _crs_code(item: dict) -> str:
+    props = item.get("properties") if isinstance(item.get("properties"), dict) else {}
+    return str(props.get("proj:epsg") or props.get("proj:code") or "")
+
+
+def probe_item(items: list[dict]) -> dict:
+    """An item in the CRS most items are in: its file gives the grid's native resolution and alignment."""
+    codes = Counter(_crs_code(i) for i in items)
+    code, _ = codes.most_common(1)[0]
+    return next(i for i in items if _crs_code(i) == code)
+
+
 def grid_crs(items: list[dict], first_dataset_wkt: str) -> str:
-    """The CRS most items are in (proj:epsg / proj:code), else the first item's file's."""
-    codes = Counter(str(i["properties"].get("proj:epsg") or i["properties"].get("proj:code") or "")
-                    for i in items if isinstance(i.get("properties"), dict))
+    """The CRS most items are in (proj:epsg / proj:code), else the probed item's file's."""
+    codes = Counter(_crs_code(i) for i in items)
     code, _ = codes.most_common(1)[0] if codes else ("", 0)
     if code:
         srs = osr.SpatialReference()

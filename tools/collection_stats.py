@@ -79,7 +79,7 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
                   max_pixels: int = DEFAULT_MAX_PIXELS) -> dict[str, Any]:
     item_assets = collection_doc.get("item_assets") or {}
     headers, requester_pays = plan.catalog_access(deps, items)
-    first, _ = plan.build_tasks(items[:1], item_assets, None, index=index, asset=asset, headers=headers,
+    first, _ = plan.build_tasks([plan.probe_item(items)], item_assets, None, index=index, asset=asset, headers=headers,
                                 requester_pays=requester_pays, mask_clouds=mask_clouds)
     ref = next(iter(first[0].bands.values()))
     file_wkt, file_res, origin = await asyncio.to_thread(plan.probe, ref.path, first[0].options)

@@ -39,7 +39,7 @@ async def index_raster(deps: Any, items: list[dict], collection_doc: dict, area:
     item_assets = collection_doc.get("item_assets") or {}
     headers, requester_pays = plan.catalog_access(deps, items)
     items = sorted(items, key=lambda i: float((i.get("properties") or {}).get("eo:cloud_cover", 0) or 0))
-    first, _ = plan.build_tasks(items[:1], item_assets, None, index=spec.name, asset=None, headers=headers,
+    first, _ = plan.build_tasks([plan.probe_item(items)], item_assets, None, index=spec.name, asset=None, headers=headers,
                                 requester_pays=requester_pays, mask_clouds=mask_clouds)
     ref = next(iter(first[0].bands.values()))
     file_wkt, file_res, origin = await asyncio.to_thread(plan.probe, ref.path, first[0].options)

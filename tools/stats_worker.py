@@ -19,7 +19,10 @@ from . import spectral
 
 READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETRY": "2",
                 "GDAL_HTTP_RETRY_DELAY": "0.5", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS": ".tif,.tiff,.TIF,.TIFF",
-                "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2", "VSI_CACHE": "TRUE"}
+                "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2TLS", "VSI_CACHE": "TRUE"}
+
+
+HEADER_BYTES = 16_384  # GDAL's first read of a remote GeoTIFF (header and tile index)
 
 
 class Cancelled(Exception):
@@ -148,7 +151,7 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     window = _source_window(ds, grid)
     if window is None:
         return None, 0, level
-    nbytes = _block_bytes(source_band if factor == 1 else source_band.GetOverview(level_index(level)), window, factor)
+    nbytes = HEADER_BYTES + _block_bytes(source_band if factor == 1 else source_band.GetOverview(level_index(level)), window, factor)
 
     def progress(_fraction: float, _message: Any, _data: Any) -> int:
         return 0 if cancel is not None and cancel.is_set() else 1
