@@ -133,3 +133,34 @@ async def test_an_asset_by_month_and_the_cloud_filter(server, s2_world):
     assert [r["period"] for r in data["rows"]] == ["2024-05"]  # only tile B (5 %) passes the filter
     assert data["rows"][0]["min"] == pytest.approx(0.9, abs=1e-6)  # scale/offset applied
     assert "more than 7% cloud" in result.content[0].text
+
+
+async def test_an_outside_mcp_client_over_http_receives_the_same_progress(tmp_path, stac_api, s2_world):
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    from stacgis_agent.agent.config import CatalogConfig, Settings
+    from stacgis_agent.tools.deps import ToolDeps
+    from stacgis_agent.tools.http_endpoint import McpHttpEndpoint, load_or_create_token
+    from testkit.stac_api import free_port
+
+    deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig("local", stac_api.url)]), work_dir=str(tmp_path))
+    token = load_or_create_token(tmp_path / "profile")
+    endpoint = McpHttpEndpoint(deps, token, free_port())
+    await endpoint.start()
+    progress: list = []
+
+    async def on_progress(done, total, message):
+        progress.append((done, total, message))
+
+    try:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        async with Client(streamable_http_client(endpoint.url, http_client=http)) as client:
+            result = await client.call_tool("collection_statistics", {
+                "collection": COLLECTION, "datetime": "2024-03-01/2024-04-30", "index": "NDVI",
+                "polygon": s2_world.area, "exact": True}, progress_callback=on_progress)
+    finally:
+        await endpoint.stop()
+    assert not result.is_error, result.content[0].text
+    assert progress[0][:2] == (0, 2) and progress[-1][:2] == (2, 2)
+    assert progress[-1][2].startswith("2 / 2 items, ") and "MB read" in progress[-1][2]
