@@ -52,6 +52,9 @@ def validate_settings(settings: Settings) -> list[str]:
     if "password=" in dsn or (urlparse(dsn).password if dsn.startswith("postgres") else None):
         problems.append("Do not put the PostgreSQL password in the DSN: store it with the auth "
                         "configuration (QGIS authentication manager).")
+    if settings.dask_scheduler and urlparse(settings.dask_scheduler).scheme not in ("tcp", "tls", "http", "https"):
+        problems.append("Dask scheduler must be tcp://host:8786 (or tls://), a Dask Gateway https:// URL, or empty "
+                        "to compute on this machine.")
     problems.extend(validate_catalogs(settings))
     return problems
 

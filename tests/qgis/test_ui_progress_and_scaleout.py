@@ -1,4 +1,5 @@
-"""A long tool's progress shows in the activity feed as one line and one bar per call, updated in place."""
+"""A long tool's progress shows in the activity feed as one line and one bar per call, updated in place; the
+Dask scheduler for scale-out is set (and checked) in the settings dialog."""
 
 from __future__ import annotations
 
@@ -27,3 +28,23 @@ def test_progress_is_one_line_and_bar_updated_in_place_until_the_result(qgis_app
     bridge.emit_event(ToolResult(1, "c1", "collection_statistics", {"rows": []}, 41000.0))
     assert feed.entries()[-2:] == ["collection_statistics: 412 / 412 items, 23.4 MB read",
                                    "collection_statistics completed (41000 ms)"]
+
+
+def test_the_dask_scheduler_is_set_in_the_settings_dialog_and_a_wrong_address_refused(qgis_app):
+    from qgis.PyQt.QtWidgets import QDialog
+
+    from stacgis_agent.agent.config import Settings
+    from stacgis_agent.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(ollama_url="http://127.0.0.1:11434"))
+    try:
+        dialog.dask_scheduler.setText("scheduler:8786")
+        dialog.accept()
+        assert dialog.result() != QDialog.DialogCode.Accepted
+        assert "Dask scheduler must be tcp://host:8786" in dialog.problems.text()
+        dialog.dask_scheduler.setText(" tcp://10.0.0.5:8786 ")
+        dialog.accept()
+        assert dialog.result() == QDialog.DialogCode.Accepted
+        assert dialog.settings().dask_scheduler == "tcp://10.0.0.5:8786"
+    finally:
+        dialog.close()
