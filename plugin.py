@@ -263,6 +263,9 @@ class AgentRuntime:
                 except Exception:
                     LOG.exception("closing %r failed", closer)
         self.provider = self.stores = self.http = None
+        from .tools import dask_runner
+
+        await dask_runner.close_all()  # the Dask clients of scale-out, if a scheduler was used
 
     async def _close_after(self, closing) -> None:
         if closing is not None:

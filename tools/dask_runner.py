@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from typing import Any, AsyncIterator, Sequence
 
 from .common import ToolInputError
@@ -78,19 +79,22 @@ async def _gateway_client(url: str) -> Any:
 
 
 async def results(tasks: Sequence[ItemTask], scheduler: str) -> AsyncIterator[ItemResult]:
-    from distributed import as_completed
+    from distributed import Event, as_completed
 
-    from .stats_worker import read_item
+    from .stats_worker import ClusterStop, read_item
 
     client = await client_for(scheduler)
-    futures = client.map(read_item, list(tasks), pure=False, retries=RETRIES,
-                         key=[f"stacgis-read-{t.item_id}-{id(tasks)}" for t in tasks])
+    job = uuid.uuid4().hex[:12]
+    stop = Event(f"stacgis-stop-{job}", client=client)
+    futures = client.map(read_item, list(tasks), cancel=ClusterStop(stop.name), pure=False, retries=RETRIES,
+                         key=[f"stacgis-read-{job}-{i}" for i in range(len(tasks))])
     try:
         async for future in as_completed(futures):
             yield await future
     finally:
         outstanding = [f for f in futures if not f.done()]
-        if outstanding:
+        if outstanding:  # queued tasks are dropped; running ones see the event and stop at their next read
+            await stop.set()
             await client.cancel(outstanding)
 
 

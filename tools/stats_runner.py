@@ -42,14 +42,17 @@ async def run_items(tasks: Sequence[ItemTask], *, progress: ProgressFn | None = 
     last = 0.0
     if progress is not None:
         await progress(0, state.total, state.line())
-    async for result in source:
-        state.done += 1
-        state.bytes_read += result.bytes_read
-        now = time.perf_counter()
-        if progress is not None and (now - last >= min_interval_s or state.done == state.total):
-            last = now
-            await progress(state.done, state.total, state.line())
-        yield result
+    try:
+        async for result in source:
+            state.done += 1
+            state.bytes_read += result.bytes_read
+            now = time.perf_counter()
+            if progress is not None and (now - last >= min_interval_s or state.done == state.total):
+                last = now
+                await progress(state.done, state.total, state.line())
+            yield result
+    finally:
+        await source.aclose()  # stopped anywhere (even while reporting progress): the reads stop now
 
 
 async def _thread_results(tasks: Sequence[ItemTask], concurrency: int) -> AsyncIterator[ItemResult]:

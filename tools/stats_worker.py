@@ -22,11 +22,33 @@ READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETR
                 "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2TLS", "VSI_CACHE": "TRUE"}
 
 
+WARP_CHUNK_BYTES = 150_000  # small warp chunks (GDAL refuses < 100 kB): Stop is checked between block reads
 HEADER_BYTES = 16_384  # GDAL's first read of a remote GeoTIFF (header and tile index)
 
 
 class Cancelled(Exception):
     """The user stopped the request while this item was being read."""
+
+
+class ClusterStop:
+    """Stop flag of a Dask job, readable from a worker: a distributed.Event by name (workers have distributed)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._event: Any = None
+
+    def __getstate__(self) -> dict:
+        return {"name": self.name}
+
+    def __setstate__(self, state: dict) -> None:
+        self.name, self._event = state["name"], None
+
+    def is_set(self) -> bool:
+        if self._event is None:
+            from distributed import Event
+
+            self._event = Event(self.name)
+        return self._event.is_set()
 
 
 @dataclass(frozen=True)
@@ -137,8 +159,7 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
 
 def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True
           ) -> tuple[np.ndarray | None, int, str]:
-    if cancel is not None and cancel.is_set():  # stopped: open nothing more
-        raise Cancelled()
+    _stop_if_cancelled(cancel)
     ds = _open(ref.path)
     if ref.band > ds.RasterCount:
         raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
@@ -151,7 +172,10 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     window = _source_window(ds, grid)
     if window is None:
         return None, 0, level
+    _stop_if_cancelled(cancel)  # each step below may wait on the network: Stop is checked between them
     nbytes = HEADER_BYTES + _block_bytes(source_band if factor == 1 else source_band.GetOverview(level_index(level)), window, factor)
+
+    _stop_if_cancelled(cancel)
 
     def progress(_fraction: float, _message: Any, _data: Any) -> int:
         return 0 if cancel is not None and cancel.is_set() else 1
@@ -160,7 +184,7 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         format="MEM", outputBounds=grid.bounds, width=grid.width, height=grid.height, dstSRS=grid.crs_wkt,
         resampleAlg=resampling, outputType=gdal.GDT_Float32, srcNodata=nodata, dstNodata=float("nan"),
         overviewLevel=("NONE" if factor == 1 else level_index(level)), multithread=False,
-        warpOptions=["INIT_DEST=NO_DATA"], callback=progress)
+        warpOptions=["INIT_DEST=NO_DATA"], warpMemoryLimit=WARP_CHUNK_BYTES, callback=progress)
     try:
         out = gdal.Warp("", src, options=options)
     except RuntimeError as exc:
@@ -177,6 +201,11 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         offset = ref.offset if ref.offset is not None else (source_band.GetOffset() or 0.0)
         values = values * np.float32(scale) + np.float32(offset)
     return values, nbytes, level
+
+
+def _stop_if_cancelled(cancel: Any) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled()
 
 
 def level_index(level: str) -> int:

@@ -18,7 +18,7 @@ from stacgis_agent.tools.collection_stats import compute
 from testkit.cog_server import CogServer
 from testkit.collection_world import SlowFiles, make_collection_world
 
-SLOW_S = 0.25  # every HTTP request of the slow store waits this long
+SLOW_S = 0.5  # every HTTP request of the slow store waits this long
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +99,7 @@ async def test_a_worker_killed_mid_job_has_its_reads_retried(deps, gdal_config, 
 
 
 async def test_stop_cancels_the_clusters_tasks(deps, gdal_config, slow_world, cluster):
-    _server, world = slow_world
+    server, world = slow_world
     job = asyncio.create_task(_stats(_on(deps, cluster.scheduler_address), world))
     client = await dask_runner.client_for(cluster.scheduler_address)
 
@@ -119,6 +119,10 @@ async def test_stop_cancels_the_clusters_tasks(deps, gdal_config, slow_world, cl
         await job
     await asyncio.sleep(1.0)
     assert await ours() == 0
+    # reads already running on the workers stop too (they check the job's stop event between reads)
+    settled = sum(server.requests.values())
+    await asyncio.sleep(1.5)
+    assert sum(server.requests.values()) == settled
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +130,28 @@ def s2_world_for_dask(cog_server, stac_api):
     world = make_collection_world(cog_server.root / "s2dask", cog_server.url + "/s2dask", collection="s2-lyon-dask")
     stac_api.load([world.collection()], world.items)
     return world
+
+
+async def test_stop_through_the_mcp_client_ends_the_tools_reads(make_deps, stac_api, gdal_config, slow_world):
+    """The agent's Stop cancels its MCP call; the server-side tool must stop reading too."""
+    from mcp import Client
+
+    from stacgis_agent.tools.server import build_server
+
+    server, world = slow_world
+    tools = build_server(make_deps(httpx.AsyncClient(timeout=10), {"local": stac_api.url}))
+    server.reset_counts()
+    async with Client(tools) as client:
+        call = asyncio.create_task(client.call_tool("collection_statistics", {
+            "collection": world.collection_id, "datetime": "2024-01-01/2024-12-31", "index": "NDVI",
+            "polygon": world.area, "exact": True}))
+        while sum(server.requests.values()) < 3:
+            await asyncio.sleep(0.05)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        await asyncio.sleep(1.0)
+        settled = sum(server.requests.values())
+        await asyncio.sleep(1.5)
+        assert sum(server.requests.values()) == settled
+
