@@ -108,13 +108,14 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
             pending.setdefault(result.date, []).append(result)
             if len(pending[result.date]) == by_date[result.date]:  # the date is complete: mosaic it, free it
                 key = period_of(result.date, group_by)
-                periods.setdefault(key, PeriodAccumulator(mask)).add_date(pending.pop(result.date))
+                accumulator = periods.setdefault(key, PeriodAccumulator(mask))
+                await asyncio.to_thread(accumulator.add_date, pending.pop(result.date))  # off the GUI thread
     except Cancelled:
         raise asyncio.CancelledError() from None
     except OSError as exc:
         raise ToolInputError(f"Reading the items failed: {exc}. Check that the catalog's assets are reachable.") \
             from None
-    rows = [periods[k].row(k) for k in sorted(periods)]
+    rows = await asyncio.to_thread(lambda: [periods[k].row(k) for k in sorted(periods)])
     notes = [f"Excluded: pixels outside the area ({int(mask.sum())} grid pixels inside), nodata"]
     if bands.mask is not None:
         notes[0] += f", and classes {list(bands.mask_classes)} (cloud, shadow…) of the '{bands.mask_asset}' asset"
@@ -154,20 +155,23 @@ async def _search(deps: ToolDeps, cat: Any, collection: str, area: dict, datetim
     interval = normalise_interval(datetime)
     key = {"catalog": cat.name, "collection": collection, "area": area, "datetime": interval}
     items = plan.cached_items(key)
+    notes = []
     if items is None:
         outcome = await cat.search(ItemSearch(collections=[collection], intersects=area, datetime=interval,
                                               limit=MAX_ITEMS))
         items = plan.items_meeting(outcome.items, area)
-        plan.remember_items(key, items)
-    note = ""
+        if outcome.more_available or (outcome.number_matched or 0) > len(outcome.items):
+            notes.append(f"The search matched {outcome.number_matched or 'more than'} items; only the first "
+                         f"{len(outcome.items)} were used. Split the period into shorter requests.")
+        else:  # a truncated search is not cached: its note must be given every time
+            plan.remember_items(key, items)
     if max_cloud is not None:
-        has_cloud = any("eo:cloud_cover" in (i.get("properties") or {}) for i in items)
-        if has_cloud:
+        if any("eo:cloud_cover" in (i.get("properties") or {}) for i in items):
             items = [i for i in items if float((i.get("properties") or {}).get("eo:cloud_cover", 0)) <= max_cloud]
-            note = f"Items with more than {max_cloud:g}% cloud cover were skipped."
+            notes.append(f"Items with more than {max_cloud:g}% cloud cover were skipped.")
         else:
-            note = f"'{collection}' has no eo:cloud_cover; max_cloud_cover was not applied."
-    return items, note
+            notes.append(f"'{collection}' has no eo:cloud_cover; max_cloud_cover was not applied.")
+    return items, " ".join(notes)
 
 
 def _write_outputs(rows: list[dict], what: str, collection: str, chart: Path, csv_path: Path) -> None:

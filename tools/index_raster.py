@@ -64,19 +64,23 @@ async def index_raster(deps: Any, items: list[dict], collection_doc: dict, area:
     except OSError as exc:
         raise ToolInputError(f"Reading the items failed: {exc}. Check that the catalog's assets are reachable.") \
             from None
-    values, _observed = mosaic_of(results, mask.shape)
-    values = np.where(mask, values, np.nan).astype(np.float32)
-    valid = values[np.isfinite(values)]
+    values, valid = await asyncio.to_thread(_masked_mosaic, results, mask)  # pixel work off the GUI thread
     if valid.size == 0:
         raise ToolInputError(f"No valid {spec.name} pixel over the area (nodata or clouds everywhere); try other "
                              "dates or mask_clouds=false.")
     legend = f"{spec.name} = {spec.formula}; {bands.described}"
     await asyncio.to_thread(_write_geotiff, out_path, values, grid, legend)
-    low, high = (float(v) for v in np.percentile(valid, [2, 98]))
+    low, high = (float(v) for v in await asyncio.to_thread(np.percentile, valid, [2, 98]))
     return {"file": str(out_path), "index": spec.name, "formula": spec.formula, "bands": bands.described,
             "legend": legend, "items": [t.item_id for t in tasks], "resolution": how,
             "grid_crs": plan.crs_name(grid.crs_wkt), "p2": low, "p98": high, "mean": float(valid.mean()),
             "valid_pixels": int(valid.size), "ramp": spec.ramp, "invert_ramp": spec.invert_ramp}
+
+
+def _masked_mosaic(results: list, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    values, _observed = mosaic_of(results, mask.shape)
+    values = np.where(mask, values, np.nan).astype(np.float32)
+    return values, values[np.isfinite(values)]
 
 
 def _write_geotiff(path: Path, values: np.ndarray, grid: Any, description: str) -> None:
