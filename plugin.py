@@ -84,16 +84,18 @@ class StacGisAgentPlugin:
         return requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
 
     def _start(self) -> None:
-        requirements.add_to_sys_path(self._private_dir())
+        requirements.add_to_sys_path(self._private_dir())  # again after an install: fresh import caches
         problems = requirements.check_requirements(requirements.requirements_for(_scale_out()))
         if problems:
             LOG.warning("Missing requirements: %s", requirements.describe(problems))
-            can_install = bool(requirements.specs_to_install(problems)) and \
-                requirements.find_python_executable() is not None
             text = requirements.describe(problems)
-            if requirements.find_python_executable() is None:
+            python = requirements.find_python_executable()
+            pip_ok = python is not None and requirements.pip_available()
+            if python is None:
                 text += "\nQGIS's Python interpreter was not found; install the packages with pip by hand."
-            self.dock.show_dependencies(text, can_install)
+            elif not pip_ok:
+                text += "\n" + requirements.pip_missing_advice()
+            self.dock.show_dependencies(text, bool(requirements.specs_to_install(problems)) and pip_ok)
             self.dock.set_status("Requirements missing — see above.", ok=False)
             return
         self.dock.show_chat()
@@ -121,7 +123,10 @@ class StacGisAgentPlugin:
         if not ok:
             self.dock.set_status("pip failed — see its output above; check your network or proxy.", ok=False)
             return
-        self._start()
+        self._start()  # the chat appears at once: no QGIS restart
+        if self.runtime is None:
+            self.dock.set_status("pip finished, but some packages are still unusable (listed above); "
+                                 "restart QGIS, and if they are still listed, install them by hand.", ok=False)
 
 
 class AgentRuntime:
@@ -140,7 +145,7 @@ class AgentRuntime:
         self.session = self.panel = self.endpoint = None
         self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
         self.turns = None  # tools.canvas.undo.ChatTurns: which answer belongs to which turn
-        self._map_tools: set[str] = set()  # tools that change the map, for the PyQGIS export
+        self._pending_notices: list[str] = []
 
     def start(self) -> None:
         import httpx
@@ -149,7 +154,7 @@ class AgentRuntime:
         from .agent.llm.factory import provider_from_settings
         from .agent.stores.factory import build_stores
         from .host.canvas_context import map_context_from_iface
-        from .host.settings_store import with_postgres_password
+        from .host.settings_store import read_secret, with_postgres_password
         from .tools.canvas import family as canvas_family
         from .tools.canvas.project_access import history_of
         from .tools.canvas.undo import ChatTurns
@@ -159,8 +164,10 @@ class AgentRuntime:
         from .ui.chat_session import ChatSession
 
         s = self.settings
+        self.panel = None  # a rebuild's notices wait for the new chat
         self.stores = build_stores(with_postgres_password(s), self.profile_dir, on_notice=self._notice)
-        self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent")
+        self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent",
+                                               backup_api_key=read_secret(s.backup_auth_cfg)[1])
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=True)
         self.deps = ToolDeps.from_settings(
             s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,
@@ -175,14 +182,17 @@ class AgentRuntime:
         self.session.user_message.connect(self.turns.begin)
         self.session.busy_changed.connect(self.turns.busy_changed)
         self.session.map_changed.connect(self.turns.remember)
-        self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user,
-                               map_changing_tool=lambda name: name in self._map_tools)
+        self.session.bridge.error.connect(lambda _error: self._check_connection())  # keeps the status line true
+        self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user, tasks=self.tasks)
         self.panel.undo_requested.connect(self._undo)
         self.panel.settings_requested.connect(self.open_settings)
+        self.panel.connection_check_requested.connect(self._check_connection)
+        self.panel.watch_canvas(self.iface)
         self.dock.set_chat_widget(self.panel)
-        self.dock.set_status(f"Checking Ollama at {s.ollama_url}…")
-        self.tasks.start(self.refresh_connection(), name="connection-check")
-        self.tasks.start(self._read_map_tools(), name="map-tools")
+        for text in self._pending_notices:
+            self.panel.show_notice(text)
+        self._pending_notices.clear()
+        self._check_connection()
         if s.mcp_http_enabled:
             self.tasks.start(self._start_endpoint([canvas_family]), name="mcp-endpoint")
 
@@ -193,51 +203,71 @@ class AgentRuntime:
                          memory_store=self.stores.memories, embed=self.provider.embed,
                          session_store=self.stores.sessions, user=self.settings.user)
 
-    async def _read_map_tools(self) -> None:
-        from .agent.safety import map_changing_tools
-
-        self._map_tools = map_changing_tools(await self.server.list_tools())
-
     async def _start_endpoint(self, families) -> None:
-        from .tools.http_endpoint import McpHttpEndpoint, load_or_create_token
+        """The outside MCP endpoint; any failure (a busy port…) is said in the dock, the chat keeps working."""
+        import dataclasses
 
-        endpoint = McpHttpEndpoint(self.deps, load_or_create_token(self.profile_dir), self.settings.mcp_http_port,
-                                   extra_families=families)
+        from .tools.http_endpoint import McpHttpEndpoint, TokenFile
+
+        port = self.settings.mcp_http_port
         try:
+            # outside clients get their own view of the tools: file access limited (ToolDeps.outside_client)
+            deps = dataclasses.replace(self.deps, outside_client=True)
+            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, extra_families=families)
             await endpoint.start()
-        except RuntimeError as exc:
-            self._notice(str(exc))
+        except RuntimeError as exc:  # says what happened and what to do (a busy port: pick another)
+            self._endpoint_failed(str(exc))
+            return
+        except Exception as exc:
+            LOG.exception("MCP endpoint on port %s did not start", port)
+            self._endpoint_failed(f"MCP endpoint not started on port {port}: {exc}. See the QGIS log.")
             return
         self.endpoint = endpoint
 
+    def _endpoint_failed(self, text: str) -> None:
+        self._notice(text)
+        if self.panel is not None:  # in the chat too: the status line goes back to the Ollama state
+            self.panel.conversation.add_status(text, error=True)
+
     # Status ------------------------------------------------------------------------------
+    # The status line says only whether the model can answer; anything else goes into the chat's feed.
     async def refresh_connection(self):
         from .agent.health import check_ollama
 
+        if self.dock is not None:
+            self.dock.set_status(f"Checking Ollama at {self.settings.ollama_url}…")
         state = await check_ollama(self.settings.ollama_url, self.settings.chat_model)
         if self.dock is not None:
             self.dock.set_status(state.message, ok=state.ok)
+        if self.panel is not None:
+            self.panel.show_connection(state, self.settings.chat_model)
         LOG.info(state.message)
         return state
 
+    def _check_connection(self) -> None:
+        self.tasks.start(self.refresh_connection(), name="connection-check")
+
     def _notice(self, text: str) -> None:
         LOG.warning(text)
-        if self.dock is not None:
-            self.dock.set_status(text, ok=False)
+        if self.panel is not None:
+            self.panel.show_notice(text)
+        else:  # the stores report before the chat exists; shown once it does
+            self._pending_notices.append(text)
 
     def _undo(self, message_id: str) -> None:
         outcome = self.turns.undo(message_id)
         if outcome.undone:
             self.panel.conversation.show_undo("")
-            self.dock.set_status(outcome.message, ok=True)
-        else:
-            self._notice(outcome.message)
+        self.panel.show_notice(outcome.message, in_chat=True)
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
         from .host.settings_store import edit_settings
+        from .tools.http_endpoint import EndpointAccess
 
-        saved = edit_settings(self.settings, parent=self.iface.mainWindow())
+        access = EndpointAccess(self.profile_dir, requirements.find_python_executable(),
+                                Path(os.path.abspath(__file__)).parent.parent)  # not resolved: may be a symlink
+        saved = edit_settings(self.settings, parent=self.iface.mainWindow(), endpoint_access=access)
         if saved is not None:
             self.tasks.start(self.restart(saved), name="restart")
 
@@ -275,7 +305,7 @@ class AgentRuntime:
     def shutdown(self) -> None:
         """Unload: stop the running turn at once and close connections in the background."""
         closing = self.session.shutdown() if self.session is not None else None
-        self.session = None
+        self.session = self.panel = None
         try:
             self.tasks.start(self._close_after(closing), name="shutdown", keep=True)
         except RuntimeError:

@@ -24,6 +24,14 @@ class CatalogConfig:
     headers: dict[str, str] = field(default_factory=dict)  # sent to the API and passed to GDAL
     auth_cfg: str = ""  # QGIS auth manager config id for secrets
     s3_requester_pays: bool = False
+    # how assets (and requests) are authorised; "" = "headers" when headers are set, else "none".
+    # One of tools/stac/access.py ACCESS_METHODS: none, headers, qgis_auth, bearer, planetary_computer, s3
+    access: str = ""
+    preset: str = ""  # the preset this entry was made from (presets.py), for the editor's label only
+    s3_region: str = ""
+    s3_endpoint: str = ""  # host[:port] of an S3-compatible store; "" = AWS
+    asset_hosts: list[str] = field(default_factory=list)  # other hosts that get the catalog's credentials
+    token_url: str = ""  # Planetary Computer SAS token endpoint; "" = the public one
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CatalogConfig:
@@ -90,6 +98,10 @@ class Settings:
     mcp_http_enabled: bool = False
     mcp_http_port: int = 8765
     send_map_context: bool = True
+    # Folders outside MCP clients may read rasters/vectors from, one per line (besides project layers,
+    # catalog assets and the tools' output folder).
+    mcp_allowed_folders: str = ""
+    backup_auth_cfg: str = ""  # QGIS auth manager config id holding the backup provider's API key (as password)
     dask_scheduler: str = ""  # "" = collection statistics read in this process; tcp://host:8786 or a Dask Gateway URL
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,12 +1,39 @@
 """The event vocabulary: the one contract between the loop, the UI, the session log and tests.
 
 Every behaviour the user should see is a new event type here, never a flag on another one.
+Adding one is a change to this file only: a frozen dataclass deriving from `Event` is known
+by its snake_case name ("tool_start"), stored and restored by `event_to_dict`/`event_from_dict`,
+and gets its own Qt signal of that name in the UI's event bridge.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
+import re
+import typing
 from dataclasses import asdict, dataclass, field
-from typing import Any, Union
+from typing import Any, ClassVar
+
+log = logging.getLogger(__name__)
+
+EVENT_KINDS: dict[str, type[Event]] = {}  # "tool_start" -> ToolStart, every kind in this file
+_LEGACY_KINDS = {"user": "user_message"}  # names older session logs used
+
+
+class Event:
+    """Base of every event: registers the subclass under its snake_case name."""
+
+    kind: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        cls.kind = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+        EVENT_KINDS[cls.kind] = cls
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data for session logs and exports: {"type": "tool_start", ...}."""
+        return {"type": self.kind, **asdict(self)}  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True)
@@ -18,16 +45,24 @@ class Usage:
     wall_ms: float = 0.0
     eval_ms: float = 0.0  # time the model spent generating (from the server), for tokens/s
     context_window: int = 0  # num_ctx in force, to show "context used vs window"
+    context_used: int = 0  # tokens the window held after the last step (its prompt + its answer)
 
 
 @dataclass(frozen=True)
-class Thinking:
+class UserMessage(Event):
+    text: str  # what the user typed (without the map context the model also received)
+    message_id: str = ""
+    timestamp: float = 0.0
+
+
+@dataclass(frozen=True)
+class Thinking(Event):
     step: int
     text: str  # a streamed fragment; the UI appends fragments of the same step
 
 
 @dataclass(frozen=True)
-class ToolStart:
+class ToolStart(Event):
     step: int
     call_id: str
     tool_name: str
@@ -35,7 +70,7 @@ class ToolStart:
 
 
 @dataclass(frozen=True)
-class ToolResult:
+class ToolResult(Event):
     step: int
     call_id: str
     tool_name: str
@@ -44,7 +79,7 @@ class ToolResult:
 
 
 @dataclass(frozen=True)
-class ToolError:
+class ToolError(Event):
     step: int
     call_id: str
     tool_name: str
@@ -52,7 +87,7 @@ class ToolError:
 
 
 @dataclass(frozen=True)
-class ToolProgress:
+class ToolProgress(Event):
     step: int
     call_id: str
     tool_name: str
@@ -62,13 +97,13 @@ class ToolProgress:
 
 
 @dataclass(frozen=True)
-class Content:
+class Content(Event):
     text: str  # a streamed fragment, or the whole answer when is_complete
     is_complete: bool = False
 
 
 @dataclass(frozen=True)
-class AskUser:
+class AskUser(Event):
     request_id: str
     question: str
     options: tuple[str, ...] = ()
@@ -77,31 +112,31 @@ class AskUser:
 
 
 @dataclass(frozen=True)
-class ProviderSwitched:
+class ProviderSwitched(Event):
     from_provider: str
     to_provider: str
     reason: str
 
 
 @dataclass(frozen=True)
-class Notice:
+class Notice(Event):
     text: str  # protocol in use, store fallback, compaction: things the user should know
 
 
 @dataclass(frozen=True)
-class IterationLimit:
+class IterationLimit(Event):
     steps: int
     limit: int
 
 
 @dataclass(frozen=True)
-class Error:
+class Error(Event):
     message: str
     recoverable: bool = True
 
 
 @dataclass(frozen=True)
-class Done:
+class Done(Event):
     session_id: str
     message_id: str
     content: str
@@ -110,21 +145,42 @@ class Done:
     stopped: bool = False  # True when the user cancelled the turn
 
 
-AgentEvent = Union[
-    Thinking, ToolStart, ToolResult, ToolError, Content, AskUser,
-    ProviderSwitched, Notice, IterationLimit, Error, Done, ToolProgress,
-]
+AgentEvent = Event  # any of the kinds above
 
 
-def event_to_dict(event: AgentEvent) -> dict[str, Any]:
-    """Plain-data form for session logs and exports: {"type": "tool_start", ...}."""
-    return {"type": _TYPE_NAMES[type(event)], **asdict(event)}
+def event_to_dict(event: Event) -> dict[str, Any]:
+    return event.to_dict()
 
 
-_TYPE_NAMES = {
-    Thinking: "thinking", ToolStart: "tool_start", ToolResult: "tool_result",
-    ToolError: "tool_error", Content: "content", AskUser: "ask_user",
-    ProviderSwitched: "provider_switched", Notice: "notice",
-    IterationLimit: "iteration_limit", Error: "error", Done: "done",
-    ToolProgress: "tool_progress",
-}
+def event_from_dict(data: dict[str, Any]) -> Event | None:
+    """The event a stored dict describes; None (logged) for an unknown kind or a broken entry.
+    Keys this version does not know are ignored, so newer logs still open."""
+    kind = data.get("type")
+    cls = EVENT_KINDS.get(_LEGACY_KINDS.get(kind, kind))  # type: ignore[arg-type]
+    if cls is None:
+        log.info("skipping a session log entry of unknown type %r", kind)
+        return None
+    if cls is UserMessage and "text" not in data:
+        data = {**data, "text": data.get("content") or ""}
+    try:
+        return cls(**_field_values(cls, data))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        log.warning("skipping a session log entry that does not match %s: %s", cls.__name__, data)
+        return None
+
+
+def _field_values(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    """The dataclass fields of `cls` found in `data`, with JSON's lists and dicts turned back into
+    the tuples and nested dataclasses the fields hold."""
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        value, hint = data[f.name], hints.get(f.name)
+        if dataclasses.is_dataclass(hint) and isinstance(value, dict):
+            value = hint(**_field_values(hint, value))  # type: ignore[operator]
+        elif typing.get_origin(hint) is tuple and isinstance(value, list):
+            value = tuple(value)
+        values[f.name] = value
+    return values

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import httpx
+from .llm.errors import LLMError
+from .llm.ollama import OllamaProvider
 
 
 @dataclass(frozen=True)
@@ -28,24 +29,21 @@ def _same_model(wanted: str, installed: str) -> bool:
     return norm(wanted) == norm(installed)
 
 
-async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0,
-                       client: httpx.AsyncClient | None = None) -> ConnectionState:
-    owned = client is None
-    http = client or httpx.AsyncClient(trust_env=False, timeout=httpx.Timeout(timeout_s))
+async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0) -> ConnectionState:
+    provider = OllamaProvider(base_url, model, timeout_s=timeout_s, connect_timeout_s=timeout_s)
     try:
         try:
-            tags = await http.get(f"{base_url}/api/tags")
-            tags.raise_for_status()
-            models = tuple(m.get("name", "") for m in tags.json().get("models", []))
-        except (httpx.HTTPError, ValueError) as exc:
+            models = tuple(m.name for m in await provider.list_models())
+        except (LLMError, ValueError, KeyError) as exc:
+            cause = exc.__cause__ if isinstance(exc, LLMError) and exc.__cause__ is not None else exc
             return ConnectionState(False, False, message=(
-                f"Ollama is not reachable at {base_url} ({type(exc).__name__}). Start it with "
+                f"Ollama is not reachable at {base_url} ({type(cause).__name__}). Start it with "
                 f"`ollama serve` (install it from https://ollama.com), or set the Ollama URL in "
                 f"the settings."))
         version = ""
         try:
-            version = (await http.get(f"{base_url}/api/version")).json().get("version", "")
-        except (httpx.HTTPError, ValueError):
+            version = await provider.version()
+        except (LLMError, ValueError, KeyError):
             pass
         if any(_same_model(model, m) for m in models):
             return ConnectionState(True, True, models, version,
@@ -55,5 +53,4 @@ async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0,
             f"Ollama is running but the model {model} is not installed. Run `ollama pull {model}`, "
             f"or pick an installed model in the settings (installed: {others})."))
     finally:
-        if owned:
-            await http.aclose()
+        await provider.aclose()

@@ -18,7 +18,7 @@ import json
 import logging
 import time
 import uuid
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator
 
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
@@ -33,7 +33,7 @@ from .events import (
     Thinking,
     ToolProgress,
     ToolResult,
-    event_to_dict,
+    UserMessage,
 )
 from .llm.errors import LLMError
 from .llm.types import ChatOptions, Message, Provider, ToolSpec
@@ -44,7 +44,7 @@ from .stores.base import MemoryStore, SessionStore
 from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
 from .tool_selection import ToolSelector, ToolText
-from .turn import TurnRunner, TurnState
+from .turn import ProtocolNotices, TurnPorts, TurnRunner, TurnState
 
 log = logging.getLogger(__name__)
 _END = object()
@@ -65,8 +65,7 @@ class AgentLoop:
         self.session_store = session_store
         self.user = user
         self.embed = embed or getattr(provider, "embed", None)
-        self.options = ChatOptions(num_ctx=self.settings.num_ctx, temperature=self.settings.temperature,
-                                   keep_alive=self.settings.keep_alive)
+        self.options = ChatOptions.from_settings(self.settings)
         self.tools = ToolHost(server)
         # a custom embed function may use any model: only the provider's own is shared
         own_embed = embed is None or embed == getattr(provider, "embed", None)
@@ -76,7 +75,7 @@ class AgentLoop:
         self.estimator = TokenEstimator()
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""
-        self.tool_protocol = "native"  # the protocol last announced to the user (a Notice when it changes)
+        self.protocols = ProtocolNotices()  # the tool-calling protocol last announced to the user
         self.log: list[dict[str, Any]] = []  # the session log: every event shown, fragments joined
         self._specs: dict[str, ToolSpec] = {}
         self._ready = False
@@ -138,9 +137,12 @@ class AgentLoop:
             await asyncio.gather(self._task, return_exceptions=True)
         await self.tools.aclose()
 
-    # ---- used by the turn ----------------------------------------------------------------
-    def tool_specs(self, names: Sequence[str]) -> list[ToolSpec]:
-        return [self._specs[n] for n in names if n in self._specs]
+    # ---- handed to the turn ---------------------------------------------------------------
+    def _ports(self) -> TurnPorts:
+        return TurnPorts(provider=self.provider, options=self.options, settings=self.settings,
+                         session_id=self.session_id, memory=self.memory, policy=self.policy, tools=self.tools,
+                         specs=self._specs, selector=self.selector, embed=self.embed, estimator=self.estimator,
+                         protocols=self.protocols, emit=self._emit, ask=self._ask)
 
     def _emit(self, event: Any) -> None:
         self._log_event(event)
@@ -170,14 +172,13 @@ class AgentLoop:
             if context is not None and self.settings.send_map_context and context.to_prompt():
                 text += "\n\n" + context.to_prompt()
             self.memory.add_user(text)
-            self.log.append({"type": "user_message", "text": message, "message_id": state.message_id,
-                             "timestamp": time.time()})
+            self._log_event(UserMessage(message, state.message_id, time.time()))
             await self._save()
             head = [{"role": "system", "content": self.system_prompt}]
             recalled = await self._recall(message)
             if recalled:
                 head.append(recalled)
-            await TurnRunner(self, state).run(message, context, head)
+            await TurnRunner(self._ports(), state).run(message, context, head)
             await asyncio.shield(self._save())  # a stop pressed just after the answer must not lose it
         except asyncio.CancelledError:
             raise  # run() reports the stop and saves
@@ -273,11 +274,11 @@ class AgentLoop:
                 self._emit(Notice(f"The conversation could not be saved ({exc}). It stays on screen; "
                                   "check the session store settings."))
 
-    def _log_event(self, event: Any) -> None:
+    def _log_event(self, event: AgentEvent) -> None:
         """Appends to the session log, joining streamed fragments into one entry."""
         if isinstance(event, ToolProgress):
             return  # live only: hundreds per long tool call would bloat the saved session
-        entry = event_to_dict(event)
+        entry = event.to_dict()
         last = self.log[-1] if self.log else None
         if isinstance(event, Thinking) and last and last["type"] == "thinking" and last["step"] == event.step:
             last["text"] += event.text

@@ -6,61 +6,23 @@ calls and timings; a log without the user's messages falls back to the conversat
 
 from __future__ import annotations
 
-import dataclasses
-import logging
 import time
-from typing import Any, Iterable, Union
+from typing import Any, Iterable
 
 from . import events as ev
 from .stores.base import SessionRecord
 
-log = logging.getLogger(__name__)
 
-USER_TYPES = ("user", "user_message")
-
-
-@dataclasses.dataclass(frozen=True)
-class UserMessage:
-    text: str
-
-
-HistoryItem = Union[UserMessage, ev.AgentEvent]
-
-_CLASSES = {name: cls for cls, name in ev._TYPE_NAMES.items()}
-
-
-def event_from_dict(data: dict[str, Any]) -> HistoryItem | None:
-    kind = data.get("type")
-    if kind in USER_TYPES:
-        return UserMessage(str(data.get("text") or data.get("content") or ""))
-    cls = _CLASSES.get(kind)
-    if cls is None:
-        return None
-    names = {f.name for f in dataclasses.fields(cls)}
-    values = {k: v for k, v in data.items() if k in names}
-    if cls is ev.Done and isinstance(values.get("usage"), dict):
-        usage_names = {f.name for f in dataclasses.fields(ev.Usage)}
-        values["usage"] = ev.Usage(**{k: v for k, v in values["usage"].items() if k in usage_names})
-    if cls is ev.AskUser:
-        values["options"] = tuple(values.get("options") or ())
-        values["details"] = tuple(values.get("details") or ())
-    try:
-        return cls(**values)
-    except TypeError:
-        log.warning("skipping a session log entry that does not match %s: %s", cls.__name__, data)
-        return None
-
-
-def history_items(record: SessionRecord) -> list[HistoryItem]:
-    from_log = [item for item in map(event_from_dict, record.events or ()) if item is not None]
-    if any(isinstance(item, UserMessage) for item in from_log):
+def history_items(record: SessionRecord) -> list[ev.Event]:
+    from_log = [item for item in map(ev.event_from_dict, record.events or ()) if item is not None]
+    if any(isinstance(item, ev.UserMessage) for item in from_log):
         return _merge_fragments(from_log)
     return list(_from_memory(record.memory.get("messages") or [], record.info.session_id))
 
 
-def _merge_fragments(items: list[HistoryItem]) -> list[HistoryItem]:
+def _merge_fragments(items: list[ev.Event]) -> list[ev.Event]:
     """Joins streamed fragments so a restored session renders in one pass per message."""
-    merged: list[HistoryItem] = []
+    merged: list[ev.Event] = []
     for item in items:
         last = merged[-1] if merged else None
         if (isinstance(item, ev.Content) and not item.is_complete and isinstance(last, ev.Content)
@@ -73,13 +35,13 @@ def _merge_fragments(items: list[HistoryItem]) -> list[HistoryItem]:
     return merged
 
 
-def _from_memory(messages: Iterable[dict[str, Any]], session_id: str) -> Iterable[HistoryItem]:
+def _from_memory(messages: Iterable[dict[str, Any]], session_id: str) -> Iterable[ev.Event]:
     step = 0
     for msg in messages:
         role = msg.get("role")
         if role == "user":
             step = 0
-            yield UserMessage(str(msg.get("content", "")))
+            yield ev.UserMessage(str(msg.get("content", "")))
         elif role == "assistant":
             step += 1
             if msg.get("thinking"):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +10,7 @@ import httpx
 
 from .config import CatalogConfig
 from .health import check_ollama
+from .llm.ollama import OllamaProvider
 from .llm.types import ModelInfo
 
 TIMEOUT_S = 4.0
@@ -28,20 +28,11 @@ def _client() -> httpx.AsyncClient:
 
 async def installed_models(base_url: str) -> list[ModelInfo]:
     """Models from /api/tags with capabilities and context length from /api/show."""
-    async with _client() as http:
-        tags = (await http.get(f"{base_url}/api/tags")).raise_for_status().json()
-        names = [m.get("name", "") for m in tags.get("models", []) if m.get("name")]
-        shows = await asyncio.gather(*(http.post(f"{base_url}/api/show", json={"model": n}) for n in names),
-                                     return_exceptions=True)
-    models = []
-    for name, show in zip(names, shows):
-        data = show.json() if isinstance(show, httpx.Response) and show.status_code == 200 else {}
-        info = data.get("model_info") or {}
-        arch = info.get("general.architecture", "")
-        models.append(ModelInfo(name=name, capabilities=tuple(data.get("capabilities") or ()),
-                                context_length=int(info.get(f"{arch}.context_length") or 0),
-                                family=(data.get("details") or {}).get("family", "")))
-    return models
+    provider = OllamaProvider(base_url, "", timeout_s=TIMEOUT_S, connect_timeout_s=TIMEOUT_S)
+    try:
+        return await provider.installed_models()
+    finally:
+        await provider.aclose()
 
 
 async def check_ollama_connection(base_url: str, model: str) -> CheckResult:

@@ -1,5 +1,9 @@
 """Running the tool calls of one model turn: validate, apply the policy, ask before anything
-destructive, run (read-only ones concurrently), and turn every failure into an observation."""
+destructive, run (read-only ones concurrently), and turn every failure into an observation.
+
+What a call would do is judged from its actual arguments by the tool server (a Processing call
+that empties a table is destructive although the tool is only marked "write"); when one step holds
+several destructive calls the user is asked once, with every effect listed."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from .conversation import ConversationMemory
 from .events import AskUser, ToolError, ToolProgress, ToolResult, ToolStart
 from .llm.types import ToolCall
 from .policy import Policy
-from .tool_host import ToolHost, ToolOutcome
+from .tool_host import ToolHost, ToolOutcome, failed
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +39,14 @@ Emit = Callable[[Any], None]
 AskFn = Callable[[AskUser], Awaitable[Optional[str]]]
 
 
+@dataclass(frozen=True)
+class Effects:
+    """What one call would change, as the tool server assessed it (or its annotation, when it cannot)."""
+    destructive: bool
+    lines: tuple[str, ...] = ()
+    undoable: bool = False
+
+
 @dataclass
 class CallReport:
     call: ToolCall
@@ -52,11 +64,15 @@ class ToolCallRunner:
         self.emit = emit
         self.ask = ask
         self.calls_run = 0
+        self._decisions: dict[str, bool] = {}  # call id → the user's answer for this step's destructive calls
+        self._pending: list[tuple[ToolCall, Effects]] = []  # destructive calls of this step, not yet asked
 
     async def run_all(self, step: int, calls: tuple[ToolCall, ...]) -> list[CallReport]:
         """Runs the calls in order; consecutive read-only calls run together. Each call gets
         exactly one ToolStart then one ToolResult or ToolError, and one tool message in memory."""
         reports: list[CallReport] = []
+        self._decisions = {}
+        self._pending = await self._destructive_calls(calls)
         i = 0
         while i < len(calls):
             batch = [calls[i]]
@@ -94,11 +110,14 @@ class ToolCallRunner:
         problem = self._check(call)
         if problem:
             return self._fail(step, call, problem)
-        if self.policy.is_destructive(call.name) and not await self._confirmed(call):
-            return self._fail(step, call, "Not run: the user did not approve this action. Do not retry it; "
-                                          "ask the user what they want instead.")
+        approved = False
+        if any(pending.id == call.id for pending, _ in self._pending) or call.id in self._decisions:
+            if not await self._confirmed(call):
+                return self._fail(step, call, "Not run: the user did not approve this action. Do not retry it; "
+                                              "ask the user what they want instead.")
+            approved = True
         started = time.perf_counter()
-        outcome = await self._call(call, step)
+        outcome = await self._call(call, step, approved)
         return self._finish(step, call, outcome, (time.perf_counter() - started) * 1000)
 
     def _check(self, call: ToolCall) -> str | None:
@@ -114,17 +133,17 @@ class ToolCallRunner:
                     + ". Call it again with corrected arguments.")
         return None
 
-    async def _call(self, call: ToolCall, step: int = 0) -> ToolOutcome:
+    async def _call(self, call: ToolCall, step: int = 0, approved: bool = False) -> ToolOutcome:
         async def progress(done: float, total: float | None, message: str | None) -> None:
             self.emit(ToolProgress(step, call.id, call.name, done, total, message or ""))
 
         try:
-            return await self.host.call(call.name, call.arguments, progress)
+            return await self.host.call(call.name, call.arguments, approved=approved, progress=progress)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a protocol-level failure is still only this call's failure
             log.warning("tool %s failed at the protocol level: %s", call.name, exc)
-            return ToolOutcome(False, str(exc), f"{type(exc).__name__}: {exc}")
+            return failed(call.name, str(exc) or type(exc).__name__)
 
     def _finish(self, step: int, call: ToolCall, outcome: ToolOutcome, duration_ms: float) -> CallReport:
         self.calls_run += 1
@@ -132,8 +151,7 @@ class ToolCallRunner:
         if changed:
             log.debug("state after %s: %s", call.name, sorted(self.policy.state))
         if not outcome.ok:
-            return self._fail(step, call, f"Tool '{call.name}' failed: {outcome.text}. "
-                                          "Fix the arguments or try another tool.")
+            return self._fail(step, call, outcome.text)  # one sentence and what to do, made by the host
         self.emit(ToolResult(step, call.id, call.name, outcome.value, round(duration_ms, 2)))
         self.memory.add_tool_result(call.id, call.name, outcome.text, outcome.images)
         return CallReport(call, True, outcome.text)
@@ -143,15 +161,43 @@ class ToolCallRunner:
         self.memory.add_tool_result(call.id, call.name, json.dumps({"error": message}, ensure_ascii=False))
         return CallReport(call, False, message)
 
-    async def _confirmed(self, call: ToolCall) -> bool:
+    async def _destructive_calls(self, calls: tuple[ToolCall, ...]) -> list[tuple[ToolCall, Effects]]:
+        """The calls of this step that would change data, judged on their actual arguments."""
+        found = []
+        for call in calls:
+            if call.name not in self.host.tools or self.policy.is_read_only(call.name) or self._check(call):
+                continue  # unknown, read-only or invalid calls never run, so they are not asked about
+            effects = await self._effects(call)
+            if effects.destructive:
+                found.append((call, effects))
+        return found
+
+    async def _effects(self, call: ToolCall) -> Effects:
+        try:
+            assessed = await self.host.assess(call.name, call.arguments)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # judged by its annotation; the server's gate still checks the call itself
+            log.warning("could not assess %s: %s", call.name, exc)
+            assessed = None
+        if assessed is not None:
+            return Effects(bool(assessed.get("destructive")), tuple(str(e) for e in assessed.get("effects") or ()),
+                           bool(assessed.get("undoable")))
+        if not self.policy.is_destructive(call.name):
+            return Effects(False)
         tool = self.host.tools[call.name]
         what = (tool.description or "").strip().splitlines()[0] if tool.description else call.name
         args = json.dumps(call.arguments, ensure_ascii=False, default=str)
-        request = AskUser(request_id=f"confirm-{call.id}", question=f"Run '{call.name}'? It cannot be undone.",
-                          options=(RUN_IT, DONT),
-                          details=(f"Action: {what}", f"Tool: {call.name}", f"Arguments: {args}"))
-        choice = await self.ask(request)
-        return is_approval(choice)
+        return Effects(True, (f"{call.name}: {what}", f"Arguments: {args}"))
+
+    async def _confirmed(self, call: ToolCall) -> bool:
+        """Asks once for every destructive call of the step (at the first of them); later ones reuse the answer."""
+        if call.id not in self._decisions:
+            pending, self._pending = self._pending, []
+            choice = await self.ask(confirmation_request(call.id, [e for _, e in pending]))
+            for asked, _ in pending:
+                self._decisions[asked.id] = is_approval(choice)
+        return self._decisions.get(call.id, False)
 
     async def _ask_user_tool(self, step: int, call: ToolCall) -> CallReport:
         args = call.arguments if isinstance(call.arguments, dict) else {}
@@ -170,6 +216,21 @@ class ToolCallRunner:
         self.emit(ToolResult(step, call.id, call.name, value, round((time.perf_counter() - started) * 1000, 2)))
         self.memory.add_tool_result(call.id, call.name, outcome.text)
         return CallReport(call, True, outcome.text)
+
+
+def confirmation_request(call_id: str, effects: list[Effects]) -> AskUser:
+    """One card for the step's destructive calls: every effect in full, and what undo can and cannot do."""
+    count = len(effects)
+    question = "Run this action?" if count == 1 else f"Run these {count} actions?"
+    if all(e.undoable for e in effects):
+        truth = "Undo in the chat brings it back."
+    elif not any(e.undoable for e in effects):
+        truth = "It cannot be undone." if count == 1 else "They cannot be undone."
+    else:
+        truth = "Map changes can be undone in the chat; changes to files and stores cannot."
+    details = tuple(line for e in effects for line in e.lines)
+    return AskUser(request_id=f"confirm-{call_id}", question=f"{question} {truth}", options=(RUN_IT, DONT),
+                   details=details)
 
 
 def is_approval(choice: str | None) -> bool:

@@ -10,13 +10,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
 from mcp import Client
+from mcp_types import ElicitResult
 
 log = logging.getLogger(__name__)
+
+PREFLIGHT_KEY, ASSESSMENT_KEY = "stacgis/preflight", "stacgis/assessment"  # tools.confirmation's protocol
 
 
 class ToolHostError(Exception):
@@ -40,6 +44,7 @@ class ToolHost:
         self._client: Client | None = None
         self._owner: asyncio.Task | None = None
         self._closing: asyncio.Event | None = None  # made in start(): bound to the running loop
+        self._approved_calls = 0  # calls the user approved, in flight: their confirmation question is answered yes
 
     @property
     def started(self) -> bool:
@@ -62,7 +67,7 @@ class ToolHost:
 
     async def _own(self, ready: asyncio.Future) -> None:
         try:
-            async with Client(self.server) as client:
+            async with Client(self.server, elicitation_callback=self._answer_confirmation) as client:
                 self._client = client
                 ready.set_result(None)
                 assert self._closing is not None
@@ -127,11 +132,36 @@ class ToolHost:
             problems.append(f"{where}: {err.message}")
         return problems
 
-    async def call(self, name: str, arguments: dict[str, Any], progress: Any = None) -> ToolOutcome:
-        """`progress(done, total, message)` receives the tool's MCP progress notifications."""
+    async def call(self, name: str, arguments: dict[str, Any], approved: bool = False,
+                   progress: Any = None) -> ToolOutcome:
+        """`approved`: the user said yes to this call in the chat; the server's confirmation gets that answer.
+        `progress(done, total, message)` receives the tool's MCP progress notifications."""
         client = self._require()
-        result = await client.call_tool(name, arguments, progress_callback=progress)
-        return outcome_of(result)
+        self._approved_calls += approved
+        try:
+            result = await client.call_tool(name, arguments, progress_callback=progress)
+        finally:
+            self._approved_calls -= approved
+        return outcome_of(result, name)
+
+    @property
+    def assesses_calls(self) -> bool:
+        """Whether the server can say what a call would do before it runs (tools.confirmation)."""
+        return any(getattr(m, "answers_preflight", False) for m in getattr(self.server, "middleware", ()))
+
+    async def assess(self, name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+        """{"destructive", "effects", "undoable"} for this exact call, without running it; None if unknown."""
+        if not self.assesses_calls:
+            return None
+        result = await self._require().call_tool(name, arguments, meta={PREFLIGHT_KEY: True})
+        assessment = (result.meta or {}).get(ASSESSMENT_KEY)
+        return assessment if isinstance(assessment, dict) else None
+
+    async def _answer_confirmation(self, _context: Any, _params: Any) -> ElicitResult:
+        # Non-read calls run one at a time (ToolCallRunner), so an approved one in flight is the one asking.
+        if self._approved_calls > 0:
+            return ElicitResult(action="accept", content={"confirm": True})
+        return ElicitResult(action="decline")
 
     def _require(self) -> Client:
         if self._client is None:
@@ -152,7 +182,13 @@ class ToolHost:
             pass
 
 
-def outcome_of(result: Any) -> ToolOutcome:
+_MCP_PREFIX = re.compile(r"^(?:Error executing tool [\w.-]+:?\s*)+")  # the SDK's wrapper, repeated when nested
+_PYDANTIC_LINK = re.compile(r"\s*For further information visit \S+")
+
+
+def outcome_of(result: Any, name: str = "the tool") -> ToolOutcome:
+    """What the model reads back is what the tool wrote for it (the `ok()` summary sentence and its
+    compact JSON); the structured content is what the UI and the session log keep."""
     texts = []
     images: list[str] = []
     for part in result.content or ():
@@ -168,7 +204,7 @@ def outcome_of(result: Any) -> ToolOutcome:
             texts.append(f"[resource {uri}]")
     text = "\n".join(texts)
     if result.is_error:
-        return ToolOutcome(False, text or "the tool failed without a message", text or "the tool failed")
+        return failed(name, text)
     value = result.structured_content
     if isinstance(value, dict) and set(value) == {"result"}:  # mcp wraps non-object returns
         value = value["result"]
@@ -176,7 +212,22 @@ def outcome_of(result: Any) -> ToolOutcome:
         return ToolOutcome(True, _maybe_json(text), text, tuple(images))
     if isinstance(value, str):
         return ToolOutcome(True, value, value, tuple(images))
-    return ToolOutcome(True, value, json.dumps(value, ensure_ascii=False, default=str), tuple(images))
+    if not text.strip() or _maybe_json(text) in (value, result.structured_content):
+        text = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))  # no summary: compact
+    return ToolOutcome(True, value, text, tuple(images))
+
+
+def failed(name: str, detail: str) -> ToolOutcome:
+    """A failed call as what went wrong, then what to do. The SDK's "Error executing tool x:" prefix
+    is removed and no "x failed:" is added: the feed, the export and the model's tool message
+    already say which tool it was, so the message is never wrapped twice."""
+    detail = _PYDANTIC_LINK.sub("", _MCP_PREFIX.sub("", detail.strip())).strip().rstrip(".").strip()
+    if detail:
+        message = f"{detail[:1].upper()}{detail[1:]}. Fix the arguments or try another tool."
+    else:  # a crash inside the tool: the SDK keeps its text on the server side
+        message = (f"'{name}' stopped with an unexpected error inside the tool (a fault of the tool, not of "
+                   "the request). Try another tool, or tell the user this step could not be done.")
+    return ToolOutcome(False, message, message)
 
 
 def _maybe_json(text: str) -> Any:

@@ -14,7 +14,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
 from .context_window import ContextFitter
 from .events import (
@@ -43,8 +43,14 @@ from .system_prompt import ANSWER_NOW, CONTINUE, SUMMARISE_NOW
 from .tool_calls import ASK_USER_SPEC, ToolCallRunner, is_approval
 
 if TYPE_CHECKING:
-    from .loop import AgentLoop
+    from .config import Settings
+    from .context_window import TokenEstimator
+    from .conversation import ConversationMemory
+    from .llm.types import ChatOptions, Provider
     from .map_context import MapContext
+    from .policy import Policy
+    from .tool_host import ToolHost
+    from .tool_selection import ToolSelector
 
 log = logging.getLogger(__name__)
 
@@ -70,34 +76,75 @@ class TurnState:
     prompt_tokens: int = 0
     eval_tokens: int = 0
     eval_ns: int = 0
+    context_used: int = 0  # the last step's prompt + answer: what fills the window, unlike the sums above
     streamed: str = ""  # content shown so far in the current step (kept if the user stops)
 
     def usage(self, num_ctx: int) -> Usage:
         return Usage(prompt_tokens=self.prompt_tokens, eval_tokens=self.eval_tokens, steps=self.steps,
                      tool_calls=self.tool_calls, wall_ms=round((time.perf_counter() - self.started) * 1000, 2),
-                     eval_ms=round(self.eval_ns / 1e6, 2), context_window=num_ctx)
+                     eval_ms=round(self.eval_ns / 1e6, 2), context_window=num_ctx,
+                     context_used=self.context_used)
+
+
+class ProtocolNotices:
+    """Remembers the tool-calling protocol last announced, so the user hears only of changes;
+    it outlives a turn (one per chat)."""
+
+    def __init__(self, announced: str = "native"):
+        self.announced = announced
+
+    def notice_for(self, chunk: ProtocolChunk) -> Notice | None:
+        if chunk.protocol == self.announced:
+            return None
+        self.announced = chunk.protocol
+        if chunk.protocol == "constrained":
+            why = f" ({chunk.reason})" if chunk.reason else ""
+            return Notice(f"Tool calling for {chunk.model}: constrained JSON{why}. The tools are described "
+                          "in the prompt and each reply is forced to be one JSON action.")
+        return Notice(f"Tool calling for {chunk.model}: the model's native tool calls.")
+
+
+@dataclass
+class TurnPorts:
+    """Everything a turn uses from the chat it runs in, handed over explicitly: the turn never
+    sees the AgentLoop, so the two modules do not import each other."""
+
+    provider: Provider
+    options: ChatOptions
+    settings: Settings
+    session_id: str
+    memory: ConversationMemory
+    policy: Policy
+    tools: ToolHost
+    specs: Mapping[str, ToolSpec]  # every tool the server offers, by name, in the model's format
+    selector: ToolSelector
+    embed: Callable[[list[str]], Awaitable[Any]] | None
+    estimator: TokenEstimator
+    protocols: ProtocolNotices
+    emit: Callable[[Any], None]  # shows an event to the user and logs it
+    ask: Callable[[AskUser], Awaitable[str | None]]  # emits the question, waits for the answer (None: timeout)
 
 
 class TurnRunner:
-    def __init__(self, loop: AgentLoop, state: TurnState):
-        self.loop = loop
+    def __init__(self, ports: TurnPorts, state: TurnState):
+        self.ports = ports
         self.state = state
-        self.settings = loop.settings
-        self.memory = loop.memory
-        self.policy = loop.policy
-        self.fitter = ContextFitter(loop.options.num_ctx, loop.estimator)
+        self.settings = ports.settings
+        self.memory = ports.memory
+        self.policy = ports.policy
+        self.fitter = ContextFitter(ports.options.num_ctx, ports.estimator)
         self._query_vectors: dict[str, Any] = {}  # steps without new thinking ask the same query
 
     def emit(self, event: Any) -> None:
-        self.loop._emit(event)
+        self.ports.emit(event)
 
     async def run(self, message: str, context: MapContext | None, head: list[Message]) -> None:
-        loop, state, settings = self.loop, self.state, self.settings
+        ports, state, settings = self.ports, self.state, self.settings
         if context is not None:  # without one, the state of the previous request still holds
             self.policy.set_state(context.states())
         self.policy.reset_exploration()
         turn_start = len(self.memory) - 1
-        runner = ToolCallRunner(loop.tools, self.policy, self.memory, self._emit_counted, loop._ask,
+        runner = ToolCallRunner(ports.tools, self.policy, self.memory, self._emit_counted, ports.ask,
                                 on_change=self._refresh_layers)
         max_steps = max(1, settings.max_steps)
         last_thought = ""
@@ -140,7 +187,7 @@ class TurnRunner:
 
     async def _refresh_layers(self) -> None:
         """Re-reads the project's layers (if the server publishes them) after a tool changed something."""
-        text = await self.loop.tools.read_text(PROJECT_LAYERS)
+        text = await self.ports.tools.read_text(PROJECT_LAYERS)
         if text is None:
             return
         try:
@@ -156,31 +203,35 @@ class TurnRunner:
         self.emit(event)
 
     async def _select_tools(self, message: str, last_thought: str) -> list[ToolSpec]:
-        loop = self.loop
+        ports = self.ports
         query = f"{message}\n{last_thought}".strip()
         vector = self._query_vectors.get(query)
-        if vector is None and loop.selector.embeddings_ok:
+        if vector is None and ports.selector.embeddings_ok and ports.embed is not None:
             try:
-                vector = self._query_vectors[query] = (await loop.embed([query]))[0]
+                vector = self._query_vectors[query] = (await ports.embed([query]))[0]
             except Exception as exc:  # selection degrades to keywords; the turn goes on
                 log.warning("query embedding failed, selecting tools by keywords: %s", exc)
-        names = loop.selector.select(query, vector, k=self.settings.tool_top_k,
+        names = ports.selector.select(query, vector, k=self.settings.tool_top_k,
                                      allowed=self.policy.allowed(), required=self.policy.required_tools())
-        specs = loop.tool_specs(names)
+        specs = [ports.specs[n] for n in names if n in ports.specs]
         if "ask_user" not in names:
             specs.append(ASK_USER_SPEC)
         return specs
 
     async def _complete(self, step: int, messages: list[Message], specs: list[ToolSpec] | None) -> ChatResponse:
-        raw_estimate = self.loop.estimator.raw(messages, specs)
+        raw_estimate = self.ports.estimator.raw(messages, specs)
         response = await self._stream(step, messages, specs)
-        self.loop.estimator.observe(raw_estimate, response.usage.prompt_eval_count)
+        self.ports.estimator.observe(raw_estimate, response.usage.prompt_eval_count)
+        prompt = response.usage.prompt_eval_count
+        if prompt < 0.5 * raw_estimate:  # an older server reused its cache and counted only the new tail
+            prompt = max(int(raw_estimate * self.ports.estimator.factor), self.state.context_used)
+        self.state.context_used = prompt + response.usage.eval_count
         return response
 
     async def _stream(self, step: int, messages: list[Message], specs: list[ToolSpec] | None) -> ChatResponse:
         state = self.state
         final: ChatResponse | None = None
-        stream = self.loop.provider.chat_stream(messages, specs or None, self.loop.options)
+        stream = self.ports.provider.chat_stream(messages, specs or None, self.ports.options)
         try:
             async for chunk in stream:
                 if isinstance(chunk, ThinkingChunk):
@@ -193,7 +244,9 @@ class TurnRunner:
                 elif isinstance(chunk, ProviderSwitchChunk):
                     self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason))
                 elif isinstance(chunk, ProtocolChunk):
-                    self._announce_protocol(chunk)
+                    notice = self.ports.protocols.notice_for(chunk)
+                    if notice is not None:
+                        self.emit(notice)
                 elif isinstance(chunk, FinalChunk):
                     final = chunk.response
         finally:  # closing the stream is what stops generation on the server
@@ -209,18 +262,6 @@ class TurnRunner:
         state.eval_tokens += final.usage.eval_count
         state.eval_ns += final.usage.eval_duration_ns
         return final
-
-    def _announce_protocol(self, chunk: ProtocolChunk) -> None:
-        """Says which tool-calling protocol is in use when it differs from the last one said."""
-        if chunk.protocol == self.loop.tool_protocol:
-            return
-        self.loop.tool_protocol = chunk.protocol
-        if chunk.protocol == "constrained":
-            why = f" ({chunk.reason})" if chunk.reason else ""
-            self.emit(Notice(f"Tool calling for {chunk.model}: constrained JSON{why}. The tools are described "
-                             "in the prompt and each reply is forced to be one JSON action."))
-        else:
-            self.emit(Notice(f"Tool calling for {chunk.model}: the model's native tool calls."))
 
     async def _finish(self, text: str, response: ChatResponse, messages: list[Message]) -> None:
         parts = [_MARKUP.sub("", text)]
@@ -238,12 +279,12 @@ class TurnRunner:
 
     def _done(self, content: str) -> None:
         self.state.streamed = ""
-        self.emit(Done(session_id=self.loop.session_id, message_id=self.state.message_id, content=content,
-                       timestamp=time.time(), usage=self.state.usage(self.loop.options.num_ctx)))
+        self.emit(Done(session_id=self.ports.session_id, message_id=self.state.message_id, content=content,
+                       timestamp=time.time(), usage=self.state.usage(self.ports.options.num_ctx)))
 
     async def _keep_exploring(self) -> bool:
         n = self.policy.discovery_streak
-        choice = await self.loop._ask(AskUser(
+        choice = await self.ports.ask(AskUser(
             request_id=f"explore-{uuid.uuid4().hex[:8]}",
             question=f"I have made {n} look-up calls in a row without getting closer to an answer. "
                      "Keep exploring, or stop and summarise what I found?",

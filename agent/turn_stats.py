@@ -13,8 +13,8 @@ def format_usage(usage: Usage) -> str:
     parts = [f"{_n(usage.prompt_tokens)} tokens in", f"{_n(usage.eval_tokens)} out"]
     if usage.eval_ms > 0 and usage.eval_tokens:
         parts.append(f"{usage.eval_tokens / (usage.eval_ms / 1000):.1f} tokens/s")
-    # prompt_tokens adds up every step of the turn; only the last step's prompt fills the window
-    used = getattr(usage, "context_used", 0) or (usage.prompt_tokens if usage.steps <= 1 else 0)
+    # prompt_tokens adds up every step of the turn; what fills the window is the last step's prompt and answer
+    used = usage.context_used or (usage.prompt_tokens + usage.eval_tokens if usage.steps <= 1 else 0)
     if usage.context_window and used:
         share = 100 * used / usage.context_window
         parts.append(f"context {_n(used)} / {_n(usage.context_window)} ({share:.0f}%)")

@@ -222,6 +222,17 @@ def ui_stall(out: str) -> list[Row]:
     return rows
 
 
+def layer_stall(out: str) -> list[Row]:
+    rows = []
+    for key, label in (("max_stall_ms", "longest GUI stall loading STAC layers (median of runs)"),
+                       ("worst_run_ms", "longest GUI stall loading STAC layers (worst run)")):
+        m = _find(rf"^\s*{key}\s+([\d.]+)\s+([\d.]+)", out)
+        before, after = _num(m[1]), _num(m[2])
+        rows.append(Row("layer_stall", f"{label}, GDAL in a worker", f"{after:.1f} ms",
+                        f"opened on the GUI thread {before:.1f} ms", _ratio(after, before)))
+    return rows
+
+
 @dataclass
 class Bench:
     name: str
@@ -233,7 +244,7 @@ class Bench:
 
 BENCHES = [
     Bench("agent_mcp", agent_mcp), Bench("agent_overhead", agent_overhead),
-    Bench("agent_selection", agent_selection), Bench("canvas_render", canvas_render),
+    Bench("agent_selection", agent_selection), Bench("canvas_render", canvas_render), Bench("layer_stall", layer_stall),
     Bench("collection_stats", collection_stats, slow=True),
     Bench("model_protocol", model_protocol, slow=True), Bench("provider_ollama", provider_ollama),
     Bench("raster_stats", raster_stats, slow=True), Bench("stac_search", stac_search),

@@ -14,20 +14,18 @@ LOG = logging.getLogger(__name__)
 
 
 def attach_event_loop(app=None) -> asyncio.AbstractEventLoop:
+    """The qasync loop running inside QGIS's Qt loop on this thread: the one already attached
+    (by this plugin earlier, or another plugin), else a new one. Public asyncio API only: qasync
+    marks a loop made with already_running=True as this thread's running loop itself."""
     import qasync
     from qgis.core import QgsApplication
 
-    running = asyncio.events._get_running_loop()
-    if isinstance(running, qasync.QEventLoop):
-        return running
     try:
-        current = asyncio.get_event_loop_policy().get_event_loop()
+        running = asyncio.get_running_loop()
     except RuntimeError:
-        current = None
-    if isinstance(current, qasync.QEventLoop) and not current.is_closed():
-        if current.is_running():
-            asyncio.events._set_running_loop(current)  # it runs inside Qt's loop on this thread
-        return current
+        running = None
+    if isinstance(running, qasync.QEventLoop) and not running.is_closed():
+        return running
     loop = qasync.QEventLoop(app or QgsApplication.instance(), already_running=True)
     asyncio.set_event_loop(loop)
     LOG.debug("qasync event loop attached to the QGIS application")
@@ -44,7 +42,11 @@ class TaskRegistry:
 
     def start(self, coro: Coroutine, name: str | None = None, keep: bool = False) -> asyncio.Task:
         """`keep`: the task outlives `cancel_all()` (closing connections after unload)."""
-        task = self._loop.create_task(coro, name=f"stacgis_agent:{name or 'task'}")
+        try:
+            task = self._loop.create_task(coro, name=f"stacgis_agent:{name or 'task'}")
+        except BaseException:
+            coro.close()  # never leave a coroutine that was not awaited (the loop is closed)
+            raise
         (self._kept if keep else self._tasks).add(task)
         task.add_done_callback(self._finished)
         return task

@@ -127,13 +127,33 @@ def private_site_dir(profile_dir: os.PathLike | str) -> Path:
 
 
 def add_to_sys_path(folder: os.PathLike | str) -> bool:
-    """Appends the private folder to sys.path (after QGIS's own packages); True if added."""
+    """Appends the private folder to sys.path (after QGIS's own packages); True if added.
+
+    Called again after pip installed into it: the folder was put on sys.path at start-up, before
+    it existed, and Python's import system remembers it as missing (or empty) until its caches are
+    invalidated — without this the dock kept listing the packages as missing until QGIS restarted."""
     path = str(folder)
-    if path in sys.path:
-        return False
-    sys.path.append(path)
+    added = path not in sys.path
+    if added:
+        sys.path.append(path)
+    sys.path_importer_cache.pop(path, None)
     importlib.invalidate_caches()
-    return True
+    return added
+
+
+def pip_available(find_spec: Callable[[str], object] = importlib.util.find_spec) -> bool:
+    """Whether QGIS's Python has pip (Debian's qgis does not depend on python3-pip)."""
+    return find_spec("pip") is not None
+
+
+def pip_missing_advice(platform: str | None = None) -> str:
+    """What to install when QGIS's Python has no pip, for this platform."""
+    if (platform or sys.platform).startswith("linux"):
+        return ("QGIS's Python has no pip, so the packages cannot be installed from here. Install pip "
+                "with `sudo apt install python3-pip` (Debian, Ubuntu; `sudo dnf install python3-pip` on "
+                "Fedora), then restart QGIS.")
+    return ("QGIS's Python has no pip, although QGIS ships it on Windows and macOS. Repair or reinstall "
+            "QGIS (OSGeo4W installer: include the python3-pip package), then restart QGIS.")
 
 
 def find_python_executable(

@@ -76,11 +76,12 @@ def with_postgres_password(settings: Settings) -> Settings:
     return dataclasses.replace(settings, postgres_dsn=dsn_with_credentials(settings.postgres_dsn, user, password))
 
 
-def edit_settings(settings: Settings, parent=None) -> Settings | None:
+def edit_settings(settings: Settings, parent=None, endpoint_access=None) -> Settings | None:
     """Shows the settings dialog; the saved settings when the user pressed Save, else None."""
     from ..ui.settings_dialog import SettingsDialog
 
-    dialog = SettingsDialog(settings, read_password=lambda auth_id: read_secret(auth_id)[1], parent=parent)
+    dialog = SettingsDialog(settings, read_password=lambda auth_id: read_secret(auth_id)[1],
+                            endpoint_access=endpoint_access, parent=parent)
     if not dialog.exec():
         return None
     save_settings(dialog.settings())

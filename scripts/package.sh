@@ -11,7 +11,7 @@ trap 'rm -rf "$STAGE"' EXIT
 mkdir -p "$STAGE/stacgis_agent"
 cd "$REPO"
 git ls-files --cached --others --exclude-standard -z \
-  | grep -zvE '^(tests|bench|scripts|docs|\.ci|\.github)/|^(Makefile|pyproject\.toml|requirements-dev\.txt|\.gitignore)$|__pycache__|\.pyc$' \
+  | grep -zvE '^(tests|bench|scripts|docs|\.ci|\.github)/|^(Makefile|pyproject\.toml|requirements-(dev|qt6)\.txt|\.gitignore)$|__pycache__|\.pyc$' \
   | while IFS= read -r -d '' f; do
       [ -f "$f" ] || continue
       mkdir -p "$STAGE/stacgis_agent/$(dirname "$f")"

@@ -25,7 +25,9 @@ export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
 ARGS=(--profiles-path "$PROFILES" --profile default --noversioncheck)
 
 if [ -n "$HEADLESS" ]; then
-  export STACGIS_SCREENSHOT="${STACGIS_SCREENSHOT:-$REPO/docs/screenshot-dock.png}"
+  # The committed docs/screenshot-dock.png changes only when asked: SCREENSHOT=docs/screenshot-dock.png
+  export STACGIS_SCREENSHOT="${STACGIS_SCREENSHOT:-$REPO/.build/screenshot-dock.png}"
+  mkdir -p "$(dirname "$STACGIS_SCREENSHOT")"
   export STACGIS_QUIT_AFTER_SCREENSHOT=1
   echo "Starting QGIS under Xvfb; the screenshot goes to $STACGIS_SCREENSHOT"
   CODE="${STACGIS_QGIS_CODE:-$REPO/scripts/screenshot.py}"  # what QGIS runs once started

@@ -13,6 +13,7 @@ from pydantic import Field
 from . import change_io, raster_io
 from .common import READ, WRITE, ToolInputError, check_bbox, ok, policy
 from .deps import ToolDeps
+from .gdal_scope import gdal_exceptions
 from .raster import Band, Source, run_gdal
 from .raster_sources import resolve_raster
 from .selected_features import selected_geometry_lonlat
@@ -68,7 +69,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         out_path = deps.output_dir() / f"change-{collection}-{uuid.uuid4().hex[:8]}.tif"
 
         def work() -> dict:
-            with raster_io.gdal_options(options):
+            with raster_io.gdal_options(options), gdal_exceptions():
                 return change_io.change([p for p, _ in paths[0]], [p for p, _ in paths[1]], bbox, band, out_path)
 
         result = await asyncio.to_thread(work)

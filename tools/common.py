@@ -26,8 +26,8 @@ class ToolInputError(ToolError):
     """A failure the model can act on; the message says what to do next."""
 
 
-def policy(requires: Sequence[str] = (), discovery: bool = False) -> dict[str, Any]:
-    return {"stacgis": {"requires": list(requires), "discovery": discovery}}
+def policy(requires: Sequence[str] = (), discovery: bool = False, undoable: bool = False) -> dict[str, Any]:
+    return {"stacgis": {"requires": list(requires), "discovery": discovery, "undoable": undoable}}
 
 
 def ok(data: dict[str, Any], summary: str) -> CallToolResult:

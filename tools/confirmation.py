@@ -1,9 +1,14 @@
-"""Destructive tools called by outside MCP clients wait for the user's OK through MCP elicitation,
-and are refused when the client cannot ask its user.
+"""Every tool call — from the chat dock or from an outside MCP client — passes this gate: the call's
+effects are assessed from its actual arguments, and a destructive one waits for the user's OK through
+MCP elicitation (refused when the client cannot ask its user).
+
+A tool family may register an assessor for a tool whose safety depends on its arguments (Processing:
+an algorithm that empties a table is destructive, a buffer into the plugin's output folder is not);
+other tools are judged by their annotation. A call carrying `_meta["stacgis/preflight"]` is assessed
+and not run: the dock asks once for all destructive calls of a step, then answers each elicitation.
 
 Works on both protocol generations: 2026-07-28 clients get an `InputRequiredResult` carrying the
 question and retry with the answer; handshake-era clients are asked over the session back-channel.
-The embedded agent loop confirms through its own dialog and does not use this gate.
 """
 
 from __future__ import annotations
@@ -11,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from typing import Any
+import re
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
 
 from mcp.shared.exceptions import NoBackChannelError
 from mcp_types import (
@@ -23,14 +30,73 @@ from mcp_types import (
     TextContent,
 )
 
-from ..agent.safety import Safety, tool_safety
+from ..agent.safety import Safety, tool_policy_meta, tool_safety
 
 log = logging.getLogger(__name__)
 
 QUESTION_KEY = "confirm_destructive"
+PREFLIGHT_KEY = "stacgis/preflight"
+ASSESSMENT_KEY = "stacgis/assessment"
+FOLD_WIDTH = 100  # long values are folded into lines of this width, never cut
 SCHEMA = {"type": "object", "properties": {"confirm": {"type": "boolean", "title": "Go ahead",
-                                                       "description": "This cannot be undone"}},
+                                                       "description": "Run the action(s) listed above"}},
           "required": ["confirm"]}
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What one call would do: `effects` are full sentences ("empties table roads in file /data/a.gpkg")."""
+    destructive: bool
+    effects: tuple[str, ...] = ()
+    undoable: bool = False  # the chat's Undo (undo_last_turn) brings it back
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"destructive": self.destructive, "effects": list(self.effects), "undoable": self.undoable}
+
+
+Assessor = Callable[[dict[str, Any]], Awaitable[Assessment]]
+
+
+def add_assessor(server: Any, tool_name: str, assessor: Assessor) -> None:
+    """Judge `tool_name` by its arguments instead of by its annotation."""
+    registry = getattr(server, "_stacgis_assessors", None)
+    if registry is None:
+        registry = {}
+        server._stacgis_assessors = registry
+    registry[tool_name] = assessor
+
+
+def fold(value: Any, width: int = FOLD_WIDTH) -> str:
+    """A value in full; text longer than `width` is broken into continuation lines, not dropped."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    if len(text) <= width:
+        return text
+    return "\n    ".join(text[i:i + width] for i in range(0, len(text), width))
+
+
+def argument_lines(arguments: Any) -> list[str]:
+    if not isinstance(arguments, dict):
+        return [fold(arguments)]
+    return [f"{key} = {fold(value)}" for key, value in arguments.items()]
+
+
+def question(calls: list[tuple[str, Assessment]]) -> str:
+    """One question for one or several destructive calls, listing every effect and what undo can do."""
+    lines = [f"The assistant wants to run {len(calls)} action(s) that change data:" if len(calls) > 1
+             else "The assistant wants to run an action that changes data:"]
+    for name, assessment in calls:
+        for effect in assessment.effects or (f"runs {name}",):
+            lines.append(f"• {effect}")
+    lines.append(undo_truth([a for _, a in calls]))
+    return "\n".join(lines)
+
+
+def undo_truth(assessments: list[Assessment]) -> str:
+    if all(a.undoable for a in assessments):
+        return "Undo in the chat brings it back."
+    if not any(a.undoable for a in assessments):
+        return "This cannot be undone."
+    return "Map changes can be undone in the chat; changes to files and stores cannot."
 
 
 def _refused(text: str) -> CallToolResult:
@@ -48,21 +114,41 @@ def _accepted(answer: Any) -> bool:
 
 
 class ConfirmDestructiveMiddleware:
+    answers_preflight = True  # the dock's ToolHost looks for this before sending preflight calls
+
     def __init__(self, server: Any) -> None:
         self.server = server
-        self._destructive: set[str] | None = None
+        self._tools: dict[str, Any] | None = None
 
-    async def _is_destructive(self, name: str) -> bool:
-        if self._destructive is None:
-            self._destructive = {t.name for t in await self.server.list_tools() if tool_safety(t) == Safety.DESTRUCTIVE}
-        return name in self._destructive
+    async def assess(self, name: str, arguments: dict[str, Any]) -> Assessment:
+        assessor = getattr(self.server, "_stacgis_assessors", {}).get(name)
+        if assessor is not None:
+            return await assessor(arguments)
+        if self._tools is None:
+            self._tools = {t.name: t for t in await self.server.list_tools()}
+        tool = self._tools.get(name)
+        if tool is None or tool_safety(tool) != Safety.DESTRUCTIVE:
+            return Assessment(False)
+        what = re.sub(r"\s*\([^)]*\)", "", (tool.description or name).strip().splitlines()[0])  # asides are for models
+        effect = f"{name}: {what}" + "".join(f"\n    {line}" for line in argument_lines(arguments))
+        return Assessment(True, (effect,), undoable=bool(tool_policy_meta(tool).get("undoable")))
 
     async def __call__(self, ctx: Any, call_next: Any) -> Any:
-        if ctx.method != "tools/call" or not await self._is_destructive(str((ctx.params or {}).get("name"))):
+        if ctx.method != "tools/call":
             return await call_next(ctx)
         params = ctx.params or {}
         name, arguments = str(params.get("name")), params.get("arguments") or {}
-        message = f"The assistant wants to run '{name}' with {json.dumps(arguments)[:300]}. This cannot be undone."
+        try:
+            assessment = await self.assess(name, arguments)
+        except Exception as exc:  # a call that cannot be judged is not run
+            log.warning("could not assess %s: %s", name, exc)
+            return _refused(f"Refused '{name}': its effects could not be checked ({exc}). Fix the arguments.")
+        if (params.get("_meta") or {}).get(PREFLIGHT_KEY):
+            return CallToolResult(content=[TextContent(type="text", text=json.dumps(assessment.to_dict()))],
+                                  is_error=True, _meta={ASSESSMENT_KEY: assessment.to_dict()})
+        if not assessment.destructive:
+            return await call_next(ctx)
+        message = question([(name, assessment)])
         fingerprint = _fingerprint(name, arguments)
         responses = params.get("inputResponses") or params.get("input_responses")
         if responses is not None:
@@ -74,8 +160,9 @@ class ConfirmDestructiveMiddleware:
             return _refused(f"The user declined '{name}'. Do not retry it; ask the user what to do instead.")
         capabilities = ctx.session.client_capabilities
         if capabilities is None or capabilities.elicitation is None:
-            return _refused(f"Refused '{name}': it is destructive and needs the user's confirmation, but this MCP "
-                            "client cannot ask its user (no elicitation support). Run it from the QGIS chat dock.")
+            return _refused(f"Refused '{name}': it needs the user's confirmation ({'; '.join(assessment.effects)}), "
+                            "but this MCP client cannot ask its user (no elicitation support). "
+                            "Run it from the QGIS chat dock.")
         try:
             answer = await ctx.session.elicit_form(message, SCHEMA, related_request_id=ctx.request_id)
         except NoBackChannelError:  # 2026-07-28: the question travels in the result and the client retries

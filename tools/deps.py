@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,21 @@ class ToolDeps:
     stats: SessionStats = field(default_factory=SessionStats)
     iface: Callable[[], Any] = lambda: None  # returns QGIS's iface (canvas, main window), or None without QGIS
     turn_history: Any = None  # tools.canvas.undo.TurnHistory; the canvas family makes one when None
+    outside_client: bool = False  # True for the server of the outside MCP endpoint: file access is limited
+
+    def allowed_folders(self) -> list[Path]:
+        """Local folders an outside client may read from, symlinks resolved: the tools' output folder,
+        the folders of local (static) catalogs, and those the user listed in the settings."""
+        folders = [self.output_dir()]
+        for catalog in self.settings.catalogs:
+            url = catalog.url
+            if "://" not in url or url.startswith("file://"):
+                local = Path(url.removeprefix("file://")).expanduser()
+                folders.append(local if local.is_dir() else local.parent)
+        for line in self.settings.mcp_allowed_folders.replace(os.pathsep, "\n").splitlines():
+            if line.strip():
+                folders.append(Path(line.strip()).expanduser())
+        return [Path(os.path.realpath(f)) for f in folders]
 
     def output_dir(self) -> Path:
         """Folder for files tools produce (difference rasters, charts, search results)."""

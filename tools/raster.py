@@ -12,6 +12,7 @@ from pydantic import Field
 from . import raster_io
 from .common import READ, ToolInputError, check_bbox, ok, policy
 from .deps import ToolDeps
+from .gdal_scope import gdal_exceptions
 from .raster_sources import resolve_raster
 from .stac.search import ItemSearch
 from .stac.timeutil import normalise_interval
@@ -26,7 +27,7 @@ Band = Annotated[int, Field(ge=1, description="Band number, from 1")]
 
 async def run_gdal(func: Any, options: dict[str, str], *args: Any) -> Any:
     def call() -> Any:
-        with raster_io.gdal_options(options):
+        with raster_io.gdal_options(options), gdal_exceptions():
             return func(*args)
 
     return await asyncio.to_thread(call)

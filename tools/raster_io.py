@@ -1,4 +1,5 @@
-"""Reading rasters in place with GDAL: plain data in, plain data out (run in a worker thread)."""
+"""Reading rasters in place with GDAL: plain data in, plain data out (run in a worker thread, inside
+`gdal_scope.gdal_exceptions()`: GDAL's exception mode is never switched for the whole process)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from osgeo import gdal, ogr, osr
 
 from .common import ToolInputError
 
-gdal.UseExceptions()
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_PIXELS = 65_536  # overview mode reads at most about this many pixels (256 × 256)
@@ -23,13 +23,23 @@ READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETR
 
 @contextlib.contextmanager
 def gdal_options(options: dict[str, str] | None = None) -> Iterator[None]:
-    """Thread-local GDAL config, so two reads on two threads do not see each other's options."""
+    """Thread-local GDAL config, so two reads on two threads do not see each other's options. Credentials
+    are not among them: they are scoped to the asset's path, and `options.prepare()` puts them in place."""
+    prepare = getattr(options, "prepare", None)
+    if prepare is not None:
+        prepare()  # writes a catalog's private header file, sets its bucket's options: here, in the worker
     merged = {**READ_OPTIONS, **(options or {})}
     previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in merged}
     for key, value in merged.items():
         gdal.SetThreadLocalConfigOption(key, value)
     try:
         yield
+    except ToolInputError as exc:
+        explain = getattr(options, "explain", None)
+        explained = explain(str(exc)) if explain else ""
+        if explained:  # a refused read names the catalog, its access method and what to do
+            raise ToolInputError(explained) from None
+        raise
     finally:
         for key, value in previous.items():
             gdal.SetThreadLocalConfigOption(key, value)

@@ -15,6 +15,7 @@ from typing import Any, AsyncIterator, Iterable
 
 from mcp.server.mcpserver import MCPServer
 
+from .confirmation import PREFLIGHT_KEY, ConfirmDestructiveMiddleware
 from .deps import ToolDeps
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,7 @@ def build_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> M
     for module in extra_families:
         module.register(server, deps)
     server.middleware.append(SessionStatsMiddleware(deps))
+    server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     return server
 
 
@@ -49,8 +51,8 @@ class SessionStatsMiddleware:
         self.deps = deps
 
     async def __call__(self, ctx: Any, call_next: Any) -> Any:
-        if ctx.method != "tools/call":
-            return await call_next(ctx)
+        if ctx.method != "tools/call" or ((ctx.params or {}).get("_meta") or {}).get(PREFLIGHT_KEY):
+            return await call_next(ctx)  # a preflight (what would this call do?) is not a call
         name = str((ctx.params or {}).get("name", "?"))
         started = time.perf_counter()
         failed = True

@@ -59,10 +59,17 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         area = QgsGeometry.fromRect(QgsRectangle(*bbox))
         area.transform(QgsCoordinateTransform(source_crs, lyr.crs(), project))
         request = QgsFeatureRequest().setFilterRect(area.boundingBox())
-        hits = [f for f in lyr.getFeatures(request) if f.geometry().intersects(area)]
-        shown, left_out = capped([feature_record(f) for f in hits], limit)
-        return ok({"layer": lyr.name(), "features": shown, "matched": len(hits), "left_out": left_out},
-                  f"{len(hits)} feature(s) of '{lyr.name()}' intersect the bbox")
+        request.setFlags(QgsFeatureRequest.Flag.ExactIntersect)
+        hits, more = [], False
+        for feature in lyr.getFeatures(request):  # streamed: stops at limit + 1, never loads the whole layer
+            if feature.geometry().intersects(area):
+                if len(hits) == limit:
+                    more = True
+                    break
+                hits.append(feature)
+        return ok({"layer": lyr.name(), "features": [feature_record(f) for f in hits], "more_available": more},
+                  f"{len(hits)} feature(s) of '{lyr.name()}' intersect the bbox"
+                  + ("; more exist: narrow the bbox or raise the limit" if more else ""))
 
     @server.tool(annotations=READ, meta=policy(requires=["vector_layer"]))
     async def get_vector_feature(layer: Layer, fid: Annotated[int, Field(description="Feature id")]) -> CallToolResult:
@@ -112,18 +119,15 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 raise ToolInputError(f"The expression cannot run: {parsed.evalErrorString()}")
             request.setFilterExpression(expression)
             request.setExpressionContext(context)
-        features = []
-        for feature in lyr.getFeatures(request):
-            features.append(feature)
-            if len(features) > MAX_FEATURES_EMBEDDED:
-                break
-        records = [feature_record(f) for f in features]
+        # ranking by meaning needs every candidate (up to the embedding cap); a plain filter needs limit + 1
+        request.setLimit((MAX_FEATURES_EMBEDDED if text else limit) + 1)
+        records = [feature_record(f) for f in lyr.getFeatures(request)]
         if text:
             records = await _rank_by_meaning(deps, records, text)
         shown, left_out = capped(records, limit)
-        return ok({"layer": lyr.name(), "features": shown, "matched": len(records), "left_out": left_out,
-                   "ranked_by_meaning": bool(text)},
-                  f"{len(records)} feature(s) of '{lyr.name()}' match" + ("; best first" if text else ""))
+        more = left_out > 0
+        return ok({"layer": lyr.name(), "features": shown, "more_available": more, "ranked_by_meaning": bool(text)},
+                  f"{len(shown)}{'+' if more else ''} feature(s) of '{lyr.name()}' match" + ("; best first" if text else ""))
 
     @server.tool(annotations=READ, meta=policy(requires=["selection"]))
     async def get_selected_features(layer: Annotated[str | None, Field(description="Only this layer")] = None,
@@ -136,9 +140,12 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             if lyr.selectedFeatureCount() == 0:
                 continue
             to_ll = to_lonlat_transform(lyr, project)
-            records = [feature_record(f, with_geometry=True, to_lonlat=to_ll) for f in lyr.selectedFeatures()]
-            shown, left_out = capped(records, limit)
-            out.append({"layer": lyr.name(), "features": shown, "left_out": left_out})
+            from qgis.core import QgsFeatureRequest
+
+            selected = lyr.getSelectedFeatures(QgsFeatureRequest().setLimit(limit))  # not every selected feature
+            shown = [feature_record(f, with_geometry=True, to_lonlat=to_ll) for f in selected]
+            out.append({"layer": lyr.name(), "features": shown,
+                        "left_out": max(0, lyr.selectedFeatureCount() - len(shown))})
         total = sum(len(e["features"]) + e["left_out"] for e in out)
         if not total:
             return ok({"selections": []}, "Nothing is selected on the map.")

@@ -9,6 +9,7 @@ from qgis.PyQt.QtCore import QRect, QSize, Qt
 from qgis.PyQt.QtGui import QBrush, QColor, QFont
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,
+    QLabel,
     QProgressBar,
     QStyledItemDelegate,
     QTreeWidget,
@@ -36,6 +37,8 @@ ERROR_COLOR = QColor(190, 30, 30)
 NOTICE_COLOR = QColor(110, 110, 110)
 # Results can be whole GeoJSON documents; the feed shows their start.
 DETAIL_CHARS = 600
+EMPTY_TEXT = ("How the assistant works on your request will appear here: its reasoning, each tool it calls "
+              "with the arguments and the result, and the tokens and time each answer took.")
 
 
 def _pretty(value: Any) -> str:
@@ -77,9 +80,19 @@ class ActivityFeed(QTreeWidget):
         self.autoscroll = StickToBottom(self.verticalScrollBar())
         self._thinking: dict[int, tuple[QTreeWidgetItem, QTreeWidgetItem]] = {}
         self._progress: dict[str, tuple[QTreeWidgetItem, QProgressBar]] = {}  # call id -> line and bar
+        self.placeholder = QLabel(EMPTY_TEXT, self.viewport())
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setStyleSheet("color: #6e6e6e; padding: 8px;")
+        for signal in (self.model().rowsInserted, self.model().rowsRemoved, self.model().modelReset):
+            signal.connect(self._show_placeholder_if_empty)
+
+    def _show_placeholder_if_empty(self, *_args) -> None:
+        self.placeholder.setVisible(self.topLevelItemCount() == 0)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self.placeholder.setFixedWidth(self.viewport().width())
+        self.placeholder.adjustSize()
         if self.viewport().width() != self._width:  # re-wrap every row for the new width
             self._width = self.viewport().width()
             self.doItemsLayout()

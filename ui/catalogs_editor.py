@@ -1,13 +1,23 @@
-"""The STAC catalogs table of the settings: add, remove, test; static or API; headers."""
+"""The STAC catalogs table of the settings: add (blank or from the list of known catalogs), remove, test; and,
+for the selected catalog, how its assets are read (access method, auth config, S3 settings)."""
 
 from __future__ import annotations
 
+import dataclasses
+
+from qgis.gui import QgsAuthConfigSelect
 from qgis.PyQt.QtCore import pyqtSignal
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
+    QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -15,9 +25,11 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from ..agent.catalog_presets import ACCESS_METHODS, PRESETS, CatalogPreset, access_method
 from ..agent.config import CatalogConfig
 
 COLUMNS = ("Name", "URL or path", "Kind", "Headers (Key: value; …)")
+NEEDS_AUTH = ("qgis_auth", "bearer", "s3")
 
 
 def headers_to_text(headers: dict[str, str]) -> str:
@@ -40,30 +52,77 @@ class CatalogsEditor(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._extra: list[CatalogConfig] = []  # fields the table does not show (auth_cfg, …)
+        self._extra: list[CatalogConfig] = []  # per row, the fields the table does not show (access, S3, …)
+        self._loading = False
         layout = QVBoxLayout(self)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_access(row))
         layout.addWidget(self.table)
         row = QHBoxLayout()
+        self.preset_button = QPushButton("Add from list…")
+        self.preset_menu = QMenu(self.preset_button)
+        for item in PRESETS:
+            self.preset_menu.addAction(item.label, lambda p=item: self.add_preset(p))
+        self.preset_button.setMenu(self.preset_menu)
         self.add_button = QPushButton("Add")
         self.add_button.clicked.connect(lambda: self.add_catalog(CatalogConfig(name="", url="")))
         self.remove_button = QPushButton("Remove")
         self.remove_button.clicked.connect(self.remove_selected)
         self.test_button = QPushButton("Test")
+        self.test_button.setToolTip("Searches the catalog, then reads the header of one asset with its access method")
         self.test_button.clicked.connect(self._test_selected)
-        for button in (self.add_button, self.remove_button, self.test_button):
+        for button in (self.preset_button, self.add_button, self.remove_button, self.test_button):
             row.addWidget(button)
         row.addStretch(1)
         layout.addLayout(row)
+        layout.addWidget(self._access_box())
+        self._show_access(-1)
+
+    def _access_box(self) -> QGroupBox:
+        box = QGroupBox("Access for the selected catalog")
+        form = QFormLayout(box)
+        self.access = QComboBox()
+        for key, label in ACCESS_METHODS.items():
+            self.access.addItem(label, key)
+        self.auth_cfg = QgsAuthConfigSelect(self)
+        self.requester_pays = QCheckBox("Requester pays (your AWS account is charged for reads)")
+        self.region = QLineEdit()
+        self.region.setPlaceholderText("e.g. us-west-2")
+        self.endpoint = QLineEdit()
+        self.endpoint.setPlaceholderText("S3-compatible store, e.g. https://eodata.dataspace.copernicus.eu")
+        self.asset_hosts = QLineEdit()
+        self.asset_hosts.setPlaceholderText("other hosts or buckets that get these credentials, comma-separated")
+        self.token_url = QLineEdit()
+        self.token_url.setPlaceholderText("default: the public Planetary Computer token API")
+        self.needs = QLabel()
+        self.needs.setWordWrap(True)
+        form.addRow("Method", self.access)
+        form.addRow("Auth config", self.auth_cfg)
+        form.addRow("", self.requester_pays)
+        form.addRow("S3 region", self.region)
+        form.addRow("S3 endpoint", self.endpoint)
+        form.addRow("Asset hosts", self.asset_hosts)
+        form.addRow("SAS token API", self.token_url)
+        form.addRow(self.needs)
+        self.access.currentIndexChanged.connect(lambda _i: self._store_access())
+        self.auth_cfg.selectedConfigIdChanged.connect(lambda _id: self._store_access())
+        self.requester_pays.toggled.connect(lambda _on: self._store_access())
+        for edit in (self.region, self.endpoint, self.asset_hosts, self.token_url):
+            edit.textChanged.connect(lambda _t: self._store_access())
+        return box
 
     def set_catalogs(self, catalogs: list[CatalogConfig]) -> None:
         self.table.setRowCount(0)
         self._extra = []
         for catalog in catalogs:
             self.add_catalog(catalog)
+
+    def add_preset(self, item: CatalogPreset) -> None:
+        self.add_catalog(item.new_config())
+        self.needs.setText(item.needs)
 
     def add_catalog(self, catalog: CatalogConfig) -> None:
         row = self.table.rowCount()
@@ -75,24 +134,63 @@ class CatalogsEditor(QWidget):
         kind.setCurrentText(catalog.kind)
         self.table.setCellWidget(row, 2, kind)
         self.table.setItem(row, 3, QTableWidgetItem(headers_to_text(catalog.headers)))
-        self._extra.append(catalog)
+        self._extra.append(dataclasses.replace(catalog, access=access_method(catalog)))
         self.table.setCurrentCell(row, 0)
+        self._show_access(row)
 
     def remove_selected(self) -> None:
         row = self.table.currentRow()
         if row >= 0:
-            self.table.removeRow(row)
             del self._extra[row]
+            self.table.removeRow(row)
+            self._show_access(self.table.currentRow())
 
     def catalog_at(self, row: int) -> CatalogConfig:
-        base = self._extra[row]
-        return CatalogConfig(name=self.table.item(row, 0).text().strip(), url=self.table.item(row, 1).text().strip(),
-                             kind=self.table.cellWidget(row, 2).currentText(),
-                             headers=headers_from_text(self.table.item(row, 3).text()),
-                             auth_cfg=base.auth_cfg, s3_requester_pays=base.s3_requester_pays)
+        return dataclasses.replace(
+            self._extra[row], name=self.table.item(row, 0).text().strip(), url=self.table.item(row, 1).text().strip(),
+            kind=self.table.cellWidget(row, 2).currentText(), headers=headers_from_text(self.table.item(row, 3).text()))
 
     def catalogs(self) -> list[CatalogConfig]:
         return [self.catalog_at(row) for row in range(self.table.rowCount())]
+
+    def _show_access(self, row: int) -> None:
+        """Loads the selected row's access settings into the form below the table."""
+        valid = 0 <= row < len(self._extra)
+        self._loading = True
+        try:
+            config = self._extra[row] if valid else CatalogConfig("", "")
+            self.access.setCurrentIndex(max(0, self.access.findData(access_method(config))))
+            self.auth_cfg.setConfigId(config.auth_cfg)
+            self.requester_pays.setChecked(config.s3_requester_pays)
+            self.region.setText(config.s3_region)
+            self.endpoint.setText(config.s3_endpoint)
+            self.asset_hosts.setText(", ".join(config.asset_hosts))
+            self.token_url.setText(config.token_url)
+        finally:
+            self._loading = False
+        for widget in (self.access, self.auth_cfg, self.requester_pays, self.region, self.endpoint, self.asset_hosts,
+                       self.token_url):
+            widget.setEnabled(valid)
+        self._enable_for(self.access.currentData())
+
+    def _enable_for(self, method: str) -> None:
+        s3 = method == "s3"
+        self.auth_cfg.setEnabled(method in NEEDS_AUTH and self.access.isEnabled())
+        for widget in (self.region, self.endpoint):
+            widget.setEnabled(s3 and self.access.isEnabled())
+        self.token_url.setEnabled(method == "planetary_computer" and self.access.isEnabled())
+
+    def _store_access(self) -> None:
+        row = self.table.currentRow()
+        if self._loading or not 0 <= row < len(self._extra):
+            return
+        method = self.access.currentData()
+        self._extra[row] = dataclasses.replace(
+            self._extra[row], access=method, auth_cfg=self.auth_cfg.configId(),
+            s3_requester_pays=self.requester_pays.isChecked(), s3_region=self.region.text().strip(),
+            s3_endpoint=self.endpoint.text().strip(), token_url=self.token_url.text().strip(),
+            asset_hosts=[h.strip() for h in self.asset_hosts.text().split(",") if h.strip()])
+        self._enable_for(method)
 
     def _test_selected(self) -> None:
         row = self.table.currentRow()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Callable
+from typing import Coroutine
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
@@ -13,22 +13,26 @@ from qgis.PyQt.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from ..agent.events import Done
-from ..agent.session_history import UserMessage, history_items
+from ..agent.events import Done, Notice, UserMessage
+from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord, SessionStore
 from ..agent.turn_stats import format_usage
+from ..host.qt_asyncio import TaskRegistry
 from .activity_feed import ActivityFeed
 from .chat_session import ChatSession
 from .conversation_view import ConversationView
-from .map_context_chip import MapContextChip
+from .map_context_chip import CanvasWatcher, MapContextChip
 from .message_input import MessageInput
+from .project_script import project_to_pyqgis
 from .sessions_panel import SessionsPanel
 from .voice import AnswerSpeaker, recogniser_available
+from .welcome_card import WelcomeCard
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +40,17 @@ log = logging.getLogger(__name__)
 class ChatPanel(QWidget):
     settings_requested = pyqtSignal()
     undo_requested = pyqtSignal(str)  # message_id of the turn whose map changes to revert
+    connection_check_requested = pyqtSignal()  # the user asked to check the connection to Ollama again
 
     def __init__(self, session: ChatSession, store: SessionStore | None = None, *, user: str = "default",
-                 map_changing_tool: Callable[[str], bool] | None = None, parent=None):
+                 tasks: TaskRegistry | None = None,
+                 parent=None):
         super().__init__(parent)
         self.session = session
+        self._tasks = tasks  # the plugin's registry, so unload cancels what is still running
         self._replaying = False
+        self._canvas_watcher: CanvasWatcher | None = None
+        self._canvas = None
         self.tabs = QTabWidget()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -49,9 +58,9 @@ class ChatPanel(QWidget):
         self.tabs.addTab(self._build_chat_tab(), "Chat")
         self.sessions: SessionsPanel | None = None
         if store is not None:
-            self.sessions = SessionsPanel(store, user, changes_map=map_changing_tool)
-            self.sessions.session_opened.connect(lambda record: asyncio.ensure_future(self.restore(record)))
-            self.sessions.new_session_requested.connect(lambda: asyncio.ensure_future(self.new_session()))
+            self.sessions = SessionsPanel(store, user, map_script=self.map_script)
+            self.sessions.session_opened.connect(lambda record: self._start(self.restore(record), "restore-session"))
+            self.sessions.new_session_requested.connect(lambda: self._start(self.new_session(), "new-session"))
             self.sessions.session_deleted.connect(self._on_session_deleted)
             self.tabs.addTab(self.sessions, "Sessions")
             self.tabs.currentChanged.connect(self._on_tab_changed)
@@ -63,7 +72,7 @@ class ChatPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
         self.new_button = QPushButton("New chat")
-        self.new_button.clicked.connect(lambda: asyncio.ensure_future(self.new_session()))
+        self.new_button.clicked.connect(lambda: self._start(self.new_session(), "new-session"))
         self.speak_box = QCheckBox("Speak answers")
         self.speaker = AnswerSpeaker()
         self.speak_box.setVisible(self.speaker.available)
@@ -76,9 +85,15 @@ class ChatPanel(QWidget):
         layout.addLayout(top)
 
         self.conversation = ConversationView()
+        self.welcome = WelcomeCard()
+        self.welcome.example_chosen.connect(self._send_example)
+        self.welcome.retry_requested.connect(self._retry_connection)
+        self.chat_pages = QStackedWidget()  # the welcome card until the chat has a message
+        self.chat_pages.addWidget(self.welcome)
+        self.chat_pages.addWidget(self.conversation)
         self.feed = ActivityFeed()
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.conversation)
+        splitter.addWidget(self.chat_pages)
         splitter.addWidget(self.feed)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
@@ -130,6 +145,12 @@ class ChatPanel(QWidget):
         session.map_changed.connect(self.conversation.show_undo)
         session.queue_changed.connect(self.show_queue)
 
+    def _start(self, coro: Coroutine, name: str) -> asyncio.Task:
+        """Every task the panel starts is held (a task nobody holds can vanish, and its error with it)."""
+        if self._tasks is None:
+            self._tasks = TaskRegistry(asyncio.get_event_loop())
+        return self._tasks.start(coro, name=name)
+
     # -- intent
     def send(self, text: str) -> None:
         if self.session.busy:
@@ -144,14 +165,44 @@ class ChatPanel(QWidget):
             self.input.submit()
 
     def refresh_map_context(self) -> None:
-        """Updates the chip; the dock calls it when the canvas extent or selection changes."""
+        """Updates the chip from the canvas as it is now."""
         self.map_chip.show_context(self.session.map_context())
+
+    def watch_canvas(self, iface) -> None:
+        """Keeps the map chip in step with the canvas (extent, CRS, layers, active layer, selection)."""
+        self._canvas = iface.mapCanvas()
+        self._canvas_watcher = CanvasWatcher(self._canvas, self.refresh_map_context, iface, parent=self)
+        self.refresh_map_context()
+
+    def map_script(self, title: str) -> str:
+        """The map as it is now (project layers, styles, the canvas view) as a PyQGIS script."""
+        return project_to_pyqgis(title, canvas=self._canvas)
+
+    def _send_example(self, text: str) -> None:
+        self.input.setPlainText(text)
+        self.input.submit()
+
+    def _retry_connection(self) -> None:
+        self.welcome.show_checking()
+        self.connection_check_requested.emit()
+
+    def show_connection(self, state, model: str) -> None:
+        """The result of a connection check (`agent.health.ConnectionState`), on the welcome card."""
+        self.welcome.show_connection(state, model)
+
+    def show_notice(self, text: str, *, in_chat: bool = False) -> None:
+        """Something that happened (a store fell back, an undo): into the feed, and the chat when
+        the user's eyes are there; the dock's status line keeps saying whether the model can answer."""
+        self.feed.add_notice(Notice(text))
+        if in_chat:
+            self.conversation.add_status(text)
 
     async def new_session(self) -> None:
         await self.session.open(None)
         self.conversation.clear()
         self.feed.clear()
         self.stats.clear()
+        self.chat_pages.setCurrentWidget(self.welcome)
         self.tabs.setCurrentIndex(0)
 
     async def restore(self, record: SessionRecord) -> None:
@@ -160,6 +211,7 @@ class ChatPanel(QWidget):
         self.conversation.clear()
         self.feed.clear()
         self.stats.clear()
+        self.chat_pages.setCurrentWidget(self.conversation)
         self._replaying = True
         try:
             for item in history_items(record):
@@ -180,6 +232,7 @@ class ChatPanel(QWidget):
 
     # -- rendering
     def _on_user_message(self, text: str) -> None:
+        self.chat_pages.setCurrentWidget(self.conversation)
         self.conversation.add_user_message(text)
         self.input.last_sent = text
         self.input.clear()
@@ -199,12 +252,12 @@ class ChatPanel(QWidget):
         if self.speak_box.isChecked() and not event.stopped:
             self.speaker.speak(event.content)
         if self.sessions is not None:
-            asyncio.ensure_future(self.sessions.run_reporting_errors(self.sessions.refresh()))
+            self._start(self.sessions.run_reporting_errors(self.sessions.refresh()), "refresh-sessions")
 
     def _on_tab_changed(self, index: int) -> None:
         if self.sessions is not None and self.tabs.widget(index) is self.sessions:
-            asyncio.ensure_future(self.sessions.run_reporting_errors(self.sessions.refresh()))
+            self._start(self.sessions.run_reporting_errors(self.sessions.refresh()), "refresh-sessions")
 
     def _on_session_deleted(self, session_id: str) -> None:
         if session_id == self.session.session_id:
-            asyncio.ensure_future(self.new_session())
+            self._start(self.new_session(), "new-session")

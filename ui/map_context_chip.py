@@ -1,10 +1,23 @@
-"""A small switch showing the map context that goes with every message."""
+"""A small switch showing the map context that goes with every message, kept in step with the canvas."""
 
 from __future__ import annotations
 
+import logging
+from typing import Callable
+
+from qgis.PyQt.QtCore import QObject, QTimer, pyqtSlot
 from qgis.PyQt.QtWidgets import QToolButton
 
 from ..agent.map_context import MapContext
+
+log = logging.getLogger(__name__)
+# Panning fires many extent changes a second; the chip reads the canvas once things settle.
+DEBOUNCE_MS = 150
+
+
+def _lonlat(center: tuple[float, float]) -> str:
+    lon, lat = center
+    return f"{abs(lat):.2f}°{'N' if lat >= 0 else 'S'} {abs(lon):.2f}°{'E' if lon >= 0 else 'W'}"
 
 
 def describe_map_context(context: MapContext | None) -> str:
@@ -15,11 +28,14 @@ def describe_map_context(context: MapContext | None) -> str:
         bits.append(context.crs)
     if context.scale:
         bits.append(f"1:{context.scale:,.0f}".replace(",", "\u202f"))
+    if context.center_lonlat:
+        bits.append(_lonlat(context.center_lonlat))
     if context.active_layer:
         bits.append(context.active_layer)
-    features = (context.selected_features or {}).get("features") or []
-    if features:
-        bits.append(f"{len(features)} selected")
+    selection = context.selected_features or {}
+    count = selection.get("selected_count") or len(selection.get("features") or [])
+    if count:
+        bits.append(f"{count} selected")
     return " · ".join(bits) or "empty map"
 
 
@@ -44,8 +60,37 @@ class MapContextChip(QToolButton):
     def _refresh_text(self) -> None:
         if self.isChecked():
             self.setText(f"Map: {self._summary}")
-            self.setToolTip("The map view (extent, CRS, centre, active layer, selection) is sent "
-                            "with each message. Click to stop sending it.")
+            self.setToolTip("Sent with each message: the map's CRS, scale, centre, layers, the active layer and "
+                            "its selected features. Click to stop sending it.")
         else:
             self.setText("Map: not sent")
             self.setToolTip("The map view is not sent. Click to send it with each message.")
+
+
+class CanvasWatcher(QObject):
+    """Calls `on_change` once the canvas (extent, CRS, layers, active layer, selection) has been still
+    for DEBOUNCE_MS. Its connections die with it: the canvas outlives the dock."""
+
+    def __init__(self, canvas, on_change: Callable[[], None], iface=None, delay_ms: int = DEBOUNCE_MS,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self._on_change = on_change
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(delay_ms)
+        self._timer.timeout.connect(self._fire)
+        for signal in (canvas.extentsChanged, canvas.destinationCrsChanged, canvas.layersChanged,
+                       canvas.selectionChanged, canvas.currentLayerChanged):
+            signal.connect(self.schedule)
+        if iface is not None and hasattr(iface, "currentLayerChanged"):
+            iface.currentLayerChanged.connect(self.schedule)
+
+    @pyqtSlot()
+    def schedule(self) -> None:
+        self._timer.start()
+
+    def _fire(self) -> None:
+        try:
+            self._on_change()
+        except Exception:  # a canvas caught mid-change must not break the dock
+            log.exception("could not refresh the map chip")

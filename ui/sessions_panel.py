@@ -23,7 +23,8 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..agent.stores.base import SessionInfo, SessionStore
-from .exports import session_to_markdown, session_to_pyqgis
+from .export_paths import remember_export_folder, suggested_export_path
+from .exports import session_to_markdown
 
 log = logging.getLogger(__name__)
 SESSION_ID_ROLE = Qt.ItemDataRole.UserRole
@@ -39,11 +40,12 @@ class SessionsPanel(QWidget):
     session_deleted = pyqtSignal(str)
 
     def __init__(self, store: SessionStore, user: str = "default",
-                 changes_map: Callable[[str], bool] | None = None, parent=None):
+                 map_script: Callable[[str], str] | None = None, parent=None):
+        """`map_script(title)`: the map as it is now as a PyQGIS script (ui.project_script)."""
         super().__init__(parent)
         self.store = store
         self.user = user
-        self._changes_map = changes_map
+        self._map_script = map_script
         self.sessions: list[SessionInfo] = []
         layout = QVBoxLayout(self)
         self.list = QListWidget()
@@ -60,9 +62,13 @@ class SessionsPanel(QWidget):
             ("rename", "Rename…", lambda: self._start(self.rename_selected())),
             ("delete", "Delete…", lambda: self._start(self.delete_selected())),
             ("markdown", "Export Markdown…", lambda: self._start(self.export_selected("markdown"))),
-            ("pyqgis", "Export PyQGIS script…", lambda: self._start(self.export_selected("pyqgis"))),
+            ("pyqgis", "Export map as PyQGIS script…", lambda: self._start(self.export_selected("pyqgis"))),
         )):
             button = QPushButton(label)
+            if key == "pyqgis":
+                button.setToolTip("A script that rebuilds the map as it is now in QGIS (groups, layers, styles, "
+                                  "view), named after the selected conversation")
+                button.setVisible(map_script is not None)
             button.clicked.connect(handler)
             rows[row].addWidget(button)
             self.buttons[key] = button
@@ -71,7 +77,7 @@ class SessionsPanel(QWidget):
         # Dialog seams: modal dialogs cannot be clicked in offscreen tests.
         self.ask_title: Callable[[str], str | None] = self._ask_title
         self.confirm_delete: Callable[[str], bool] = self._confirm_delete
-        self.ask_export_path: Callable[[str, str], str | None] = self._ask_export_path
+        self.ask_export_path: Callable[[Path, str], str | None] = self._ask_export_path
 
     def _start(self, coro) -> asyncio.Task:
         return asyncio.ensure_future(self.run_reporting_errors(coro))
@@ -148,13 +154,16 @@ class SessionsPanel(QWidget):
         if record is None:
             return None
         suffix = ".md" if kind == "markdown" else ".py"
-        path = self.ask_export_path((record.info.title or "session")[:40], suffix)
+        title = record.info.title or "conversation"
+        path = self.ask_export_path(suggested_export_path(title, suffix), suffix)
         if not path:
             return None
-        text = session_to_markdown(record) if kind == "markdown" else session_to_pyqgis(record, self._changes_map)
+        text = session_to_markdown(record) if kind == "markdown" else self._map_script(title)
         target = Path(path)
         target.write_text(text, encoding="utf-8")
-        self.message.setText(f"Saved {target}")
+        remember_export_folder(target.parent)
+        what = "the conversation" if kind == "markdown" else "a script that rebuilds the map as it is now"
+        self.message.setText(f"Saved {what} to {target}")
         return target
 
     # -- dialogs
@@ -167,8 +176,8 @@ class SessionsPanel(QWidget):
                                       f"Delete “{title}” and its history? This cannot be undone.")
         return answer == QMessageBox.StandardButton.Yes
 
-    def _ask_export_path(self, stem: str, suffix: str) -> str | None:
-        safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in stem).strip() or "session"
+    def _ask_export_path(self, suggested: Path, suffix: str) -> str | None:
         kind = "Markdown (*.md)" if suffix == ".md" else "Python script (*.py)"
-        path, _filter = QFileDialog.getSaveFileName(self, "Export conversation", safe + suffix, kind)
+        caption = "Export conversation" if suffix == ".md" else "Export map as PyQGIS script"
+        path, _filter = QFileDialog.getSaveFileName(self, caption, str(suggested), kind)
         return path or None

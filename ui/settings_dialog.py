@@ -35,6 +35,7 @@ from ..agent.config import Settings
 from ..agent.llm.types import ModelInfo
 from ..agent.settings_validation import RANGES, validate_settings
 from .catalogs_editor import CatalogsEditor
+from .outside_access import OutsideAccessTab
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +60,9 @@ def _show(label: QLabel, result: checks.CheckResult) -> None:
 
 class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, *, read_password: Callable[[str], str] | None = None,
-                 store_mcp_token: Callable[[str], None] | None = None, parent=None):
+                 endpoint_access=None, parent=None):
         super().__init__(parent)
-        self._store_mcp_token = store_mcp_token  # the token goes to the auth manager, not to Settings
+        self._endpoint_access = endpoint_access  # tools.http_endpoint.EndpointAccess: the token and client configs
         self.setWindowTitle("STAC GIS Agent settings")
         self._original = settings
         self._read_password = read_password
@@ -117,6 +118,11 @@ class SettingsDialog(QDialog):
         form.addRow("Backup provider URL", self.backup_url)
         form.addRow("Backup model", self.backup_model)
         form.addRow("Backup protocol", self.backup_kind)
+        self.backup_auth_cfg = QgsAuthConfigSelect(self)  # the API key is the config's password
+        self.backup_auth_cfg.setConfigId(s.backup_auth_cfg)
+        self._backup_cfg_touched = False  # an id the auth database cannot show now is kept, as for PostgreSQL
+        self.backup_auth_cfg.selectedConfigIdChanged.connect(lambda _id: setattr(self, "_backup_cfg_touched", True))
+        form.addRow("Backup API key (QGIS authentication)", self.backup_auth_cfg)
         self.num_ctx = self._spin(QSpinBox(), "num_ctx", s.num_ctx, step=1024)
         self.temperature = self._spin(QDoubleSpinBox(), "temperature", s.temperature, step=0.1)
         self.max_steps = self._spin(QSpinBox(), "max_steps", s.max_steps)
@@ -173,19 +179,9 @@ class SettingsDialog(QDialog):
         return tab
 
     def _outside_tab(self, s: Settings) -> QWidget:
-        tab = QWidget()
-        form = QFormLayout(tab)
-        self.mcp_enabled = QCheckBox("Let other MCP clients on this machine use the tools")
-        self.mcp_enabled.setChecked(s.mcp_http_enabled)
-        self.mcp_port = self._spin(QSpinBox(), "mcp_http_port", s.mcp_http_port)
-        self.mcp_token = QLineEdit()
-        self.mcp_token.setEchoMode(QLineEdit.EchoMode.Password)
-        self.mcp_token.setPlaceholderText("bearer token clients must send; empty keeps the current one")
-        form.addRow(self.mcp_enabled)
-        form.addRow("Port", self.mcp_port)
-        if self._store_mcp_token is not None:  # no token field where it could not be kept
-            form.addRow("New token", self.mcp_token)
-        return tab
+        self.outside = OutsideAccessTab(s, self._endpoint_access)
+        self.mcp_enabled, self.mcp_port = self.outside.enabled, self.outside.port
+        return self.outside
 
     @staticmethod
     def _spin(box, name: str, value, step=1):
@@ -217,7 +213,12 @@ class SettingsDialog(QDialog):
             redis_url=self.redis_url.text().strip(), postgres_dsn=self.postgres_dsn.text().strip(),
             postgres_auth_cfg=self.postgres_auth_id(),
             mcp_http_enabled=self.mcp_enabled.isChecked(), mcp_http_port=self.mcp_port.value(),
+            mcp_allowed_folders=self.outside.allowed_folders(), backup_auth_cfg=self._backup_auth_id(),
             dask_scheduler=self.dask_scheduler.text().strip())
+
+    def _backup_auth_id(self) -> str:
+        chosen = self.backup_auth_cfg.configId()
+        return chosen if (chosen or self._backup_cfg_touched) else self._original.backup_auth_cfg
 
     def postgres_auth_id(self) -> str:
         chosen = self.postgres_auth_cfg.configId()
@@ -237,8 +238,6 @@ class SettingsDialog(QDialog):
             self.problems.show()
             return
         self.problems.hide()
-        if self._store_mcp_token is not None and self.mcp_token.text():
-            self._store_mcp_token(self.mcp_token.text())
         super().accept()
 
     def showEvent(self, event) -> None:
@@ -293,7 +292,19 @@ class SettingsDialog(QDialog):
             self.chat_model_info.setStyleSheet("")
 
     async def test_catalog(self, catalog) -> None:
-        _show(self.catalog_result, await checks.check_catalog(catalog))
+        from ..agent.catalog_presets import access_method
+        from ..tools.stac.catalog_check import check_catalog_access
+
+        self.catalog_result.setText(f"Testing {catalog.name or catalog.url}: search, then one asset's header…")
+        first = None
+        if access_method(catalog) in ("none", "headers"):  # the root alone says most about a wrong URL or kind
+            first = await checks.check_catalog(catalog)
+            if not first.ok:
+                return _show(self.catalog_result, first)
+        result = await check_catalog_access(catalog)
+        more = result.message.removeprefix(f"{catalog.name or catalog.url}: ")
+        _show(self.catalog_result, checks.CheckResult(result.ok, f"{first.message} {more[:1].upper()}{more[1:]}"
+                                                      if first else result.message))
 
     async def test_redis(self) -> None:
         _show(self.redis_result, await checks.check_redis(self.redis_url.text().strip()))

@@ -14,24 +14,22 @@ from .tool_protocol import ProtocolMemory, ToolProtocolProvider
 from .types import ChatOptions, Provider
 
 
-def chat_options(settings: Settings) -> ChatOptions:
-    return ChatOptions(num_ctx=settings.num_ctx, temperature=settings.temperature, keep_alive=settings.keep_alive)
-
-
 def provider_from_settings(settings: Settings, *, known_tools: Iterable[str] | None = None,
                            backup_api_key: str = "", protocol_folder: str | Path | None = None) -> Provider:
     """OllamaProvider for the chat model; wrapped in a FallbackProvider when a backup is set.
 
     Each model gets native or constrained-JSON tool calling (remembered per model in
     `protocol_folder`, the plugin's data folder; in memory only when None).
-    `backup_api_key` comes from QGIS's auth manager (secrets are not settings fields).
+    `backup_api_key` comes from QGIS's auth manager (secrets are not settings fields): the plugin reads
+    the password of `settings.backup_auth_cfg` and passes it here; it is sent as a bearer token to an
+    OpenAI-compatible backup only, never to Ollama.
     """
     memory = ProtocolMemory(protocol_folder)
 
     def choose_protocol(provider: HttpProvider) -> Provider:
         return ToolProtocolProvider(provider, force_constrained=settings.constrained_tools, memory=memory)
 
-    options = chat_options(settings)
+    options = ChatOptions.from_settings(settings)
     common = dict(options=options, timeout_s=settings.request_timeout_s,
                   known_tools=known_tools, embed_model=settings.embedding_model)
     primary = OllamaProvider(settings.ollama_url, settings.chat_model, **common)

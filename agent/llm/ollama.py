@@ -111,6 +111,13 @@ class OllamaProvider(HttpProvider):
                           quantization=(m.get("details") or {}).get("quantization_level", ""))
                 for m in data.get("models", [])]
 
+    async def installed_models(self) -> list[ModelInfo]:
+        """Installed models with their capabilities and context length (`show()` of each); a model
+        the server cannot describe keeps what the list says."""
+        listed = await self.list_models()
+        shown = await asyncio.gather(*(self.show(m.name) for m in listed), return_exceptions=True)
+        return [info if isinstance(info, ModelInfo) else model for model, info in zip(listed, shown)]
+
     async def show(self, model: str | None = None) -> ModelInfo:
         name = model or self.model
         data = await self._call("POST", "/api/show", {"model": name}, model=name)
@@ -131,8 +138,7 @@ class OllamaProvider(HttpProvider):
 
     async def _tool_capable_models(self) -> tuple[str, ...]:
         try:
-            names = [m.name for m in await self.list_models()]
-            infos = await asyncio.gather(*(self.show(n) for n in names))
+            infos = await self.installed_models()
         except LLMError:
             return ()
         return tuple(info.name for info in infos if info.supports_tools)

@@ -74,7 +74,25 @@ class FinalChunk:
     response: ChatResponse
 
 
-StreamChunk = Union[ThinkingChunk, ContentChunk, ToolCallChunk, FinalChunk]
+@dataclass(frozen=True)
+class ProviderSwitchChunk:
+    """The primary provider failed before any output and a backup took over this request."""
+
+    from_provider: str
+    to_provider: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ProtocolChunk:
+    """Which tool-calling protocol this request uses ("native" or "constrained") and why."""
+
+    protocol: str
+    model: str
+    reason: str = ""
+
+
+StreamChunk = Union[ThinkingChunk, ContentChunk, ToolCallChunk, FinalChunk, ProviderSwitchChunk, ProtocolChunk]
 
 
 @dataclass(frozen=True)
@@ -88,6 +106,11 @@ class ChatOptions:
     num_predict: int | None = None
     # A JSON schema the reply must match (Ollama `format`, OpenAI `response_format`): per call
     response_schema: dict[str, Any] | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> ChatOptions:
+        """The session's runner options from the plugin settings (`agent.config.Settings`)."""
+        return cls(num_ctx=settings.num_ctx, temperature=settings.temperature, keep_alive=settings.keep_alive)
 
 
 @dataclass(frozen=True)
@@ -125,27 +148,6 @@ class Provider(Protocol):
     async def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
     async def aclose(self) -> None: ...
-
-
-@dataclass(frozen=True)
-class ProviderSwitchChunk:
-    """The primary provider failed before any output and a backup took over this request."""
-
-    from_provider: str
-    to_provider: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class ProtocolChunk:
-    """Which tool-calling protocol this request uses ("native" or "constrained") and why."""
-
-    protocol: str
-    model: str
-    reason: str = ""
-
-
-StreamChunk = Union[ThinkingChunk, ContentChunk, ToolCallChunk, FinalChunk, ProviderSwitchChunk, ProtocolChunk]
 
 
 @dataclass(frozen=True)

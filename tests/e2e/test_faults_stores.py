@@ -38,7 +38,7 @@ def test_redis_and_postgres_killed_mid_conversation_and_restarted(make_plugin, e
         redis.kill()
         pg.kill()
         _remember(plugin, emu, "I like the RdYlGn ramp.", "Remember my ramp")
-        assert process_until(lambda: "nothing is lost" in dock_status(plugin), 5), dock_status(plugin)
+        assert process_until(lambda: any("nothing is lost" in e for e in feed(plugin)), 5), feed(plugin)
         asked = [e["text"] for e in saved_events(plugin) if e["type"] == "user_message"]
         assert asked == ["Remember my CRS", "Remember my ramp"]  # kept on this computer meanwhile
 
@@ -53,7 +53,8 @@ def test_redis_and_postgres_killed_mid_conversation_and_restarted(make_plugin, e
             assert process_until(lambda: r.exists(f"session:{session_id}"), 10), "the conversation did not go back to Redis"
         assert _memories(plugin, "EPSG ramp parcels") == [
             "I like the RdYlGn ramp.", "I work in EPSG:2154.", "My parcels layer is called cadastre."]
-        assert process_until(lambda: "reachable again" in dock_status(plugin), 5), dock_status(plugin)
+        assert process_until(lambda: any("reachable again" in e for e in feed(plugin)), 5), feed(plugin)
+        assert "ready" in dock_status(plugin)  # the status line still says the model can answer
     finally:
         redis.stop()
         pg.stop()

@@ -46,11 +46,15 @@ def test_remove_all_layers_waits_for_the_ok_and_can_be_undone(plugin, emu):
     emu.script(Turn(tool_calls=removal), Turn(content="I did not remove anything."))
     send(plugin, "Remove all layers")
     question = _question(plugin)
-    assert "remove_layer" in question.question.text() and "parcels" in question.details.text()
+    # one card for the step's two removals, listing both, and saying truthfully that undo helps
+    assert question.question.text() == "Run these 2 actions? Undo in the chat brings it back."
+    details = question.details.text()
+    assert "remove_layer: Remove a layer from the project" in details
+    assert "layer = parcels" in details and "layer = roads" in details and "cannot be undone" not in details
     _click(question, "No")
-    # The second removal asks too; the analyst refuses it as well.
-    _click(_question(plugin), "No")
     wait_turn(plugin)
+    cards = [w for w in plugin.runtime.panel.conversation.items() if isinstance(w, AskUserWidget)]
+    assert len(cards) == 1
     assert _names() == ["parcels", "roads"]
     assert chat(plugin)[-1] == ("assistant", "I did not remove anything.")
     refused = [m["content"] for m in tool_messages(emu.chat_requests()[-1], "remove_layer")]
@@ -59,7 +63,6 @@ def test_remove_all_layers_waits_for_the_ok_and_can_be_undone(plugin, emu):
     emu.script(Turn(tool_calls=removal), Turn(content="Removed parcels and roads."))
     send(plugin, "Yes, remove them all")
     _click(_question(plugin), "Yes, run it")
-    _click(_question(plugin), "Yes, run it")
     wait_turn(plugin)
     assert _names() == []
     answer = plugin.runtime.panel.conversation.bubbles()[-1]
@@ -67,7 +70,7 @@ def test_remove_all_layers_waits_for_the_ok_and_can_be_undone(plugin, emu):
 
     QTest.mouseClick(answer.undo_button, Qt.MouseButton.LeftButton)
     assert process_until(lambda: _names() == ["parcels", "roads"], 5)
-    assert "Undid 2 map change(s)" in plugin.dock.status.text()
+    assert any("Undid 2 map change(s)" in line for line in status_lines(plugin))
 
 
 def test_a_model_that_leaks_a_call_then_sends_bad_arguments_recovers(plugin, emu):

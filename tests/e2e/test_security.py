@@ -162,7 +162,7 @@ def test_a_prompt_injection_in_catalog_data_cannot_remove_layers_without_the_ok(
     assert item["properties"]["description"] == INJECTION  # the injection did reach the model
 
 
-def test_files_are_written_only_in_the_plugin_folder_or_temp(qgis_processing, lyon_plugin, emu, tmp_path):
+def test_an_output_outside_the_plugin_folder_waits_for_the_ok_in_the_dock(qgis_processing, lyon_plugin, emu, tmp_path):
     QgsProject.instance().addMapLayer(QgsVectorLayer("Point?crs=EPSG:4326", "parcels", "memory"))
     outside = tmp_path.parent / "not-the-plugins" / "pwned.gpkg"
     outside = Path("/root/stacgis-e2e-pwned.gpkg") if Path("/root").is_dir() else outside
@@ -171,10 +171,48 @@ def test_files_are_written_only_in_the_plugin_folder_or_temp(qgis_processing, ly
                    "INPUT": "parcels", "DISTANCE": 1, "OUTPUT": str(outside)}})]),
                Turn(content="Done."))
     send(lyon_plugin, "Search the scenes and buffer the parcels into a file")
+    conversation = lyon_plugin.runtime.panel.conversation
+    assert process_until(lambda: any(isinstance(w, AskUserWidget) for w in conversation.items()), 20), \
+        chat(lyon_plugin)
+    card = next(w for w in conversation.items() if isinstance(w, AskUserWidget))
+    assert f"writes output OUTPUT to {outside}, outside the plugin's output folder" in card.details.text()
+    assert card.question.text() == "Run this action? It cannot be undone."
+    QTest.mouseClick(next(b for b in card.buttons if b.text() == "No"), Qt.MouseButton.LeftButton)
     wait_turn(lyon_plugin, 30)
     last = emu.chat_requests()[-1]
     saved = Path(tool_results(last, "search_items")[-1]["item_collection_file"])
     assert saved.is_relative_to(lyon_plugin.runtime.profile_dir) and saved.exists()
     refusal = json.loads(tool_messages(last, "run_processing_algorithm")[-1]["content"])["error"]
-    assert "outside the temporary folder" in refusal and "asks the user" in refusal
+    assert "did not approve" in refusal
     assert not outside.exists()
+
+
+def test_truncating_a_real_table_from_the_dock_waits_for_the_ok_and_no_keeps_the_rows(qgis_processing, plugin, emu,
+                                                                                     tmp_path):
+    from testkit.security_world import rows_on_disk, write_gpkg
+
+    gpkg = write_gpkg(tmp_path / "roads.gpkg", "roads")
+    QgsProject.instance().addMapLayer(QgsVectorLayer(f"{gpkg}|layername=roads", "roads", "ogr"))
+    # the tool is only marked "write": the call itself (an in-place algorithm) is what makes it ask
+    emu.script(Turn(tool_calls=[("run_processing_algorithm", {"algorithm_id": "native:truncatetable",
+                                                              "parameters": {"INPUT": "roads"}})]),
+               Turn(content="Left the table alone."))
+    send(plugin, "Empty the roads table")
+    conversation = plugin.runtime.panel.conversation
+    assert process_until(lambda: any(isinstance(w, AskUserWidget) for w in conversation.items()), 20), chat(plugin)
+    card = next(w for w in conversation.items() if isinstance(w, AskUserWidget))
+    assert f"empties table 'roads' in file {gpkg}" in card.details.text()
+    assert rows_on_disk(gpkg, "roads") == 3
+    QTest.mouseClick(next(b for b in card.buttons if b.text() == "No"), Qt.MouseButton.LeftButton)
+    wait_turn(plugin, 30)
+    assert rows_on_disk(gpkg, "roads") == 3
+
+    emu.script(Turn(tool_calls=[("run_processing_algorithm", {"algorithm_id": "native:truncatetable",
+                                                              "parameters": {"INPUT": "roads"}})]),
+               Turn(content="Emptied."))
+    send(plugin, "Yes, empty it")
+    assert process_until(lambda: sum(isinstance(w, AskUserWidget) for w in conversation.items()) == 2, 20)
+    card = [w for w in conversation.items() if isinstance(w, AskUserWidget)][-1]
+    QTest.mouseClick(next(b for b in card.buttons if b.text() == "Yes, run it"), Qt.MouseButton.LeftButton)
+    wait_turn(plugin, 30)
+    assert rows_on_disk(gpkg, "roads") == 0

@@ -1,18 +1,27 @@
-"""Fixtures for tests that run inside QGIS (pytest-qgis, offscreen)."""
+"""Fixtures for tests that run inside QGIS (pytest-qgis, offscreen).
+
+`make test-qt6` also runs the ui/ widget tests from here under PyQt6 through a qgis.PyQt shim
+(tests/qt6_shim, no qgis.core): there a bare QApplication stands in for pytest-qgis' qgis_app."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
-import qasync
-from qgis.core import QgsProject
 
-from testkit.plugin_driver import process_until
+from testkit.qt_loop import BoundedQEventLoop, close_loop, forget_running_loop
+
+QT6_SHIM = os.environ.get("STACGIS_QT6_SHIM") == "1"
+
+if QT6_SHIM:
+    from testkit.qt6_app import qgis_app  # noqa: F401  (a fixture)
 
 
 @pytest.fixture
 def qt_process_until():
+    from testkit.plugin_driver import process_until
+
     return process_until
 
 
@@ -22,28 +31,30 @@ def _detach_running_loop():
     process has no running Qt loop, so drop that marker after each test so other tests can
     run their own asyncio loops."""
     yield
-    asyncio.events._set_running_loop(None)
+    forget_running_loop()
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _clean_exit():
     # QGIS can crash at exit ("double free") while layers are still registered.
     yield
-    QgsProject.instance().removeAllMapLayers()
+    if not QT6_SHIM:
+        from qgis.core import QgsProject
+
+        QgsProject.instance().removeAllMapLayers()
 
 
 @pytest.fixture
 def qloop(qgis_app):
     """The plugin's kind of loop (qasync on the Qt app), for tests that run it themselves; closed
     afterwards: a closed loop drops its socket notifiers, which would otherwise fire on reused file
-    descriptors in later tests."""
-    loop = qasync.QEventLoop(qgis_app)
+    descriptors in later tests. Neither the test nor the teardown can hang (testkit.qt_loop)."""
+    loop = BoundedQEventLoop(qgis_app)
     asyncio.set_event_loop(loop)
-    yield loop
-    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-    for task in pending:
-        task.cancel()
-    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-    loop.run_until_complete(loop.shutdown_asyncgens())
-    loop.close()
-    asyncio.set_event_loop(None)
+    try:
+        yield loop
+    finally:
+        try:
+            close_loop(loop)
+        finally:
+            asyncio.set_event_loop(None)

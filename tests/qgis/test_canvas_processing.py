@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from mcp import Client
 from qgis.core import QgsProject, QgsWkbTypes
 
 from stacgis_agent.tools.canvas import family
@@ -63,20 +62,3 @@ async def test_parameters_are_checked_against_the_algorithm(processing):
     unknown_alg = await client.call_tool("run_processing_algorithm", {"algorithm_id": "native:nothing", "parameters": {}})
     assert unknown_alg.is_error and "search_processing_algorithms" in unknown_alg.content[0].text
     assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["cities"]
-
-
-async def test_an_output_outside_temp_needs_the_destructive_tool(processing, tmp_path_factory):
-    client, server, _ = processing
-    refused = await client.call_tool("run_processing_algorithm", {
-        "algorithm_id": "native:buffer",
-        "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": "/srv/data/buffers.gpkg"}})
-    assert refused.is_error and "run_processing_algorithm_to_files" in refused.content[0].text
-    async with Client(server) as session:
-        tools = {t.name: t for t in (await session.list_tools()).tools}
-    assert tools["run_processing_algorithm_to_files"].annotations.destructive_hint is True
-    assert not tools["run_processing_algorithm"].annotations.destructive_hint
-    target = tmp_path_factory.mktemp("kept") / "buffers.gpkg"
-    saved = await client.call_tool("run_processing_algorithm_to_files", {
-        "algorithm_id": "native:buffer", "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(target)}})
-    assert not saved.is_error, saved.content[0].text
-    assert target.exists() and saved.structured_content["layers"][0]["features"] == len(CITIES)

@@ -42,16 +42,16 @@ def protected(tmp_path):
         server.stop()
 
 
-async def _load(iface, catalog, work, headers):
-    async with httpx.AsyncClient() as http:
-        deps = canvas_deps(http, str(catalog), str(work), iface, headers=headers)
+async def _load(iface, catalog, work, headers, asset_host):
+    async with httpx.AsyncClient() as http:  # credentials go only to the hosts the catalog names
+        deps = canvas_deps(http, str(catalog), str(work), iface, headers=headers, asset_hosts=[asset_host])
         client = OneShotClient(build_server(deps, extra_families=[family]))
         return await client.call_tool("load_stac_asset", {"collection": "tiles", "item_id": "tile-1"})
 
 
 async def test_catalog_headers_reach_gdal_for_reading_and_rendering(protected, qgis_iface, qgis_new_project, tmp_path):
     server, catalog = protected()
-    result = await _load(qgis_iface, catalog, tmp_path, {TOKEN[0]: TOKEN[1]})
+    result = await _load(qgis_iface, catalog, tmp_path, {TOKEN[0]: TOKEN[1]}, f"127.0.0.1:{server.port}")
     assert not result.is_error, result.content[0].text
     [layer] = QgsProject.instance().mapLayers().values()
     value, ok = layer.dataProvider().sample(QgsPointXY(TILES_WEST + 1.5 * TILE_DEG, TILES_NORTH - 0.5 * TILE_DEG), 1)
@@ -66,7 +66,7 @@ async def test_the_allowed_extensions_pitfall_gets_a_message_that_says_what_to_c
     server, catalog = protected()
     gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", ".tif")
     try:
-        result = await _load(qgis_iface, catalog, tmp_path, {TOKEN[0]: TOKEN[1]})
+        result = await _load(qgis_iface, catalog, tmp_path, {TOKEN[0]: TOKEN[1]}, f"127.0.0.1:{server.port}")
     finally:
         gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", None)
     assert result.is_error and "remove it" in result.content[0].text
@@ -75,7 +75,7 @@ async def test_the_allowed_extensions_pitfall_gets_a_message_that_says_what_to_c
 
 async def test_without_the_header_the_error_says_to_configure_credentials(protected, qgis_iface, qgis_new_project, tmp_path):
     server, catalog = protected()
-    result = await _load(qgis_iface, catalog, tmp_path, None)
+    result = await _load(qgis_iface, catalog, tmp_path, None, f"127.0.0.1:{server.port}")
     assert result.is_error
     assert "credentials" in result.content[0].text and "nothing was added" in result.content[0].text
     assert server.refused >= 1 and QgsProject.instance().mapLayers() == {}

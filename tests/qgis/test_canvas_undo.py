@@ -33,7 +33,8 @@ async def turn(static_stac, qgis_iface, qgis_new_project, tmp_path):
     canvas.setExtent(QgsRectangle(4.5, 44.5, 8.0, 46.5))
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, str(static_stac), str(tmp_path / "out"), qgis_iface)
-        yield OneShotClient(build_server(deps, extra_families=[family])), deps, canvas
+        # the analyst approves the removals this turn asks for: undo is what is tested here
+        yield OneShotClient(build_server(deps, extra_families=[family]), user_approves=True), deps, canvas
     QgsProject.instance().removeAllMapLayers()
 
 

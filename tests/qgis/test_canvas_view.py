@@ -81,7 +81,7 @@ async def test_zoom_to_bbox_layer_feature_and_place(view):
     assert not result.is_error, result.content[0].text
     assert canvas.extent().contains(QgsPointXY(7.686, 45.070)) and not canvas.extent().contains(QgsPointXY(4.835, 45.764))
     assert canvas.scale() == pytest.approx(50000, rel=0.01)
-    missing = await client.call_tool("zoom_to_location", {"place": "Atlantis"})
+    missing = await client.call_tool("zoom_to_location", {"place": "Xyzzyville"})
     assert missing.is_error and "lon/lat or a bbox" in missing.content[0].text
 
 

@@ -81,7 +81,7 @@ def test_enter_sends_and_bubbles_feed_and_stats_follow_the_stream(chat, qloop, e
     assert panel.send_button.text() == "Send"
     sent = emu.chat_requests()[0]["messages"][-1]["content"]
     assert sent.startswith("Where is Lyon?") and "active layer: parcels" in sent
-    assert panel.map_chip.text() == "Map: EPSG:4326 · 1:50\u202f000 · parcels"
+    assert panel.map_chip.text() == "Map: EPSG:4326 · 1:50\u202f000 · 45.75°N 4.85°E · parcels"
 
     # Up recalls the last message; the chip switched off sends no map context
     QTest.keyClick(panel.input, Qt.Key.Key_Up)

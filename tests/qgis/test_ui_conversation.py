@@ -81,12 +81,15 @@ def test_streamed_answer_renders_as_markdown_in_one_bubble_and_feed_in_order(vie
 def test_turn_stats_show_tokens_speed_context_and_wall_time():
     text = format_usage(Usage(prompt_tokens=1690, eval_tokens=120, eval_ms=4000, wall_ms=5200,
                               context_window=16384, steps=1, tool_calls=0))
-    assert text == ("1\u202f690 tokens in · 120 out · 30.0 tokens/s · context 1\u202f690 / 16\u202f384 (10%)"
+    assert text == ("1\u202f690 tokens in · 120 out · 30.0 tokens/s · context 1\u202f810 / 16\u202f384 (11%)"
                     " · 5.2 s · 1 step")
-    # several steps: the summed prompt tokens say nothing about the window, so no context share
+    # several steps: the window holds the last step's prompt and answer, not the sum over the steps
     text = format_usage(Usage(prompt_tokens=5000, eval_tokens=90, wall_ms=8000, context_window=16384, steps=3,
-                              tool_calls=2))
-    assert text == "5\u202f000 tokens in · 90 out · 8.0 s · 3 steps · 2 tool calls"
+                              tool_calls=2, context_used=1900))
+    assert text == ("5\u202f000 tokens in · 90 out · context 1\u202f900 / 16\u202f384 (12%) · 8.0 s · 3 steps"
+                    " · 2 tool calls")
+    # a session saved before the last step was recorded: no made-up share
+    assert "context" not in format_usage(Usage(prompt_tokens=5000, context_window=16384, steps=3))
 
 
 def test_errors_are_red_in_feed_and_in_chat(view):

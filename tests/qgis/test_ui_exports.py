@@ -1,13 +1,11 @@
-"""Exports a user can keep: the conversation as Markdown, the map actions as a PyQGIS script."""
+"""Exports a user can keep: the conversation as Markdown (the map as a script: test_ui_project_script.py)."""
 
 from __future__ import annotations
-
-import ast
 
 from stacgis_agent.agent.events import AskUser, Content, Done, ToolResult, ToolStart, event_to_dict
 from stacgis_agent.agent.safety import map_changing_tools
 from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
-from stacgis_agent.ui.exports import session_to_markdown, session_to_pyqgis
+from stacgis_agent.ui.exports import session_to_markdown
 
 SOURCE = "/vsicurl/https://example.org/S2B_31TFL_20230612/B04.tif"
 
@@ -40,31 +38,9 @@ def test_markdown_export_has_the_conversation_and_the_tool_calls_in_order():
     assert positions == sorted(positions)
 
 
-def test_pyqgis_script_replays_layers_and_view_of_map_changing_tools_only():
-    script = session_to_pyqgis(_record(), changes_map=lambda name: name != "search_items")
-    ast.parse(script)  # valid Python, never executed here
-    assert "search_items" not in script
-    assert f"layer = QgsRasterLayer({SOURCE!r}, \"B04 'red'\", 'gdal')" in script
-    assert "project.addMapLayer(layer)" in script
-    assert "# zoom_to(place='Lyon\\nnow')" in script
-    assert "QgsRectangle(4.7, 45.6, 5.0, 45.9)" in script and "QgsCoordinateReferenceSystem('EPSG:4326')" in script
-    assert script.index("QgsRasterLayer(") < script.index("QgsRectangle(4.7")
-
-
-def test_pyqgis_script_of_a_session_without_map_changes_says_so():
-    record = SessionRecord(SessionInfo("s2", "default", "", 0.0, 0.0), {}, [{"type": "user", "text": "hi"}])
-    assert "did not change the map" in session_to_pyqgis(record)
-
-
 async def test_map_changing_tools_come_from_the_real_tool_annotations():
     from testkit.toy_tools import build_toy_server
 
     server, _world = build_toy_server()
     names = map_changing_tools(await server.list_tools())
     assert {"load_item", "remove_layer"} <= names and not {"search_items", "geocode"} & names
-
-
-def test_without_tool_knowledge_only_results_with_layer_sources_or_views_are_replayed():
-    script = session_to_pyqgis(_record())
-    assert "search_items" not in script and "not reproducible" not in script
-    assert "QgsRasterLayer(" in script and "QgsRectangle(4.7" in script

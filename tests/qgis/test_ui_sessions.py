@@ -105,12 +105,13 @@ async def test_deleting_the_open_session_starts_a_new_one(panel):
 
 async def test_export_markdown_and_pyqgis_write_files(panel, tmp_path):
     panel.sessions.select("s-old")
-    panel.sessions.ask_export_path = lambda stem, suffix: str(tmp_path / f"{stem}{suffix}")
+    panel.sessions.ask_export_path = lambda suggested, suffix: str(tmp_path / suggested.name)
     markdown = await panel.sessions.export_selected("markdown")
+    assert markdown.name == "Sentinel-2 over Lyon.md"
     text = markdown.read_text()
     assert text.startswith("# Sentinel-2 over Lyon\n") and "> Called `search_items`" in text
     script = await panel.sessions.export_selected("pyqgis")
-    assert script.suffix == ".py" and "from qgis.core import" in script.read_text()
+    assert script.name == "Sentinel-2 over Lyon.py" and "from qgis.core import" in script.read_text()
 
 
 async def test_restore_from_memory_when_the_log_has_no_user_messages(panel, store):

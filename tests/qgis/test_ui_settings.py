@@ -117,9 +117,9 @@ def static_site(tmp_path):
 async def test_catalog_test_reads_static_catalogs_and_flags_a_static_one_set_as_api(dialog, static_site):
     url, folder = static_site
     await dialog.test_catalog(CatalogConfig("demo", f"{url}/catalog.json", "static"))
-    assert dialog.catalog_result.text() == "demo: “Demo catalog” answered (static)."
+    assert dialog.catalog_result.text().startswith("demo: “Demo catalog” answered (static).")
     await dialog.test_catalog(CatalogConfig("demo", str(folder / "catalog.json"), "static"))
-    assert dialog.catalog_result.text() == "demo: “Demo catalog” answered (static)."
+    assert dialog.catalog_result.text().startswith("demo: “Demo catalog” answered (static).")
     await dialog.test_catalog(CatalogConfig("demo", f"{url}/catalog.json", "api"))
     assert "has no search link; set its kind to static" in dialog.catalog_result.text()
     await dialog.test_catalog(CatalogConfig("gone", f"{url}/missing.json", "static"))
@@ -138,15 +138,43 @@ def test_postgres_password_is_picked_from_the_qgis_auth_database(qgis_app):
     assert SettingsDialog(Settings(postgres_auth_cfg="zzz9999")).settings().postgres_auth_cfg == "zzz9999"
 
 
-def test_mcp_token_field_only_where_it_can_be_kept_and_handed_over_on_ok(qgis_app):
-    assert SettingsDialog(Settings()).mcp_token.parent() is None  # never placed in the dialog
-    kept = []
-    dialog = SettingsDialog(Settings(), store_mcp_token=kept.append)
-    assert dialog.mcp_token.parent() is not None
-    dialog.mcp_enabled.setChecked(True)
-    dialog.mcp_token.setText("t0ken")
-    dialog.accept()
-    assert kept == ["t0ken"] and dialog.settings().mcp_http_enabled
+def test_outside_access_shows_the_token_masked_copies_regenerates_and_copies_client_config(qgis_app, tmp_path):
+    import os
+    import stat
+
+    from qgis.PyQt.QtWidgets import QApplication, QLineEdit
+
+    from stacgis_agent.tools.http_endpoint import EndpointAccess, load_or_create_token
+
+    assert SettingsDialog(Settings()).outside.token.parent() is None  # no profile, no token to show
+    profile = tmp_path / "profile"
+    token = load_or_create_token(profile)
+    dialog = SettingsDialog(Settings(mcp_http_port=8800),
+                            endpoint_access=EndpointAccess(profile, "/usr/bin/python3", tmp_path / "plugins"))
+    tab = dialog.outside
+    assert tab.token.text() == token and tab.token.echoMode() == QLineEdit.EchoMode.Password
+    tab.copy_token.click()
+    assert QApplication.clipboard().text() == token
+    tab.regenerate.click()
+    new = (profile / "stacgis_mcp_token").read_text()
+    assert new != token and tab.token.text() == new and "old one no longer works" in tab.note.text()
+    assert stat.S_IMODE(os.stat(profile / "stacgis_mcp_token").st_mode) == 0o600
+    dialog.mcp_port.setValue(8811)
+    tab.copy_config.click()
+    servers = json.loads(QApplication.clipboard().text())["mcpServers"]
+    assert servers["qgis-stac-agent"] == {
+        "command": "/usr/bin/python3", "env": {"PYTHONPATH": str(tmp_path / "plugins")},
+        "args": ["-m", "stacgis_agent.tools.stdio_bridge", "--port", "8811",
+                 "--token-file", str(profile / "stacgis_mcp_token")]}
+    assert servers["qgis-stac-agent-http"] == {"type": "http", "url": "http://127.0.0.1:8811/mcp",
+                                               "headers": {"Authorization": f"Bearer {new}"}}
+
+
+def test_outside_folders_and_the_backup_key_config_round_trip(qgis_app):
+    dialog = SettingsDialog(Settings(mcp_allowed_folders="/data/a", backup_auth_cfg="zzz9999"))
+    dialog.outside.allowed.setPlainText("/data/a\n\n  /data/b  \n")
+    assert dialog.settings().mcp_allowed_folders == "/data/a\n/data/b"
+    assert dialog.settings().backup_auth_cfg == "zzz9999"  # kept even when this QGIS cannot show it
 
 
 def test_constrained_tool_calling_switch_round_trips(dialog):

@@ -16,6 +16,10 @@ UI = Path(voice.__file__).resolve().parent
 def _qt_speech_installed() -> bool:
     for package in ("PyQt5", "PyQt6"):
         if importlib.util.find_spec(package) and importlib.util.find_spec(f"{package}.QtTextToSpeech"):
+            try:  # present but unusable counts as absent (PyQt6's wheel needs the system's libpulse)
+                importlib.import_module(f"{package}.QtTextToSpeech")
+            except ImportError:
+                continue
             return True
     return False
 

@@ -51,12 +51,12 @@ def canvas_stac(root: Path, mosaic_tiles: int = 3, with_api: bool = True) -> Ite
         cogs.stop()
 
 
-def canvas_deps(http, catalog_url: str | None, work_dir: str, iface, headers: dict | None = None):
+def canvas_deps(http, catalog_url: str | None, work_dir: str, iface, headers: dict | None = None, **catalog_fields):
     from qgis.core import QgsProject
 
     from stacgis_agent.agent.config import CatalogConfig, Settings
     from stacgis_agent.tools.deps import ToolDeps
 
-    catalogs = [CatalogConfig(name="test", url=catalog_url, headers=headers or {})] if catalog_url else []
+    catalogs = [CatalogConfig(name="test", url=catalog_url, headers=headers or {}, **catalog_fields)] if catalog_url else []
     return ToolDeps.from_settings(Settings(catalogs=catalogs), http=http, work_dir=work_dir,
                                   project=QgsProject.instance, iface=lambda: iface)

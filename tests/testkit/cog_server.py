@@ -1,8 +1,10 @@
 """Serves a folder over HTTP with Range support (starlette StaticFiles under uvicorn, in a thread),
-counting the bytes sent and the requests per path, so tests can say how much GDAL fetched."""
+counting the bytes sent and the requests per path, so tests can say how much GDAL fetched; with
+`latency_s`, each answer waits that long first, like a server across the internet."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import Counter
@@ -37,12 +39,15 @@ class _Counting:
             self.server.requests[path] += 1
             if any(k == b"range" for k, _ in scope.get("headers", [])):
                 self.server.range_requests[path] += 1
+        if self.server.latency_s:
+            await asyncio.sleep(self.server.latency_s)
         return await self.app(scope, receive, counting_send)
 
 
 class CogServer:
-    def __init__(self, root: Path, routes: Sequence[BaseRoute] = ()) -> None:
+    def __init__(self, root: Path, routes: Sequence[BaseRoute] = (), latency_s: float = 0.0) -> None:
         self.root = Path(root)
+        self.latency_s = latency_s
         self.port = free_port()
         self.lock = threading.Lock()
         self.bytes_sent: Counter = Counter()

@@ -1,24 +1,19 @@
-"""A real PostgreSQL 16 with pgvector (the binaries of the `pgserver` wheel) on a free loopback
-port, which a test can kill and restart. Runs as the `pgserver` system user when we are root."""
+"""A real PostgreSQL with pgvector on a free loopback port, which a test can kill and restart.
+
+The binaries are the system's (Debian's postgresql-N-pgvector) or the `pgserver` wheel's, see
+pg_binaries. When we are root the cluster runs as an unprivileged user (initdb refuses root).
+"""
 
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import subprocess
 import tempfile
-import warnings
 from pathlib import Path
 
+from .pg_binaries import PgBinaries, missing_pgvector_hint, pgvector_binaries
 from .servers import free_port, server_missing, wait_for_port
-
-
-def _bin_path() -> Path:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # pgserver warns about XDG_RUNTIME_DIR on import
-        from pgserver._commands import POSTGRES_BIN_PATH
-    return POSTGRES_BIN_PATH
 
 
 class PgServer:
@@ -26,31 +21,29 @@ class PgServer:
         self.port = port or free_port()
         self.base = Path(tempfile.mkdtemp(prefix="stacgis-pg-"))
         self.data = self.base / "data"
-        self._user: str | None = None
+        self._binaries: PgBinaries | None = None
 
     @property
     def dsn(self) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def _pg(self, tool: str, args: list[str], timeout: float = 60) -> None:
-        exe = _bin_path() / tool
-        subprocess.run([str(exe), *args], check=True, capture_output=True,
-                       timeout=timeout, user=self._user)
+        binaries = self._binaries
+        if binaries is None:
+            raise RuntimeError(missing_pgvector_hint())
+        done = subprocess.run([str(binaries.bin / tool), *args], capture_output=True, timeout=timeout,
+                              user=binaries.run_as)
+        if done.returncode != 0:
+            raise RuntimeError(f"{tool} failed ({binaries.origin}): {done.stderr.decode(errors='replace')[-600:]}")
 
     def start(self) -> PgServer:
-        bin_path = _bin_path()
-        if os.geteuid() == 0:  # initdb refuses root
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # pgserver warns about XDG_RUNTIME_DIR on import
-                from pgserver import utils
-
-            self._user = "pgserver"
-            utils.ensure_user_exists(self._user)
-            utils.ensure_prefix_permissions(self.base)
-            utils.ensure_prefix_permissions(bin_path)
-            utils.ensure_folder_permissions(bin_path, 0o055)
-            utils.ensure_folder_permissions(bin_path.parent / "lib", 0o044)
-            shutil.chown(self.base, self._user)
+        if self._binaries is None:
+            self._binaries = pgvector_binaries()
+            if self._binaries is None:
+                raise RuntimeError(missing_pgvector_hint())
+            if self._binaries.run_as:
+                self.base.chmod(0o755)  # mkdtemp makes it 0700; the cluster's user must enter it
+                shutil.chown(self.base, self._binaries.run_as)
         if not (self.data / "PG_VERSION").exists():
             self._pg("initdb", ["-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "utf8"])
         self._pg("pg_ctl", ["-D", str(self.data), "-w", "-l", str(self.base / "log"), "-o",
@@ -70,8 +63,8 @@ class PgServer:
     def stop(self) -> None:
         try:
             self._pg("pg_ctl", ["-D", str(self.data), "-w", "-m", "fast", "stop"])
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError):
-            pass
+        except (RuntimeError, subprocess.SubprocessError, OSError):
+            pass  # never started, or already gone: nothing to stop
         shutil.rmtree(self.base, ignore_errors=True)
 
 
@@ -79,22 +72,33 @@ def _start() -> PgServer:
     server = PgServer()
     try:
         return server.start()
-    except (ImportError, RuntimeError, OSError, subprocess.SubprocessError) as exc:
+    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
         log = server.base / "log"
         detail = log.read_text()[-800:] if log.exists() else ""
+        origin = server._binaries.origin if server._binaries else "none found"
         server.stop()
-        server_missing(f"cannot start PostgreSQL with pgvector (pgserver wheel): {exc} {detail}")
+        server_missing(f"cannot start PostgreSQL with pgvector ({origin}): {exc} {detail}".strip())
         raise
 
 
 _shared: PgServer | None = None
+_shared_failure: str | None = None
 
 
 def shared_pg() -> PgServer:
-    """One server for the whole test run (started on first use, stopped at exit)."""
-    global _shared
+    """One server for the whole test run (started on first use, stopped at exit). If it cannot
+    start, the first test that needs it says why (a failure in CI) and the others skip."""
+    global _shared, _shared_failure
+    if _shared_failure is not None:
+        import pytest
+
+        pytest.skip(f"PostgreSQL with pgvector is unavailable (reported by an earlier test): {_shared_failure}")
     if _shared is None:
-        _shared = _start()
+        try:
+            _shared = _start()
+        except BaseException as exc:  # pytest's skip/fail outcomes are BaseExceptions
+            _shared_failure = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise
         atexit.register(_shared.stop)
     return _shared
 

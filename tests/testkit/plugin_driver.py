@@ -6,15 +6,14 @@ from __future__ import annotations
 import asyncio
 import time
 
-from qgis.core import QgsApplication
-from qgis.PyQt.QtCore import Qt
+from qgis.PyQt.QtCore import QCoreApplication, Qt
 from qgis.PyQt.QtTest import QTest
 
 
 def process_until(predicate, timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        QgsApplication.processEvents()
+        QCoreApplication.processEvents()  # what QgsApplication.processEvents is
         if predicate():
             return True
         time.sleep(0.005)

@@ -3,11 +3,10 @@ end-to-end tier and the soak."""
 
 from __future__ import annotations
 
-import asyncio
-
 from qgis.core import QgsProject
 
 from .plugin_driver import process_until
+from .qt_loop import forget_running_loop
 
 
 def dock_into_main_window(iface, monkeypatch) -> None:
@@ -40,4 +39,4 @@ def unload_plugin(instance, settle_s: float = 0.3) -> None:
 def forget_loop() -> None:
     # pytest-qgis' next test must not see the qasync loop marked as running on this thread.
     QgsProject.instance().removeAllMapLayers()
-    asyncio.events._set_running_loop(None)
+    forget_running_loop()

@@ -30,9 +30,16 @@ def _status(field: str) -> str:
     return "0"
 
 
+def _current_loop() -> asyncio.AbstractEventLoop:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.get_event_loop()  # the loop set on this thread (the policy API is deprecated in 3.14)
+
+
 def read_gauges(loop: asyncio.AbstractEventLoop | None = None) -> Gauges:
     gc.collect()
-    loop = loop or asyncio.get_event_loop_policy().get_event_loop()
+    loop = loop or _current_loop()
     pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
     return Gauges(rss_mb=round(int(_status("VmRSS").split()[0]) / 1024, 1), fds=len(os.listdir("/proc/self/fd")),
                   os_threads=int(_status("Threads")), py_threads=threading.active_count(), tasks=len(pending))

@@ -1,6 +1,6 @@
 """A real STAC API for tests: stac-fastapi-pgstac on a private PostgreSQL + PostGIS cluster.
 
-Built by `make setup-test` (Debian postgresql-15 + postgis, and `.build/stac-venv`). Everything
+Built by `make setup-test` (Debian's default postgresql + postgis, and `.build/stac-venv`). Everything
 runs on loopback ports chosen at start and is removed by `stop()`.
 """
 
@@ -19,11 +19,12 @@ from typing import Any, Iterable
 
 import httpx
 
+from .pg_binaries import system_binaries
+
 log = logging.getLogger(__name__)
 
 REPO = Path(__file__).resolve().parents[2]
 STAC_VENV = REPO / ".build" / "stac-venv"
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
 
 class StacApiUnavailable(RuntimeError):
@@ -58,17 +59,19 @@ class StacApi:
         return f"http://127.0.0.1:{self.api_port}"
 
     def start(self) -> StacApi:
-        if not (PG_BIN / "initdb").exists() or not (STAC_VENV / "bin" / "uvicorn").exists():
-            raise StacApiUnavailable("PostgreSQL 15 or the STAC venv is missing: run `make setup-test`")
+        pg = system_binaries("postgis")
+        if pg is None or not (STAC_VENV / "bin" / "uvicorn").exists():
+            raise StacApiUnavailable("PostgreSQL with PostGIS or the STAC venv is missing: run `make setup-test`")
+        pg_bin = pg.bin
         data = self.workdir / "pg"
         data.mkdir()
         if os.geteuid() == 0:
             shutil.chown(self.workdir, "postgres")
             shutil.chown(data, "postgres")
-        subprocess.run(_as_postgres([str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]),
+        subprocess.run(_as_postgres([str(pg_bin / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]),
                        check=True, capture_output=True)
         self._pg = subprocess.Popen(
-            _as_postgres([str(PG_BIN / "postgres"), "-D", str(data), "-p", str(self.pg_port), "-k", str(self.workdir),
+            _as_postgres([str(pg_bin / "postgres"), "-D", str(data), "-p", str(self.pg_port), "-k", str(self.workdir),
                           "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
                           "-c", "full_page_writes=off"]),
             stdout=subprocess.DEVNULL, stderr=open(self.workdir / "pg.log", "wb"))

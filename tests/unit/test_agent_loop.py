@@ -135,7 +135,8 @@ async def test_a_tool_that_raises_is_reported_and_the_model_goes_on(make_harness
                  Turn(content="Lyon is at 45.75 N."))
     events = await h.run("Where is Atlantis, or else Lyon?")
     error = next(e for e in events if isinstance(e, ToolError))
-    assert error.error.startswith("Tool 'geocode' failed: Error executing tool geocode")
+    assert error.error.startswith("'geocode' stopped with an unexpected error inside the tool")
+    assert "Error executing tool" not in error.error
     assert next(e for e in events if isinstance(e, ToolResult)).result["bbox"] == LYON
     assert events[-1].content == "Lyon is at 45.75 N."
 

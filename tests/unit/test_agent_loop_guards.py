@@ -93,11 +93,46 @@ async def test_destructive_tool_waits_for_ok_and_does_not_run_on_no(make_harness
     assert kinds(events)[:3] == ["tool_start", "ask_user", "tool_error"]
     ask = next(e for e in events if isinstance(e, AskUser))
     assert ask.options == ("Yes, run it", "No")
-    assert "Tool: remove_layer" in ask.details and 'Arguments: {"layer": "roads", "confirmed": true}' in ask.details
+    assert ask.details == ("remove_layer: Remove a layer from the QGIS project.",
+                           'Arguments: {"layer": "roads", "confirmed": true}')
+    assert ask.question == "Run this action? It cannot be undone."
     assert seen_before_answer == [] and h.world.ran("remove_layer") == []
     error = next(e for e in events if isinstance(e, ToolError))
     assert error.error.startswith("Not run: the user did not approve")
     assert "did not approve" in h.emu.chat_requests()[1]["messages"][-1]["content"]
+
+
+async def test_several_destructive_calls_in_one_step_are_asked_once_with_every_effect(make_harness):
+    h = make_harness()
+    for name in ("roads", "rivers", "parcels"):
+        h.world.layers[name] = {"kind": "vector"}
+    h.emu.script(Turn(tool_calls=[("remove_layer", {"layer": n}) for n in ("roads", "rivers", "parcels")]),
+                 Turn(content="Removed."))
+    asked = []
+
+    def watch(event, loop):
+        if isinstance(event, AskUser):
+            asked.append(event)
+            loop.answer(event.request_id, "Yes, run it")
+
+    events = await h.run("Remove all three", WITH_LAYER, on_event=watch)
+    assert len(asked) == 1, asked
+    assert asked[0].question == "Run these 3 actions? They cannot be undone."
+    assert [d for d in asked[0].details if d.startswith("Arguments")] == [
+        f'Arguments: {{"layer": "{n}"}}' for n in ("roads", "rivers", "parcels")]
+    assert [c["layer"] for c in h.world.ran("remove_layer")] == ["roads", "rivers", "parcels"]
+    assert kinds(events).count("tool_result") == 3
+
+
+async def test_no_to_the_single_question_runs_none_of_the_steps_destructive_calls(make_harness):
+    h = make_harness()
+    h.world.layers.update(roads={"kind": "vector"}, rivers={"kind": "vector"})
+    h.emu.script(Turn(tool_calls=[("remove_layer", {"layer": "roads"}), ("remove_layer", {"layer": "rivers"})]),
+                 Turn(content="Left alone."))
+    events = await h.run("Remove both", WITH_LAYER, answers={"confirm-": "No"})
+    assert sum(isinstance(e, AskUser) for e in events) == 1
+    assert h.world.ran("remove_layer") == [] and {"roads", "rivers"} <= set(h.world.layers)
+    assert kinds(events).count("tool_error") == 2
 
 
 async def test_destructive_tool_runs_after_an_explicit_ok(make_harness):

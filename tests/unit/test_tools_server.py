@@ -184,16 +184,3 @@ def test_datetime_intervals():
         with pytest.raises(ToolInputError):
             normalise_interval(bad)
 
-
-def test_catalog_headers_go_to_gdal_only_for_assets_on_the_catalog_host():
-    from stacgis_agent.tools.raster_sources import resolve_raster
-
-    settings = Settings(catalogs=[CatalogConfig(name="private", url="https://data.example.org/stac",
-                                                headers={"X-Api-Key": "k"}),
-                                  CatalogConfig(name="landsat", url="https://l.example.org", s3_requester_pays=True)])
-    deps = ToolDeps.from_settings(settings, http=httpx.AsyncClient())
-    assert resolve_raster(deps, "https://data.example.org/cogs/a.tif") == (
-        "/vsicurl/https://data.example.org/cogs/a.tif", {"GDAL_HTTP_HEADERS": "X-Api-Key: k"})
-    assert resolve_raster(deps, "https://elsewhere.org/a.tif") == ("/vsicurl/https://elsewhere.org/a.tif", {})
-    assert resolve_raster(deps, "s3://usgs-landsat/a.tif") == ("/vsis3/usgs-landsat/a.tif",
-                                                               {"AWS_REQUEST_PAYER": "requester"})

@@ -7,12 +7,14 @@ import uuid
 from pathlib import Path
 from typing import Any, Mapping
 
-from qgis.core import QgsVectorLayer, QgsVectorLayerTemporalProperties
+from qgis.core import QgsFillSymbol, QgsSingleSymbolRenderer, QgsVectorLayer, QgsVectorLayerTemporalProperties
 
 from ..common import ToolInputError
 from .stac_assets import item_times
 
 MAX_FIELDS = 40  # beyond this the attribute table stops being readable
+OUTLINE = {"style": "no", "color": "0,0,0,0", "outline_style": "solid", "outline_color": "255,127,0,255",
+           "outline_width": "0.6", "outline_width_unit": "MM"}  # outlines only: a fill would tint the imagery below
 
 
 def footprint_features(items: list[Mapping[str, Any]], catalog_url: str = "") -> list[dict]:
@@ -48,9 +50,7 @@ def footprints_layer(items: list[Mapping[str, Any]], out_dir: Path, name: str, c
     if not layer.isValid():
         raise ToolInputError(f"QGIS could not read the footprints file {path}.")
     _set_time(layer)
-    symbol = layer.renderer().symbol() if hasattr(layer.renderer(), "symbol") else None
-    if symbol is not None:
-        symbol.setOpacity(0.35)
+    layer.setRenderer(QgsSingleSymbolRenderer(QgsFillSymbol.createSimple(OUTLINE)))
     return layer
 
 

@@ -14,7 +14,7 @@ from .project_access import find_layer, history_of, project_of
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
+    @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"], undoable=True))
     async def remove_layer(
         layer: Annotated[str, Field(description="Layer name (or id) to remove from the project")],
     ) -> CallToolResult:

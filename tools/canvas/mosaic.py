@@ -1,37 +1,48 @@
 """GDAL side of loading STAC assets (runs in a worker thread, plain data in and out): stack red/green/blue
-into one VRT, mosaic items of one CRS with gdal.BuildVRT, write STAC nodata/scale/offset into the VRT,
-and measure a 2–98 % stretch from an overview."""
+into one VRT, mosaic items of one CRS with gdal.BuildVRT, write the STAC band names, nodata, scale and
+offset into the VRT, assign the catalog's CRS where the file has none or another one, and measure a
+2–98 % stretch from the same sample QGIS reads when it opens the layer (so that read is already cached
+when QGIS opens the layer on the main thread)."""
 
 from __future__ import annotations
 
 import logging
+import math
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from osgeo import gdal
+from osgeo import gdal, osr
 
 from ..common import ToolInputError
-from ..raster_io import _crs_label, _dataset_srs, raster_bounds_lonlat, read_band
+from ..gdal_scope import gdal_exceptions
+from ..raster_io import _crs_label, _dataset_srs, raster_bounds_lonlat
 from ..stac.hrefs import gdal_path
 from .stac_assets import AssetChoice, split_time_series
 
-gdal.UseExceptions()
 log = logging.getLogger(__name__)
 
-STRETCH_PIXELS = 262_144  # about 512 × 512 pixels from an overview is plenty for a 2–98 % cut
+SAMPLE_PIXELS = 250_000  # QGIS's own sample size for a stretch (QgsRasterLayer::SAMPLE_SIZE)
 MAX_CLASSES = 64
+_COLOUR_INTERP = {"red": gdal.GCI_RedBand, "green": gdal.GCI_GreenBand, "blue": gdal.GCI_BlueBand}
 
 
 def build_mosaics(choices: list[AssetChoice], out_dir: str, name: str) -> list[dict[str, Any]]:
-    """One result per CRS: {path, crs, item_ids, start, end, bands: [...], bounds_lonlat}."""
-    out = Path(out_dir)
+    """One result per CRS: {path, crs, crs_note, item_ids, start, end, bands: [...], bounds_lonlat}."""
+    with gdal_exceptions():
+        return _build_mosaics(choices, Path(out_dir), name)
+
+
+def _build_mosaics(choices: list[AssetChoice], out: Path, name: str) -> list[dict[str, Any]]:
     sources = _open_all(choices, out, name)
     by_crs: dict[str, list[tuple[AssetChoice, str]]] = {}
-    for choice, path, crs in sources:
+    notes: dict[str, str] = {}
+    for choice, path, crs, note in sources:
         by_crs.setdefault(crs, []).append((choice, path))
+        if note or crs not in notes:
+            notes[crs] = note
     groups = []
     for crs, members in by_crs.items():
         path_of = {id(c): p for c, p in members}
@@ -51,28 +62,58 @@ def build_mosaics(choices: list[AssetChoice], out_dir: str, name: str) -> list[d
             _write_band_metadata(path, meta)
         starts = [c.start for c, _ in members if c.start]
         ends = [c.end for c, _ in members if c.end]
-        results.append({"path": path, "crs": crs, "day": day, "several_crs": several_crs,
+        results.append({"path": path, "crs": crs, "crs_note": notes.get(crs, ""), "day": day, "several_crs": several_crs,
                         "item_ids": [c.item_id for c, _ in members],
                         "start": min(starts) if starts else None, "end": max(ends) if ends else None,
                         **describe_bands(path, meta)})
     return results
 
 
-def _open_all(choices: list[AssetChoice], out: Path, name: str) -> list[tuple[AssetChoice, str, str]]:
-    def one(choice: AssetChoice) -> tuple[AssetChoice, str, str]:
-        paths = choice.paths or [gdal_path(h) for h in choice.hrefs]
-        for path in paths:
-            _check_opens(choice, path)
-        if choice.kind == "rgb":
-            stacked = str(out / f"{_slug(name)}-{_slug(choice.item_id)}-rgb.vrt")
-            if gdal.BuildVRT(stacked, paths, separate=True) is None:
-                raise ToolInputError(f"GDAL could not stack red/green/blue of item '{choice.item_id}'.")
-            paths = [stacked]
-        ds = gdal.Open(paths[0])
-        return choice, paths[0], _crs_label(_dataset_srs(ds))
+def _open_all(choices: list[AssetChoice], out: Path, name: str) -> list[tuple[AssetChoice, str, str, str]]:
+    def one(choice: AssetChoice) -> tuple[AssetChoice, str, str, str]:
+        with gdal_exceptions():  # per thread on GDAL >= 3.7
+            paths = choice.paths or [gdal_path(h) for h in choice.hrefs]
+            for path in paths:
+                _check_opens(choice, path)
+            if choice.kind == "rgb":
+                stacked = str(out / f"{_slug(name)}-{_slug(choice.item_id)}-rgb.vrt")
+                if gdal.BuildVRT(stacked, paths, separate=True) is None:
+                    raise ToolInputError(f"GDAL could not stack red/green/blue of item '{choice.item_id}'.")
+                paths = [stacked]
+            ds = gdal.Open(paths[0])
+            srs, note = effective_crs(_dataset_srs(ds), choice.crs)
+            path = paths[0]
+            if note.startswith("from the catalog"):  # assign the catalog's CRS, no resampling
+                path = str(out / f"{_slug(name)}-{_slug(choice.item_id)}-crs.vrt")
+                if gdal.Translate(path, ds, format="VRT", outputSRS=srs.ExportToWkt()) is None:
+                    raise ToolInputError(f"GDAL could not give item '{choice.item_id}' the catalog's CRS.")
+            return choice, path, _crs_label(srs), note
 
     with ThreadPoolExecutor(max_workers=min(8, max(1, len(choices)))) as pool:
         return list(pool.map(one, choices))
+
+
+def effective_crs(file_srs: osr.SpatialReference | None, catalog: str | None) -> tuple[Any, str]:
+    """The CRS to use and a note saying where it came from: the catalog's (proj:code, proj:epsg, proj:wkt2)
+    wins when the file has none or a different one; "" when the file and the catalog agree."""
+    stac_srs = None
+    if catalog:
+        stac_srs = osr.SpatialReference()
+        stac_srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+        try:
+            if stac_srs.SetFromUserInput(catalog) != 0:
+                stac_srs = None
+        except RuntimeError:
+            stac_srs = None
+        if stac_srs is None:
+            log.warning("the catalog's CRS %.80s is not one GDAL knows; using the file's", catalog)
+    if stac_srs is None:
+        return file_srs, "" if file_srs is not None else "unknown: neither the file nor the catalog gives one"
+    if file_srs is None:
+        return stac_srs, "from the catalog; the file has no CRS"
+    if file_srs.IsSame(stac_srs):
+        return file_srs, ""
+    return stac_srs, f"from the catalog; the file says {_crs_label(file_srs)}"
 
 
 def _check_opens(choice: AssetChoice, path: str) -> None:
@@ -93,11 +134,18 @@ def _check_opens(choice: AssetChoice, path: str) -> None:
                              "pick another asset.")
 
 
+def band_label(band_meta: dict) -> str:
+    """What the legend, Identify and the tools call a band: its common name (red, nir…), else its name."""
+    return str(band_meta.get("common_name") or band_meta.get("name") or "")
+
+
 def _needs_vrt(path: str, meta: list[dict]) -> bool:
-    """True when the STAC metadata says nodata/scale/offset that the file itself does not carry."""
+    """True when the STAC metadata says band names, nodata, scale or offset that the file does not carry."""
     ds = gdal.Open(path)
     for i, band_meta in enumerate(meta[: ds.RasterCount]):
         band = ds.GetRasterBand(i + 1)
+        if band_label(band_meta) and band_label(band_meta) != band.GetDescription():
+            return True
         if "nodata" in band_meta and _number(band_meta["nodata"]) != band.GetNoDataValue():
             return True
         if "scale" in band_meta and float(band_meta["scale"]) != (band.GetScale() or 1.0):
@@ -111,6 +159,10 @@ def _write_band_metadata(vrt_path: str, meta: list[dict]) -> None:
     ds = gdal.Open(vrt_path, gdal.GA_Update)
     for i, band_meta in enumerate(meta[: ds.RasterCount]):
         band = ds.GetRasterBand(i + 1)
+        if band_label(band_meta):
+            band.SetDescription(band_label(band_meta))
+            if band_label(band_meta) in _COLOUR_INTERP and ds.RasterCount >= 3:
+                band.SetColorInterpretation(_COLOUR_INTERP[band_label(band_meta)])
         nodata = _number(band_meta.get("nodata"))
         if nodata is not None:
             band.SetNoDataValue(nodata)  # on raw values, before scaling, so a scaled 0.0 stays visible
@@ -129,11 +181,12 @@ def describe_bands(path: str, meta: list[dict]) -> dict[str, Any]:
     for i in range(1, ds.RasterCount + 1):
         band = ds.GetRasterBand(i)
         band_meta = meta[i - 1] if i - 1 < len(meta) else {}
-        values = read_band(ds, i, None, exact=False, max_pixels=STRETCH_PIXELS).values
+        values = sample_band(ds, i)
+        band.ComputeRasterMinMax(True)  # QGIS's default stretch reads this coarse overview: cached now, not on the GUI thread
         valid = values[np.isfinite(values)]
         info: dict[str, Any] = {"band": i, "dtype": gdal.GetDataTypeName(band.DataType),
                                 "nodata": band.GetNoDataValue(), "scale": band.GetScale(), "offset": band.GetOffset(),
-                                "name": band_meta.get("common_name") or band_meta.get("name") or band.GetDescription()}
+                                "name": band_label(band_meta) or band.GetDescription() or f"band {i}"}
         stats = band_meta.get("statistics") or {}
         if valid.size:
             info["p2"], info["p98"] = (float(v) for v in np.percentile(valid, [2, 98]))
@@ -146,6 +199,36 @@ def describe_bands(path: str, meta: list[dict]) -> dict[str, Any]:
                 info["classes"] = [float(v) for v in unique]
         bands.append(info)
     return {"bands": bands, "band_count": ds.RasterCount, "bounds_lonlat": raster_bounds_lonlat(ds)}
+
+
+def sample_band(ds: Any, index: int) -> np.ndarray:
+    """Physical values (scale/offset applied, NaN where nodata) of the whole band at QGIS's sample size;
+    GDAL picks the overview, as it does for QGIS."""
+    band = ds.GetRasterBand(index)
+    cols, rows = ds.RasterXSize, ds.RasterYSize
+    ratio = min(1.0, math.sqrt(SAMPLE_PIXELS / (cols * rows)))
+    raw = band.ReadAsArray(0, 0, cols, rows, buf_xsize=max(1, int(cols * ratio)), buf_ysize=max(1, int(rows * ratio)))
+    if raw is None:
+        raise ToolInputError("GDAL could not read the raster; the file may be damaged or unreachable.")
+    values = raw.astype(np.float64)
+    invalid = ~np.isfinite(values)
+    nodata = band.GetNoDataValue()
+    if nodata is not None:
+        invalid |= raw == nodata
+    values = values * (band.GetScale() or 1.0) + (band.GetOffset() or 0.0)
+    values[invalid] = np.nan
+    return values
+
+
+def stretch_range(path: str, band: int) -> tuple[float, float] | None:
+    """The 2–98 % cut of one band from QGIS's sample size (worker thread); None when nothing is valid."""
+    with gdal_exceptions():
+        values = sample_band(gdal.Open(path), band)
+    valid = values[np.isfinite(values)]
+    if not valid.size:
+        return None
+    low, high = np.percentile(valid, [2, 98])
+    return float(low), float(high)
 
 
 def _number(value: Any) -> float | None:

@@ -1,14 +1,14 @@
 """Processing algorithms as tools: search the registry, run one with checked parameters on QGIS's task manager.
 
-Outputs go to temporary files/layers and are added to the map; writing an output to a path outside the
-temp folder may overwrite a file, so only the destructive `run_processing_algorithm_to_files` may do it.
+Outputs go to temporary files/layers and are added to the map. Every call is judged from its actual
+parameters before it runs (processing_effects): an algorithm that changes its inputs in place, an output
+outside the plugin's output folder or onto an existing file, or an unchecked provider waits for the
+user's OK, on the dock's path and on outside clients' alike.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -26,7 +26,10 @@ from qgis.core import (
 )
 
 from ..common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
+from ..confirmation import Assessment, add_assessor
 from ..deps import ToolDeps
+from ..raster_sources import check_outside_source
+from .processing_effects import algorithm_of, assess_algorithm, is_provider_uri, real_path
 from .project_access import add_to_project, find_layer, project_of, wait_for_qt
 
 log = logging.getLogger(__name__)
@@ -62,7 +65,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         parameters: Annotated[dict[str, Any], Field(
             description="Parameter values by name: layers by layer name, enums by option name, outputs omitted (temporary)")],
     ) -> CallToolResult:
-        """Run a QGIS Processing algorithm without freezing QGIS; its outputs become temporary layers on the map."""
+        """Run a QGIS Processing algorithm without freezing QGIS; its outputs become temporary layers on the map
+        (an algorithm that changes its inputs, or an output onto a file, asks the user first)."""
         return await run_algorithm(deps, algorithm_id, parameters, allow_files=False)
 
     @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
@@ -73,6 +77,16 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     ) -> CallToolResult:
         """Run a Processing algorithm writing outputs to the given file paths (may overwrite files: the user confirms first)."""
         return await run_algorithm(deps, algorithm_id, parameters, allow_files=True)
+
+    async def assess(arguments: dict[str, Any]) -> Assessment:
+        alg = algorithm_of(str(arguments.get("algorithm_id", "")))
+        given = arguments.get("parameters")
+        if alg is None or not isinstance(given, dict):
+            return Assessment(False)  # nothing can run: the tool answers with what to fix
+        return assess_algorithm(deps, alg, given)
+
+    add_assessor(server, "run_processing_algorithm", assess)
+    add_assessor(server, "run_processing_algorithm_to_files", assess)
 
 
 def _score(alg: Any, words: list[str]) -> int:
@@ -134,19 +148,22 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_fi
             value = [find_layer(project, v).id() if isinstance(v, str) else v for v in (value if isinstance(value, list) else [value])]
         elif kind == "enum":
             value = _enum_index(definition, value)
+        elif kind in ("file", "folder") and isinstance(value, str):
+            check_outside_source(deps, value)  # outside clients read only what the user allowed
         params[name] = value
     return params
 
 
 def _destination(value: Any, allow_files: bool, name: str) -> Any:
+    # The confirmation gate has judged this call (processing_effects); a file path is written where it
+    # really points, symlinks resolved, which is the path the user saw in the question.
     if value in (None, "", "TEMPORARY_OUTPUT", "memory:"):
         return QgsProcessingOutputLayerDefinition("TEMPORARY_OUTPUT")
-    path = os.path.abspath(os.path.expanduser(str(value)))
-    temp = os.path.abspath(tempfile.gettempdir())
-    if not allow_files and not path.startswith(temp + os.sep):
-        raise ToolInputError(f"Output {name} = '{value}' is outside the temporary folder and could overwrite a file; "
-                             "omit it for a temporary layer, or use run_processing_algorithm_to_files (asks the user).")
-    return QgsProcessingOutputLayerDefinition(path)
+    if not isinstance(value, str):
+        raise ToolInputError(f"Output {name} must be a file path or omitted (temporary layer).")
+    if is_provider_uri(value):
+        return QgsProcessingOutputLayerDefinition(value)  # a data-source URI (ogr:, postgis:…), asked for as such
+    return QgsProcessingOutputLayerDefinition(str(real_path(value)))
 
 
 def _enum_index(definition: Any, value: Any) -> Any:

@@ -29,6 +29,7 @@ class AssetChoice:
     classes: list[dict] = field(default_factory=list)  # classification:classes of a classified band
     paths: list[str] = field(default_factory=list)  # GDAL paths for `hrefs`, with the catalog's credentials
     bbox: list[float] | None = None  # lon/lat footprint bounds, to tell a time series from side-by-side tiles
+    crs: str | None = None  # the catalog's CRS: "EPSG:32631" from proj:code/proj:epsg, or proj:wkt2 text
 
 
 def item_times(item: Mapping[str, Any]) -> tuple[str | None, str | None]:
@@ -49,8 +50,23 @@ def item_epsg(item: Mapping[str, Any], asset: Mapping[str, Any] | None = None) -
     return None
 
 
+def item_crs(item: Mapping[str, Any], asset: Mapping[str, Any] | None = None) -> str | None:
+    """The CRS the catalog gives (asset level first): "EPSG:n" from proj:epsg/proj:code, else proj:wkt2."""
+    epsg = item_epsg(item, asset)
+    if epsg is not None:
+        return f"EPSG:{epsg}"
+    for source in (asset or {}, item.get("properties") or {}):
+        code = source.get("proj:code")
+        if isinstance(code, str) and ":" in code:  # another authority, e.g. "IAU_2015:30100"
+            return code
+        if isinstance(source.get("proj:wkt2"), str) and source["proj:wkt2"].strip():
+            return source["proj:wkt2"]
+    return None
+
+
 def choose_assets(item: Mapping[str, Any], asset_key: str | None = None) -> AssetChoice:
     choice = _choose(item, asset_key)
+    choice.crs = item_crs(item, (item.get("assets") or {}).get(choice.keys[0]))
     bbox = item.get("bbox")
     choice.bbox = [float(v) for v in bbox[:2] + bbox[-2:]] if isinstance(bbox, list) and len(bbox) >= 4 else None
     return choice

@@ -5,21 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Annotated, Any, Optional
-from urllib.parse import quote
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
-from osgeo import gdal
 from pydantic import Field
 from qgis.core import QgsDateTimeRange, QgsLayerMetadata, QgsRasterLayer, QgsRasterLayerTemporalProperties
 from qgis.PyQt.QtCore import QDateTime, Qt
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..stac.hrefs import gdal_options, gdal_path
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
 from .footprints import footprints_layer
@@ -109,9 +105,13 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     kinds = {c.kind for c in choices}
     if len(kinds) > 1:
         raise ToolInputError(f"The items offer different assets ({', '.join(sorted(kinds))}); name one with `asset`.")
-    for choice in choices:
-        choice.paths = [catalog_gdal_path(h, cat.config, deps.output_dir()) for h in choice.hrefs]
-    results = await asyncio.to_thread(build_mosaics, choices, str(deps.output_dir()), title)
+    reads = []
+    for choice in choices:  # the catalog's credentials, scoped to each asset's path (stac/gdal_reads.py)
+        planned = [deps.catalogs.plan_read(h, deps.output_dir(), cat.name, str(choice_collection(items, choice)))
+                   for h in choice.hrefs]
+        choice.paths = [path for path, _ in planned]
+        reads += [options for _, options in planned]
+    results = await asyncio.to_thread(build_mosaics_with_access, reads, choices, str(deps.output_dir()), title)
     collection = str(items[0].get("collection") or "")
     layers, described = [], []
     for result in results:  # build every layer before adding any: a failure leaves the project untouched
@@ -126,8 +126,8 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
         _set_time(layer, result["start"], result["end"])
         layers.append(layer)
         described.append({"name": name, "id": layer.id(), "source": result["path"], "crs": result["crs"],
-                          "items": len(result["item_ids"]), "renderer": renderer,
-                          "bounds_lonlat": result["bounds_lonlat"]})
+                          "crs_note": result["crs_note"], "items": len(result["item_ids"]), "renderer": renderer,
+                          "bands": [b["name"] for b in result["bands"]], "bounds_lonlat": result["bounds_lonlat"]})
     if footprints:
         layers.insert(0, footprints_layer(items, deps.output_dir(), f"{title} footprints", cat.config.url))
     grouped = len(layers) > 1 or len(items) > 1
@@ -135,41 +135,30 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     where = f" in group '{group}'" if group else ""
     return ok({"group": group, "layers": described, "items": len(items)},
               f"Added {len(described)} raster layer(s) from {len(items)} item(s){where}: "
-              + ", ".join(f"{d['name']} ({d['renderer']})" for d in described))
+              + ", ".join(f"{d['name']} ({d['renderer']}{_crs_words(d)})" for d in described))
 
 
-def catalog_gdal_path(href: str, config: Any, out_dir: Path) -> str:
-    """The GDAL path for `href` with the catalog's credentials, seen by QGIS's renderers too.
-
-    HTTP headers go into a private header file named in a `/vsicurl?header_file=` path (GDAL 3.6 does not
-    apply path-specific options to /vsicurl/, and a global GDAL_HTTP_HEADERS would send the token to
-    every host); S3 settings become options for that bucket only.
-    """
-    path = gdal_path(href)
-    options = gdal_options(href, config.s3_requester_pays, config.headers or None)
-    if path.startswith("/vsicurl/") and "GDAL_HTTP_HEADERS" in options:
-        header_file = _header_file(config, out_dir)
-        return f"/vsicurl?header_file={quote(str(header_file), safe='/')}&url={quote(href, safe='')}"
-    if path.startswith(("/vsis3/", "/vsigs/")):
-        bucket = "/".join(path.split("/")[:3]) + "/"
-        for key, value in options.items():
-            gdal.SetPathSpecificOption(bucket, key, value)
-    return path
+def _crs_words(described: dict) -> str:
+    note = described["crs_note"]
+    return f"; CRS {described['crs']} {note}" if note else ""
 
 
-def _header_file(config: Any, out_dir: Path) -> Path:
-    folder = Path(out_dir) / "credentials"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    path = folder / f"{_safe_name(config.name)}.headers"
-    text = "".join(f"{k}: {v}\n" for k, v in config.headers.items())
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # readable by this user only
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    return path
+def choice_collection(items: list[dict], choice: AssetChoice) -> str:
+    return next((str(i.get("collection") or "") for i in items if str(i.get("id")) == choice.item_id), "")
 
 
-def _safe_name(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name) or "catalog"
+def build_mosaics_with_access(reads: list, choices: list[AssetChoice], out_dir: str,
+                              title: str) -> list[dict]:
+    """In the worker: credentials in place first, then GDAL; an access failure says which catalog and what to do."""
+    for options in reads:
+        options.prepare()
+    try:
+        return build_mosaics(choices, out_dir, title)
+    except ToolInputError as exc:
+        explained = next((text for text in (options.explain(str(exc)) for options in reads) if text), "")
+        if explained:
+            raise ToolInputError(explained.rstrip(".") + "; nothing was added to the map.") from None
+        raise
 
 
 def _read_item_collection(path: str) -> list[dict]:

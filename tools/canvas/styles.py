@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -22,7 +24,10 @@ from qgis.core import (
 from ..common import WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
 from . import raster_styles
+from .mosaic import stretch_range
 from .project_access import find_layer, history_of, project_of
+
+log = logging.getLogger(__name__)
 
 MAX_CATEGORIES = 50
 
@@ -51,7 +56,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         history_of(deps).renderer_changing(target)
         done: list[str] = []
         if isinstance(target, QgsRasterLayer):
-            _style_raster(target, ramp, invert_ramp, minimum, maximum, band, rgb_bands, hillshade, done)
+            await _style_raster(target, ramp, invert_ramp, minimum, maximum, band, rgb_bands, hillshade, done)
         elif isinstance(target, QgsVectorLayer):
             _style_vector(target, renderer, field, classes, ramp, invert_ramp, color, done)
             _labels(target, labels_field, labels, done)
@@ -65,7 +70,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                   f"Styled '{target.name()}': {', '.join(done)}")
 
 
-def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, vmin: float | None, vmax: float | None,
+async def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, vmin: float | None, vmax: float | None,
                   band: int | None, rgb_bands: list[int] | None, hillshade: bool, done: list[str]) -> None:
     count = layer.bandCount()
     for b in [band] + list(rgb_bands or []):
@@ -78,25 +83,39 @@ def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, vmin: f
     if rgb_bands:
         if len(rgb_bands) != 3:
             raise ToolInputError("rgb_bands needs three band numbers: [red, green, blue].")
-        ranges = [_band_range(layer, b) for b in rgb_bands]
+        ranges = list(await asyncio.gather(*(_band_range(layer, b) for b in rgb_bands)))
         raster_styles.rgb(layer, tuple(rgb_bands), ranges)
         done.append(f"bands {rgb_bands} as RGB")
         return
     if ramp or vmin is not None or vmax is not None or band:
         current = layer.renderer()
         use_band = band or (current.inputBand() if hasattr(current, "inputBand") else 1) or 1
-        low, high = _band_range(layer, use_band)
-        if hasattr(current, "classificationMin") and band is None:
+        if vmin is not None and vmax is not None:
+            low, high = vmin, vmax
+        elif hasattr(current, "classificationMin") and band is None:
             low, high = current.classificationMin(), current.classificationMax()
+        else:
+            low, high = await _band_range(layer, use_band)
         low = vmin if vmin is not None else low
         high = vmax if vmax is not None else high
         raster_styles.pseudocolor(layer, use_band, low, high, ramp or "Viridis", invert)
         done.append(f"ramp {ramp or 'Viridis'} {low:g}..{high:g} on band {use_band}")
 
 
-def _band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
-    provider = layer.dataProvider()
-    low, high = provider.cumulativeCut(band, 0.02, 0.98, layer.extent(), 250_000)
+async def _band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
+    """2–98 % of the band's values, sampled by GDAL in a worker thread: reading pixels of a remote raster on
+    the GUI thread would freeze QGIS. Layers GDAL cannot open by their source fall back to QGIS's own cut."""
+    if layer.providerType() == "gdal":
+        try:
+            cut = await asyncio.to_thread(stretch_range, layer.source(), band)
+        except RuntimeError as exc:
+            log.info("GDAL could not sample %s (%s); QGIS computes the stretch", layer.name(), exc)
+        else:
+            if cut is None:
+                raise ToolInputError(f"Band {band} of '{layer.name()}' has no valid pixels to stretch over; "
+                                     "give minimum and maximum.")
+            return cut
+    low, high = layer.dataProvider().cumulativeCut(band, 0.02, 0.98, layer.extent(), 250_000)
     return float(low), float(high)
 
 

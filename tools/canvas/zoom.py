@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -10,7 +11,6 @@ from pydantic import Field
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
-    QgsFeatureRequest,
     QgsPointXY,
     QgsRectangle,
     QgsVectorLayer,
@@ -18,12 +18,13 @@ from qgis.core import (
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
+from .place_lookup import describe, find_place
 from .project_access import canvas_of, find_layer, history_of, project_of
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
 ZOOM0_SCALE = 559_082_264.028  # web-map zoom level 0 at 96 dpi; each level halves it
-MAX_PLACE_FEATURES = 20_000
 DEFAULT_SCALE = 25_000  # when the map had no extent yet and no scale is asked
+CITY_RADII_KM = ((1_000_000, 20.0), (100_000, 10.0), (0, 5.0))  # (population from, km around a city's centre)
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -36,14 +37,19 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
         layer: Annotated[str | None, Field(description="Zoom to this layer (name), or search its features")] = None,
         feature_id: Annotated[int | None, Field(description="Feature id within `layer`")] = None,
-        place: Annotated[str | None, Field(description="A name to find in the project's vector layers' text fields")] = None,
+        place: Annotated[str | None, Field(description=(
+            "A place name: a feature of the project's vector layers, else a city, region or country from the "
+            "offline gazetteer, e.g. 'Lyon', 'Bavaria', 'Kenya', 'Paris, US'"))] = None,
+        country: Annotated[str | None, Field(description=(
+            "With place: the country or US state it is in (name or code), when several places share the name"))] = None,
     ) -> CallToolResult:
-        """Move the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a place named in the project's layers."""
+        """Move the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a named place (city, region, country, or a feature of the project's layers), offline."""
         canvas = canvas_of(deps)
         project = project_of(deps)
         target_crs = canvas.mapSettings().destinationCrs()
         if scale is None and zoom_level is not None:
             scale = ZOOM0_SCALE / (2 ** zoom_level)
+        found = await find_place(project, place, layer, country) if place and lon is None and bbox is None else None
         history_of(deps).view_changing(canvas)
         if lon is not None and lat is not None:
             centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(lon, lat))
@@ -56,10 +62,16 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             w, s, e, n = check_bbox(bbox)
             canvas.setExtent(_transform(project, WGS84, target_crs).transformBoundingBox(QgsRectangle(w, s, e, n)))
             what = "the bbox"
-        elif place:
-            found, where = _find_place(project, place, layer)
-            _zoom_to_rect(canvas, project, found, where.crs(), scale)
-            what = f"'{place}' in layer '{where.name()}'"
+        elif found is not None:
+            if found.rect is not None:
+                _zoom_to_rect(canvas, project, found.rect, found.crs, scale)
+            elif scale:  # a city known by its centre only, at the scale asked
+                centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(found.place.lon, found.place.lat))
+                _centre_at(canvas, centre, scale)
+            else:  # the city and its surroundings, whatever the canvas' shape
+                _zoom_to_rect(canvas, project, _around(found.place.lon, found.place.lat, found.place.population),
+                              WGS84, None)
+            what = describe(found, place)
         elif layer:
             target = find_layer(project, layer)
             rect, what = target.extent(), f"layer '{target.name()}'"
@@ -74,7 +86,12 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         else:
             raise ToolInputError("Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.")
         canvas.refresh()
-        return ok(view_summary(canvas), f"Zoomed to {what} at 1:{canvas.scale():,.0f}")
+        view = view_summary(canvas)
+        if found is not None:
+            p = found.place
+            view["place"] = {"name": p.name, "kind": p.kind, "source": p.source, "context": p.context,
+                             "lon": round(p.lon, 5), "lat": round(p.lat, 5)}
+        return ok(view, f"Zoomed to {what} at 1:{canvas.scale():,.0f}")
 
 
 def view_summary(canvas: Any) -> dict[str, Any]:
@@ -90,36 +107,21 @@ def _transform(project: Any, source: Any, target: Any) -> QgsCoordinateTransform
 def _zoom_to_rect(canvas: Any, project: Any, rect: QgsRectangle, crs: Any, scale: float | None) -> None:
     rect = _transform(project, crs, canvas.mapSettings().destinationCrs()).transformBoundingBox(rect)
     if rect.isEmpty():  # a point feature: centre on it
-        canvas.setExtent(QgsRectangle(rect.center().x() - 1e-3, rect.center().y() - 1e-3,
-                                      rect.center().x() + 1e-3, rect.center().y() + 1e-3))
-        canvas.setCenter(rect.center())
-        canvas.zoomScale(scale or DEFAULT_SCALE)
+        _centre_at(canvas, rect.center(), scale or DEFAULT_SCALE)
         return
     canvas.setExtent(rect.buffered(max(rect.width(), rect.height()) * 0.05))
     if scale:
         canvas.zoomScale(scale)
 
 
-def _find_place(project: Any, place: str, layer_name: str | None) -> tuple[QgsRectangle, QgsVectorLayer]:
-    wanted = place.strip().lower()
-    layers = [find_layer(project, layer_name, QgsVectorLayer)] if layer_name else \
-        [lyr for lyr in project.mapLayers().values() if isinstance(lyr, QgsVectorLayer)]
-    partial = None
-    for lyr in layers:
-        text_fields = [f.name() for f in lyr.fields() if f.type() == 10]  # QVariant.String
-        if not text_fields:
-            continue
-        request = QgsFeatureRequest().setLimit(MAX_PLACE_FEATURES)
-        for feature in lyr.getFeatures(request):
-            if not feature.hasGeometry():
-                continue
-            for name in text_fields:
-                value = str(feature[name] or "").strip().lower()
-                if value == wanted:
-                    return feature.geometry().boundingBox(), lyr
-                if partial is None and wanted in value:
-                    partial = (feature.geometry().boundingBox(), lyr)
-    if partial:
-        return partial
-    raise ToolInputError(f"No feature named '{place}' in the project's vector layers. Give lon/lat or a bbox instead "
-                         "(the agent has no internet geocoder).")
+def _centre_at(canvas: Any, centre: QgsPointXY, scale: float) -> None:
+    canvas.setExtent(QgsRectangle(centre.x() - 1e-3, centre.y() - 1e-3, centre.x() + 1e-3, centre.y() + 1e-3))
+    canvas.setCenter(centre)
+    canvas.zoomScale(scale)
+
+
+def _around(lon: float, lat: float, population: int) -> QgsRectangle:
+    radius_km = next(km for floor, km in CITY_RADII_KM if population >= floor)
+    dlat = radius_km / 111.0
+    dlon = dlat / max(0.05, math.cos(math.radians(lat)))
+    return QgsRectangle(lon - dlon, lat - dlat, lon + dlon, lat + dlat)

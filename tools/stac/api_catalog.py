@@ -26,6 +26,8 @@ class ApiCatalog:
         self.name = config.name
         self.root = config.url.rstrip("/")
         self.http = http
+        self.headers_for = lambda url: dict(config.headers)  # the registry scopes credentials to the catalog's hosts
+        self.remedy = ""  # what to do when refused, for the catalog's access method (set by the registry)
         self._conformance: list[str] | None = None
         self._queryables: dict[str, dict] = {}
         self._collections: list[dict] | None = None
@@ -33,7 +35,8 @@ class ApiCatalog:
 
     async def _get(self, path_or_url: str, **kwargs: Any) -> Any:
         url = path_or_url if path_or_url.startswith("http") else self.root + path_or_url
-        return await fetch_json(self.http, url, catalog=self.name, headers=self.config.headers or None, **kwargs)
+        return await fetch_json(self.http, url, catalog=self.name, headers=self.headers_for(url) or None,
+                                remedy=self.remedy, **kwargs)
 
     async def conformance(self) -> list[str]:
         if self._conformance is None:

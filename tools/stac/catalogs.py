@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Union
+from pathlib import Path
+from typing import Callable, Union
+from urllib.parse import urlparse
 
 import httpx
 
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
+from .access import CatalogAccess, CatalogSecrets
 from .api_catalog import ApiCatalog
+from .gdal_reads import ReadOptions, plan_read
 from .static_catalog import StaticCatalog
 
 Catalog = Union[ApiCatalog, StaticCatalog]
 
 
+SecretsFn = Callable[[CatalogConfig], CatalogSecrets]
+
+
+def _qgis_secrets(config: CatalogConfig) -> CatalogSecrets:
+    from .auth_secrets import resolve_secrets
+
+    return resolve_secrets(config)
+
+
 class CatalogRegistry:
-    def __init__(self, configs: list[CatalogConfig], http: httpx.AsyncClient) -> None:
+    def __init__(self, configs: list[CatalogConfig], http: httpx.AsyncClient,
+                 secrets: SecretsFn = _qgis_secrets) -> None:
         self.http = http
+        self.secrets = secrets  # read from the auth database at each use: nothing secret is kept here
         self._catalogs: dict[str, Catalog] = {}
+        self._access: dict[str, CatalogAccess] = {}
         for config in configs:
             self.add(config)
 
@@ -27,8 +43,35 @@ class CatalogRegistry:
             catalog: Catalog = StaticCatalog(config, self.http)
         else:
             catalog = ApiCatalog(config, self.http)
+        access = CatalogAccess(config)
+        catalog.headers_for = lambda url: access.request_headers(url, self.secrets(config))
+        catalog.remedy = access.remedy()
         self._catalogs[config.name] = catalog
+        self._access[config.name] = access
         return catalog
+
+    def access(self, name: str) -> CatalogAccess:
+        return self._access[name]
+
+    def owner_of(self, href: str) -> CatalogAccess | None:
+        """The catalog whose credentials an asset href gets: the one on its host (or bucket), else for an s3://
+        href the one catalog set up for S3; None = read it as public."""
+        for access in self._access.values():
+            if access.owns(href):
+                return access
+        if urlparse(href).scheme == "s3" or href.startswith("/vsis3/"):
+            s3 = [a for a in self._access.values() if a.method == "s3" or a.config.s3_requester_pays]
+            return s3[0] if len(s3) == 1 else None
+        return None
+
+    def plan_read(self, href: str, private_dir: Path, catalog: str | None = None,
+                  collection: str = "") -> tuple[str, ReadOptions]:
+        """(GDAL path, options) to read an asset with its catalog's credentials; see gdal_reads.py."""
+        access = self._access.get(catalog) if catalog else None
+        if access is None or not (access.owns(href) or urlparse(href).scheme == "s3"):
+            access = self.owner_of(href)
+        secrets = self.secrets(access.config) if access else CatalogSecrets()
+        return plan_read(access, href, secrets, private_dir, collection)
 
     def names(self) -> list[str]:
         return list(self._catalogs)

@@ -23,7 +23,7 @@ class NotFound(CatalogError):
 
 async def fetch_json(http: httpx.AsyncClient, url: str, *, catalog: str, method: str = "GET",
                      params: dict | None = None, body: dict | None = None,
-                     headers: dict | None = None, timeout: float | None = None) -> Any:
+                     headers: dict | None = None, timeout: float | None = None, remedy: str = "") -> Any:
     try:
         response = await http.request(method, url, params=params, json=body, headers=headers,
                                       timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT)
@@ -36,8 +36,9 @@ async def fetch_json(http: httpx.AsyncClient, url: str, *, catalog: str, method:
     if response.status_code == 404:
         raise NotFound(f"Catalog '{catalog}' has nothing at {url} (HTTP 404).")
     if response.status_code in (401, 403):
-        raise CatalogError(f"Catalog '{catalog}' refused access (HTTP {response.status_code}). "
-                           "Add its credentials (headers or an auth config) in the plugin settings.")
+        raise CatalogError(f"Catalog '{catalog}' refused access (HTTP {response.status_code}): "
+                           + (remedy or "add its credentials (headers or an auth config) in Settings → Catalogs")
+                           + ".")
     if response.status_code >= 400:
         detail = response.text[:200].replace("\n", " ")
         hint = ("The catalog has a problem; try again later." if response.status_code >= 500

@@ -47,13 +47,16 @@ class StaticCatalog:
             location = str(Path(location) / "catalog.json")
         self.location = location
         self.http = http
+        self.headers_for = lambda url: dict(config.headers)  # the registry scopes credentials to the catalog's hosts
+        self.remedy = ""  # what to do when refused, for the catalog's access method (set by the registry)
         self._collections: dict[str, dict] | None = None
         self._items: list[dict] = []
         self._lock = asyncio.Lock()
 
     async def _read(self, location: str) -> Any:
         if _is_url(location):
-            return await fetch_json(self.http, location, catalog=self.name, headers=self.config.headers or None)
+            return await fetch_json(self.http, location, catalog=self.name, headers=self.headers_for(location) or None,
+                                    remedy=self.remedy)
         try:
             return json.loads(await asyncio.to_thread(Path(location).read_text, encoding="utf-8"))
         except FileNotFoundError:

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The test matrix: the suite inside Debian roots with newer QGIS (root only; CI runs it after `make test`).
+#   trixie: QGIS 3.40 LTR, Python 3.13        sid: QGIS 3.44, Python 3.14
+# Usage: scripts/test_matrix.sh [SUITE...]      (default: trixie sid)
+#   MATRIX_TIERS="unit qgis e2e"  tiers to run in each root (integration is optional: time)
+#   MATRIX_CACHE=/var/cache/stacgis-agent-matrix  where roots are kept and reused between runs
+# Each root is built once by matrix_root.sh; the checkout is copied in fresh every run and gets
+# venvs of its own inside the root (reused while the requirements do not change).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cache=${MATRIX_CACHE:-/var/cache/stacgis-agent-matrix}
+tiers=${MATRIX_TIERS:-unit qgis e2e}
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(trixie sid)
+[ "$(id -u)" -eq 0 ] || { echo "test_matrix: needs root (debootstrap, chroot, mounts)" >&2; exit 1; }
+
+current_root=""
+cleanup() { [ -n "$current_root" ] && "$here/matrix_mounts.sh" umount "$current_root"; }
+trap cleanup EXIT INT TERM
+
+req_hash=$(cat "$repo/requirements.txt" "$repo/requirements-dev.txt" | sha1sum | cut -c1-12)
+status=0
+summary=()
+for suite in "${suites[@]}"; do
+  started=$(date +%s)
+  MATRIX_CACHE=$cache "$here/matrix_root.sh" "$suite"
+  root="$cache/$suite"
+  current_root=$root
+  "$here/matrix_mounts.sh" mount "$root"
+  cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+  cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/host-ca-certificates.crt"
+
+  # A fresh copy of the checkout: tracked files plus untracked ones git does not ignore.
+  work="$root/work/stacgis"
+  rm -rf --one-file-system "$work"
+  mkdir -p "$work"
+  (cd "$repo" && git ls-files -co --exclude-standard -z | grep -zvE '^(\.venv|\.build)(/|$)' | tar --null --ignore-failed-read -cf - -T - 2>/dev/null) \
+    | tar -xf - -C "$work"
+
+  built=$(date +%s)
+  set +e
+  nice -n 10 chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
+    CI="${CI:-}" PIP_CERT=/etc/ssl/certs/host-ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 REQ_HASH="$req_hash" TIERS="$tiers" SUITE="$suite" \
+    bash -c "cd /work/stacgis && scripts/matrix_inside.sh"
+  rc=$?
+  set -e
+  finished=$(date +%s)
+  "$here/matrix_mounts.sh" umount "$root"
+  current_root=""
+  summary+=("$suite: exit $rc; root+copy $((built - started)) s, suite $((finished - built)) s")
+  [ $rc -eq 0 ] || status=1
+done
+echo "== matrix summary"
+printf '  %s\n' "${summary[@]}"
+exit $status

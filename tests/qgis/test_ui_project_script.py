@@ -1,0 +1,207 @@
+"""The exported PyQGIS script rebuilds the map the analyst sees: run standalone (a subprocess writing a
+project) and in the QGIS console (the running QGIS), the fresh project has the same groups, layers,
+sources, CRS, renderers (paletted, pseudocolor, RGB, outline-only footprints), in-memory features and view."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from qgis.core import (
+    QgsColorRampShader,
+    QgsCoordinateReferenceSystem,
+    QgsFeature,
+    QgsFillSymbol,
+    QgsGeometry,
+    QgsLayerTreeGroup,
+    QgsLayerTreeLayer,
+    QgsPalettedRasterRenderer,
+    QgsPointXY,
+    QgsProject,
+    QgsRasterLayer,
+    QgsRasterShader,
+    QgsRectangle,
+    QgsSingleBandPseudoColorRenderer,
+    QgsSingleSymbolRenderer,
+    QgsVectorLayer,
+)
+from qgis.PyQt.QtGui import QColor
+
+from stacgis_agent.ui.project_script import project_to_pyqgis
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_catalog" / "collections"
+RGB = DEMO / "demo-rgb" / "items" / "demo-rgb-2025-06-15.tif"
+NDVI = DEMO / "demo-ndvi" / "items" / "demo-ndvi-2025-06-15.tif"
+DEM = DEMO / "demo-elevation" / "items" / "demo-elevation-lyon.tif"
+VIEW = QgsRectangle(640000.0, 5062000.0, 646000.0, 5068000.0)  # central Lyon in UTM 31N
+
+
+def _footprints(tmp_path: Path) -> QgsVectorLayer:
+    path = tmp_path / "footprints.geojson"
+    ring = [[4.80, 45.73], [4.87, 45.73], [4.87, 45.78], [4.80, 45.78], [4.80, 45.73]]
+    path.write_text(json.dumps({"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"id": "demo-rgb-2025-06-15"},
+         "geometry": {"type": "Polygon", "coordinates": [ring]}}]}))
+    layer = QgsVectorLayer(str(path), "footprints", "ogr")
+    symbol = QgsFillSymbol.createSimple({"style": "no", "outline_color": "255,0,0", "outline_width": "0.6"})
+    layer.setRenderer(QgsSingleSymbolRenderer(symbol))
+    return layer
+
+
+def _pseudocolor(layer: QgsRasterLayer) -> None:
+    ramp = QgsColorRampShader(-0.2, 0.9)
+    ramp.setColorRampType(QgsColorRampShader.Type.Interpolated)
+    ramp.setColorRampItemList([QgsColorRampShader.ColorRampItem(-0.2, QColor("#a50026"), "bare"),
+                               QgsColorRampShader.ColorRampItem(0.9, QColor("#006837"), "green")])
+    shader = QgsRasterShader()
+    shader.setRasterShaderFunction(ramp)
+    layer.setRenderer(QgsSingleBandPseudoColorRenderer(layer.dataProvider(), 1, shader))
+
+
+def _paletted(layer: QgsRasterLayer) -> None:
+    classes = [QgsPalettedRasterRenderer.Class(v, QColor(c), label)
+               for v, c, label in ((150, "#1a9850", "low"), (200, "#fee08b", "mid"), (250, "#d73027", "high"))]
+    layer.setRenderer(QgsPalettedRasterRenderer(layer.dataProvider(), 1, classes))
+
+
+def _points() -> QgsVectorLayer:
+    layer = QgsVectorLayer("Point?crs=EPSG:4326&field=name:string&field=area:double", "parcels (memory)", "memory")
+    features = []
+    for name, lon, lat, area in (("Bellecour", 4.832, 45.757, 6.2), ("Tête d'Or", 4.852, 45.777, 117.0)):
+        f = QgsFeature(layer.fields())
+        f.setAttributes([name, area])
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(lon, lat)))
+        features.append(f)
+    layer.dataProvider().addFeatures(features)
+    return layer
+
+
+@pytest.fixture
+def analyst_map(qgis_new_project, qgis_iface, tmp_path):
+    """A map as an analyst leaves it: a collapsed group with two styled rasters, a hidden DEM, outline
+    footprints, an in-memory layer, the project in UTM 31N and the view on central Lyon."""
+    project = QgsProject.instance()
+    project.setCrs(QgsCoordinateReferenceSystem("EPSG:32631"))
+    root = project.layerTreeRoot()
+    june = root.addGroup("June 2025")
+    rgb, ndvi = QgsRasterLayer(str(RGB), "true colour", "gdal"), QgsRasterLayer(str(NDVI), "NDVI", "gdal")
+    dem = QgsRasterLayer(str(DEM), "elevation", "gdal")
+    _pseudocolor(ndvi)
+    _paletted(dem)
+    for layer, group in ((ndvi, june), (rgb, june), (dem, root), (_footprints(tmp_path), root), (_points(), root)):
+        assert layer.isValid(), layer.name()
+        project.addMapLayer(layer, False)
+        group.addLayer(layer)
+    june.setExpanded(False)
+    root.findLayer(dem.id()).setItemVisibilityChecked(False)
+    canvas = qgis_iface.mapCanvas()
+    canvas.setDestinationCrs(project.crs())
+    canvas.setExtent(VIEW)
+    return project
+
+
+def _snapshot(project: QgsProject) -> dict:
+    """What an analyst compares: the tree, each layer's source, CRS, visibility and how it is drawn."""
+    def describe(layer) -> dict:
+        renderer = layer.renderer()
+        out = {"provider": layer.providerType(), "crs": layer.crs().authid(), "renderer": renderer.type()}
+        if layer.providerType() == "memory" or "_layers.gpkg|" in layer.source():  # see keep_memory_layers
+            out["provider"] = "features kept"
+        else:
+            out["source"] = os.path.normpath(layer.source())
+        if isinstance(renderer, QgsPalettedRasterRenderer):
+            out["classes"] = [(c.value, c.color.name(), c.label) for c in renderer.classes()]
+        elif isinstance(renderer, QgsSingleBandPseudoColorRenderer):
+            items = renderer.shader().rasterShaderFunction().colorRampItemList()
+            out["ramp"] = [(round(i.value, 3), i.color.name()) for i in items]
+        elif renderer.type() == "multibandcolor":
+            out["bands"] = (renderer.redBand(), renderer.greenBand(), renderer.blueBand())
+        elif isinstance(renderer, QgsSingleSymbolRenderer):
+            sym = renderer.symbol().symbolLayer(0)
+            out["symbol"] = (sym.layerType(), sym.properties().get("style"), sym.properties().get("outline_color"))
+        if isinstance(layer, QgsVectorLayer):
+            names = [n for n in layer.fields().names() if n != "fid"]  # GeoPackage adds its own fid
+            out["features"] = sorted((f.geometry().asWkt(3), tuple(f[n] for n in names)) for f in layer.getFeatures())
+        return out
+
+    def walk(group) -> list:
+        nodes = []
+        for child in group.children():
+            if isinstance(child, QgsLayerTreeGroup):
+                nodes.append(("group", child.name(), child.itemVisibilityChecked(), child.isExpanded(), walk(child)))
+            elif isinstance(child, QgsLayerTreeLayer):
+                nodes.append(("layer", child.name(), child.itemVisibilityChecked(), describe(child.layer())))
+        return nodes
+
+    return {"crs": project.crs().authid(), "tree": walk(project.layerTreeRoot())}
+
+
+def _close(a: QgsRectangle, b: QgsRectangle, tol: float = 1.0) -> bool:
+    return all(abs(x - y) <= tol for x, y in ((a.xMinimum(), b.xMinimum()), (a.yMinimum(), b.yMinimum()),
+                                               (a.xMaximum(), b.xMaximum()), (a.yMaximum(), b.yMaximum())))
+
+
+def test_standalone_run_writes_a_project_equal_to_the_map(analyst_map, qgis_iface, tmp_path):
+    expected, view = _snapshot(analyst_map), qgis_iface.mapCanvas().extent()
+    assert [n[1] for n in expected["tree"]] == ["June 2025", "elevation", "footprints", "parcels (memory)"]
+    script = tmp_path / "lyon map.py"
+    script.write_text(project_to_pyqgis("Lyon — June NDVI", analyst_map, qgis_iface.mapCanvas()), encoding="utf-8")
+    out = tmp_path / "rebuilt.qgz"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run = subprocess.run([sys.executable, str(script), str(out)], capture_output=True, text=True, timeout=120,
+                         env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert f"Wrote {out}" in run.stdout
+
+    fresh = QgsProject()
+    assert fresh.read(str(out))
+    try:
+        assert _snapshot(fresh) == expected
+        kept = fresh.mapLayersByName("parcels (memory)")[0]  # a saved project cannot hold in-memory features
+        assert kept.source() == f"{tmp_path / 'rebuilt_layers.gpkg'}|layername=parcels (memory)"
+        rebuilt_view = fresh.viewSettings().defaultViewExtent()
+        assert rebuilt_view.crs().authid() == "EPSG:32631" and _close(rebuilt_view, view)
+    finally:
+        fresh.clear()
+
+
+def test_console_run_rebuilds_the_map_in_the_running_qgis_and_shows_the_view(analyst_map, qgis_iface, tmp_path):
+    canvas = qgis_iface.mapCanvas()
+    expected, view = _snapshot(analyst_map), canvas.extent()
+    script = project_to_pyqgis("Lyon", analyst_map, canvas)
+    analyst_map.clear()  # a fresh project in the same QGIS
+    canvas.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
+    canvas.setExtent(QgsRectangle(-10, 40, 10, 50))
+    assert _snapshot(QgsProject.instance())["tree"] == []
+
+    exec(compile(script, "lyon_map.py", "exec"), {"__name__": "__main__"})  # as the console's Run does
+
+    assert _snapshot(QgsProject.instance()) == expected
+    assert canvas.mapSettings().destinationCrs().authid() == "EPSG:32631"
+    assert canvas.extent().contains(view) or _close(canvas.extent(), view, 500)
+
+
+def test_a_source_that_is_gone_is_reported_and_the_rest_is_rebuilt(analyst_map, qgis_iface, tmp_path):
+    gone = QgsRasterLayer(str(tmp_path / "temporary.tif"), "deleted result", "gdal")
+    assert not gone.isValid()
+    copy = tmp_path / "dem-copy.tif"
+    copy.write_bytes(DEM.read_bytes())
+    layer = QgsRasterLayer(str(copy), "result", "gdal")
+    analyst_map.addMapLayer(layer)
+    script = project_to_pyqgis("Lyon", analyst_map, qgis_iface.mapCanvas())
+    copy.unlink()
+    path = tmp_path / "map.py"
+    path.write_text(script, encoding="utf-8")
+    run = subprocess.run([sys.executable, str(path), str(tmp_path / "out.qgz")], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Could not open layer 'result'" in run.stdout
+    fresh = QgsProject()
+    assert fresh.read(str(tmp_path / "out.qgz"))
+    assert sorted(lay.name() for lay in fresh.mapLayers().values()) == [
+        "NDVI", "elevation", "footprints", "parcels (memory)", "true colour"]
+    fresh.clear()

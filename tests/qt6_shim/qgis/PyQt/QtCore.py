@@ -1,0 +1,1 @@
+from PyQt6.QtCore import *  # noqa: F401,F403

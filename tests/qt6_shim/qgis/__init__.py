@@ -1,0 +1,1 @@
+"""Stands in for QGIS 4's qgis package in the Qt 6 check: only qgis.PyQt (see README.md)."""

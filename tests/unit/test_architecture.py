@@ -1,0 +1,192 @@
+"""The house rules a newcomer can rely on, read from the source itself (no import is run):
+
+- the product's import graph (agent, tools, ui, host, plugin.py, __init__.py) has no circle,
+  lazy and type-checking imports included;
+- the top level holds no loose module besides __init__.py and plugin.py;
+- agent/ never imports qgis or Qt: that is what keeps the core testable without QGIS;
+- no two places in product code hold the same function or class body.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "stacgis_agent"
+PRODUCT = ("agent", "tools", "ui", "host")
+ROOT_MODULES = ("__init__.py", "plugin.py")
+FORBIDDEN_IN_AGENT = ("qgis", "PyQt5", "PyQt6", "PySide2", "PySide6", "qasync", "sip")
+MIN_BODY_NODES = 20  # smaller bodies (a property, a one-line delegation, an aclose) may well repeat
+
+
+def product_files(root: Path = ROOT) -> list[Path]:
+    files = [root / name for name in ROOT_MODULES if (root / name).exists()]
+    for folder in PRODUCT:
+        files += sorted((root / folder).rglob("*.py"))
+    return files
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join([PACKAGE, *parts])
+
+
+def _imported_modules(path: Path) -> list[tuple[int, str]]:
+    """Module names as written (relative ones with their leading dots); `from x import name` comes
+    back as `x.name`, which is the module x.name if there is one, else a name inside x."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            found += [(node.lineno, f"{base}{'' if base.endswith('.') else '.'}{alias.name}") for alias in node.names]
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
+                "import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+            found.append((node.lineno, str(node.args[0].value)))
+    return found
+
+
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """module -> the product modules it imports (a `from x import name` counts `x.name` when that
+    is a module, else `x`)."""
+    files = product_files(root)
+    modules = {module_name(f, root): f for f in files}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for _, written in _imported_modules(path):
+            target = _absolute(written, package)
+            while target and target not in modules and "." in target:
+                target = target.rpartition(".")[0]  # `from x import name`: name is not a module
+            if target in modules and target != name and target != PACKAGE:
+                graph[name].add(target)
+    return graph
+
+
+def _absolute(written: str, package: str) -> str:
+    if not written.startswith("."):
+        return written
+    level = len(written) - len(written.lstrip("."))
+    base = package.split(".")
+    base = base[:len(base) - (level - 1)] if level > 1 else base
+    rest = written.lstrip(".")
+    return ".".join(base + ([rest] if rest else []))
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of two or more modules (Tarjan), as a sorted list."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def loose_root_modules(root: Path = ROOT) -> list[str]:
+    return sorted(p.name for p in root.glob("*.py") if p.name not in ROOT_MODULES)
+
+
+def repeated_bodies(files: list[Path], root: Path = ROOT) -> list[list[str]]:
+    """Groups of places (file:line name) whose function or class bodies are the same code."""
+    seen: dict[str, list[str]] = defaultdict(list)
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            shape = ast.dump(ast.Module(body=body, type_ignores=[]), annotate_fields=False)
+            if sum(1 for _ in ast.walk(ast.Module(body=body, type_ignores=[]))) >= MIN_BODY_NODES:
+                seen[shape].append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
+    return [places for places in seen.values() if len(places) > 1]
+
+
+# ---- the rules -------------------------------------------------------------------------------
+def test_the_import_graph_has_no_circle():
+    graph = import_graph()
+    assert len(graph) > 50 and sum(map(len, graph.values())) > 100  # the scan really read the tree
+    assert cycles(graph) == []
+
+
+def test_no_loose_module_at_the_top_level():
+    assert loose_root_modules() == []
+
+
+def test_no_module_under_agent_imports_qgis_or_qt():
+    files = sorted((ROOT / "agent").rglob("*.py"))
+    assert len(files) > 10
+    offenders = [f"{path.relative_to(ROOT)}:{line} imports {module}"
+                 for path in files for line, module in _imported_modules(path)
+                 if module.split(".")[0] in FORBIDDEN_IN_AGENT]
+    assert offenders == []
+
+
+def test_no_two_places_hold_the_same_body():
+    assert repeated_bodies(product_files()) == []
+
+
+# ---- the checks catch what they are meant to catch ----------------------------------------------
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+def test_a_circle_through_a_type_checking_import_is_found(tmp_path):
+    root = _tree(tmp_path, {
+        "__init__.py": "", "plugin.py": "def f():\n    from .ui.dock import Dock\n",
+        "agent/__init__.py": "", "agent/loop.py": "from .turn import Turn\n",
+        "agent/turn.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .loop import Loop\n",
+        "ui/__init__.py": "", "ui/dock.py": "from ..agent import loop\n", "tools/__init__.py": "",
+        "host/__init__.py": ""})
+    graph = import_graph(root)
+    assert graph["stacgis_agent.ui.dock"] == {"stacgis_agent.agent.loop"}
+    assert graph["stacgis_agent.plugin"] == {"stacgis_agent.ui.dock"}
+    assert cycles(graph) == [["stacgis_agent.agent.loop", "stacgis_agent.agent.turn"]]
+
+
+def test_a_loose_module_and_a_forbidden_import_and_a_repeated_body_are_found(tmp_path):
+    body = "    total = 0\n    for i in range(n):\n        if i % 2:\n            total += i * i\n" \
+           "        else:\n            total -= i\n    return {'total': total, 'n': n, 'half': n // 2}\n"
+    root = _tree(tmp_path, {"__init__.py": "", "plugin.py": "", "runtime.py": "",
+                            "agent/a.py": f"def f(n):\n{body}", "tools/b.py": f"def g(n):\n    \"\"\"Doc.\"\"\"\n{body}",
+                            "agent/bad.py": "import os\nfrom qgis.core import QgsProject\nimport PyQt5.QtCore as q\n"
+                                            "importlib.import_module('qgis.gui')\n"})
+    assert loose_root_modules(root) == ["runtime.py"]
+    assert [m for _, m in _imported_modules(root / "agent/bad.py")] == [
+        "os", "qgis.core.QgsProject", "PyQt5.QtCore", "qgis.gui"]
+    assert repeated_bodies(product_files(root), root) == [["agent/a.py:1 f", "tools/b.py:1 g"]]

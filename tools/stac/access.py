@@ -1,0 +1,156 @@
+"""How a catalog lets a client read: the access method turned into request headers for its STAC API and
+into a GDAL read plan for its assets, both scoped to that catalog's hosts (pure: no qgis, no I/O).
+
+Secrets come in as plain values resolved from QGIS's auth database just before use (auth_secrets.py);
+nothing here keeps or writes them, and the GDAL path a layer keeps (and a project saves) never holds one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlparse
+
+from ...agent.catalog_presets import ACCESS_METHODS, access_method
+from ...agent.config import CatalogConfig
+from .hrefs import gdal_path
+
+PC_TOKEN_URL = "https://planetarycomputer.microsoft.com/api/sas/v1/token/"  # GDAL's own default too
+PC_BLOB_SUFFIX = ".blob.core.windows.net"
+
+
+@dataclass(frozen=True)
+class CatalogSecrets:
+    """What the auth database gave for one catalog, for one request or read; never stored."""
+
+    headers: dict[str, str] = field(default_factory=dict)  # from a QGIS auth config or a bearer token
+    s3_key_id: str = ""
+    s3_secret: str = ""
+    problem: str = ""  # why the auth config could not be used, in words for the user
+
+
+@dataclass
+class GdalRead:
+    """How GDAL reads one asset: `path` (safe to save in a project), plus what the worker must put in place
+    before opening it: a private header file, and options for one S3 bucket prefix."""
+
+    path: str
+    header_lines: str = ""  # written to a 0600 file named in a /vsicurl?header_file= path
+    prefix: str = ""  # e.g. "/vsis3/bucket/": the options apply to that prefix only
+    prefix_options: dict[str, str] = field(default_factory=dict)
+
+
+class CatalogAccess:
+    """One catalog's access method, applied to its API requests and its asset reads."""
+
+    def __init__(self, config: CatalogConfig) -> None:
+        self.config = config
+        self.method = access_method(config)
+        self.label = ACCESS_METHODS[self.method]
+        root = urlparse(config.url)
+        self.hosts = {h.lower() for h in [root.netloc, *config.asset_hosts] if h}
+
+    def owns(self, url: str) -> bool:
+        """Whether `url` is on one of this catalog's hosts (credentials go nowhere else)."""
+        host = urlparse(url).netloc.lower()
+        if not host:
+            return False
+        if self.method == "planetary_computer" and host.endswith(PC_BLOB_SUFFIX):
+            return True
+        return host in self.hosts
+
+    def request_headers(self, url: str, secrets: CatalogSecrets) -> dict[str, str]:
+        """Headers for an HTTP request to `url`: the catalog's own, only on its own hosts."""
+        if not self.owns(url):
+            return {}
+        headers = dict(self.config.headers)
+        if self.method in ("qgis_auth", "bearer"):
+            headers.update(secrets.headers)
+        return headers
+
+    def gdal_read(self, href: str, secrets: CatalogSecrets, collection: str = "") -> GdalRead:
+        path = gdal_path(href)
+        if path.startswith("/vsicurl/") and self.method == "planetary_computer" and self.owns(href):
+            # GDAL fetches the collection's SAS token, caches it until expiry and renews it, on every read:
+            # the path stays unsigned, so a saved project re-signs when it is opened again
+            collection_part = f"&pc_collection={quote(collection, safe='')}" if collection else ""
+            return GdalRead(f"/vsicurl?pc_url_signing=yes{collection_part}&url={quote(href, safe=':/')}")
+        if path.startswith("/vsicurl/"):
+            headers = self.request_headers(href, secrets)
+            if headers:
+                lines = "".join(f"{k}: {v}\n" for k, v in headers.items())
+                return GdalRead(path, header_lines=lines)
+            return GdalRead(path)
+        if path.startswith(("/vsis3/", "/vsigs/", "/vsiaz/")):
+            parts = path.split("/")
+            prefix = "/".join(parts[:3]) + "/" if len(parts) > 3 else path
+            return GdalRead(path, prefix=prefix, prefix_options=self._bucket_options(path, secrets))
+        return GdalRead(path)
+
+    def _bucket_options(self, path: str, secrets: CatalogSecrets) -> dict[str, str]:
+        if not path.startswith("/vsis3/"):
+            return {}
+        options: dict[str, str] = {}
+        signed = self.method == "s3"
+        if self.config.s3_requester_pays:
+            options["AWS_REQUEST_PAYER"] = "requester"
+            signed = True  # AWS refuses anonymous requester-pays reads
+        if signed and secrets.s3_key_id:
+            options["AWS_ACCESS_KEY_ID"] = secrets.s3_key_id
+            options["AWS_SECRET_ACCESS_KEY"] = secrets.s3_secret
+        elif not signed:
+            options["AWS_NO_SIGN_REQUEST"] = "YES"
+        # signed without keys: GDAL's own AWS chain (environment, ~/.aws profile, instance role)
+        if self.config.s3_region:
+            options["AWS_REGION"] = self.config.s3_region
+        endpoint = self.config.s3_endpoint.strip()
+        if endpoint:
+            scheme = urlparse(endpoint).scheme if "://" in endpoint else ""
+            options["AWS_S3_ENDPOINT"] = endpoint.split("://", 1)[-1].rstrip("/")
+            options["AWS_HTTPS"] = "NO" if scheme == "http" else "YES"
+            options["AWS_VIRTUAL_HOSTING"] = "FALSE"  # S3-compatible stores want path-style URLs
+        return options
+
+    def describe(self) -> str:
+        return f"catalog '{self.config.name}' ({self.label})"
+
+    def remedy(self) -> str:
+        """What to do when this catalog refuses us, for its access method."""
+        what = {"none": "it is set as public: choose an access method (auth config, token or headers)",
+                "headers": "check the headers (API key) configured for it",
+                "qgis_auth": "check the user name and password (or key) in its QGIS authentication config",
+                "bearer": "the token in its auth config is wrong or expired: paste a new one there",
+                "planetary_computer": "the SAS token could not be obtained: check the network",
+                "s3": "check the S3 keys in its auth config"}[self.method]
+        return f"{what} in Settings → Catalogs"
+
+
+def explain_read_failure(access: CatalogAccess | None, href: str, message: str) -> str:
+    """A GDAL open/read failure in words that say which catalog, which method and what to do; "" when the
+    failure is not about access (the caller keeps its own message)."""
+    text = message.lower()
+    who = access.describe() if access else "no configured catalog owns it"
+    denied = any(s in text for s in ("401", "403", "accessdenied", "access denied", "forbidden", "unauthorized",
+                                     "invalidaccesskeyid", "signaturedoesnotmatch", "authenticationfailed"))
+    s3 = href.startswith("s3://") or "/vsis3/" in href
+    # after a 403 GDAL 3.6 looks for other AWS credentials and reports that it found none
+    denied = denied or (s3 and "aws_secret_access_key and aws_no_sign_request" in text)
+    if s3 and denied:
+        if access is not None and not access.config.s3_requester_pays:
+            return (f"S3 refused '{href}' for {who}. If the bucket is requester-pays (like usgs-landsat), tick "
+                    "'Requester pays' for this catalog in Settings → Catalogs (your AWS account pays for the "
+                    "reads); otherwise check its S3 keys (auth config or AWS profile), region and endpoint.")
+        return (f"S3 refused '{href}' for {who}: check its S3 access key and secret (auth config or AWS "
+                "profile), region and endpoint in Settings → Catalogs.")
+    unreachable = any(s in text for s in ("resolve host", "connection refused", "timed out", "connect to",
+                                          "couldn't connect", "http error code"))
+    if (denied or unreachable) and access is not None and access.method == "planetary_computer":
+        return (f"{who} refused '{href}': the Planetary Computer SAS token was missing, expired or could not be "
+                "renewed (offline, or the token endpoint unreachable?). Check the network and try again.")
+    if denied:
+        if access is None:
+            return (f"The server refused '{href}' (HTTP 401/403) and {who}: add its catalog with an access method "
+                    "in Settings → Catalogs.")
+        return f"{who} refused '{href}' (HTTP 401/403): {access.remedy()}."
+    if unreachable:
+        return f"Could not reach the server of '{href}' ({who}): offline, or the host is down? Try again later."
+    return ""

@@ -1,0 +1,73 @@
+"""The Catalogs settings' Test: the root answers, a search returns an item, and GDAL reads the header of one of
+its assets with the catalog's access method; the first step that fails is said precisely (auth, network,
+region, requester-pays)."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+import httpx
+
+from ...agent.config import CatalogConfig
+from ...agent.settings_checks import CheckResult
+from ..common import ToolInputError
+from .catalogs import CatalogRegistry, SecretsFn, _qgis_secrets
+from .search import ItemSearch
+
+TIMEOUT_S = 15.0
+RASTER_HINTS = ("image/tiff", "geotiff", ".tif", ".tiff", ".jp2")
+
+
+async def check_catalog_access(config: CatalogConfig, secrets: SecretsFn = _qgis_secrets,
+                               work_dir: str | None = None) -> CheckResult:
+    name = config.name or config.url
+    async with httpx.AsyncClient(timeout=httpx.Timeout(TIMEOUT_S, connect=5.0), follow_redirects=True) as http:
+        registry = CatalogRegistry([config], http, secrets=secrets)
+        catalog = registry.get(config.name)
+        problem = secrets(config).problem
+        if problem:
+            return CheckResult(False, f"{name}: {problem}")
+        try:
+            if catalog.kind == "api" and not await catalog.conforms("item-search"):
+                return CheckResult(False, f"{name}: the API answered but offers no item search; if it is a static "
+                                          "catalog, set its kind to static.")
+            outcome = await catalog.search(ItemSearch(limit=1 if catalog.kind == "api" else 50))
+        except ToolInputError as exc:
+            return CheckResult(False, f"{name}: search failed. {exc}")
+        found = f"search works ({outcome.number_matched} items)" if outcome.number_matched else "search works"
+        picked = _one_raster_asset(outcome.items)
+        if picked is None:
+            return CheckResult(True, f"{name}: {found}, but no item with a raster asset came back to test reading.")
+        item, key, href = picked
+        out = Path(work_dir or tempfile.mkdtemp(prefix="stacgis-check-"))
+        path, options = registry.plan_read(href, out, config.name, str(item.get("collection") or ""))
+        try:
+            size = await asyncio.to_thread(_read_header, path, options)
+        except ToolInputError as exc:
+            return CheckResult(False, f"{name}: {found}, but reading asset '{key}' of item '{item.get('id')}' "
+                                      f"failed. {exc}")
+    return CheckResult(True, f"{name}: {found}; read the header of asset '{key}' of item '{item.get('id')}' "
+                             f"({size}) using {registry.access(config.name).label}.")
+
+
+def _one_raster_asset(items: list[dict]) -> tuple[dict, str, str] | None:
+    for item in items:
+        for key, asset in (item.get("assets") or {}).items():
+            href = str(asset.get("href") or "")
+            kind = f"{asset.get('type') or ''} {href.lower().split('?')[0]}"
+            if href and any(h in kind for h in RASTER_HINTS):
+                return item, key, href
+    return None
+
+
+def _read_header(path: str, options) -> str:
+    from osgeo import gdal
+
+    from ..raster_io import gdal_options, open_raster
+
+    options.update({"GDAL_HTTP_MAX_RETRY": "1", "GDAL_HTTP_RETRY_DELAY": "1", "GDAL_HTTP_TIMEOUT": str(int(TIMEOUT_S))})
+    with gdal_options(options):  # the user is waiting: one quick retry, not GDAL's 30 s back-off
+        ds = open_raster(path)
+        return f"{ds.RasterXSize}×{ds.RasterYSize}, {ds.RasterCount} band(s), {gdal.GetDataTypeName(ds.GetRasterBand(1).DataType)}"

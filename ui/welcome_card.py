@@ -1,0 +1,105 @@
+"""What a new chat shows before the first message: what the assistant can do, example requests to click
+(they work on the shipped offline demo catalog), and whether the model can answer, with the fix."""
+
+from __future__ import annotations
+
+from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+CAPABILITIES = (
+    "Find imagery in STAC catalogs by place, date and cloud cover, and put it on the map.",
+    "Style rasters (true colour, NDVI ramps, elevation) and zoom to places or layers.",
+    "Compute statistics, zonal statistics and time series, and draw charts.",
+    "Undo what an answer changed on the map; nothing is removed without your OK.",
+)
+# Each one is answered from the demo catalog shipped with the plugin (Lyon, June and September 2025).
+EXAMPLES = (
+    "What data do I have?",
+    "Show the demo RGB scene of June 2025 in true colour",
+    "Show the June NDVI and give me its mean",
+    "Show the demo elevation with a terrain colour ramp",
+)
+OK_COLOUR, PROBLEM_COLOUR, NEUTRAL_COLOUR = "#2e7d32", "#c62828", "#555555"
+
+
+def fix_command(state, model: str) -> str:
+    """The one command that makes the model answer, for a `agent.health.ConnectionState` that is not ok."""
+    if state is None or state.ok:
+        return ""
+    return f"ollama pull {model}" if state.reachable else "ollama serve"
+
+
+class WelcomeCard(QScrollArea):
+    example_chosen = pyqtSignal(str)
+    retry_requested = pyqtSignal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(10, 10, 10, 10)
+        title = QLabel("<b>Ask about your map and your imagery</b>")
+        layout.addWidget(title)
+        self.capabilities = QLabel("".join(f"• {line}<br>" for line in CAPABILITIES))
+        self.capabilities.setWordWrap(True)
+        layout.addWidget(self.capabilities)
+        layout.addWidget(QLabel("Try one (they use the offline demo catalog of Lyon):"))
+        self.example_buttons: list[QPushButton] = []
+        for text in EXAMPLES:
+            button = QPushButton(text)
+            button.setStyleSheet("text-align: left; padding: 4px 8px;")
+            button.setToolTip("Send this request")
+            button.clicked.connect(lambda _checked=False, t=text: self.example_chosen.emit(t))
+            layout.addWidget(button)
+            self.example_buttons.append(button)
+        layout.addSpacing(8)
+        self.connection = QLabel("Checking the connection to Ollama…")
+        self.connection.setWordWrap(True)
+        self.connection.setTextFormat(Qt.TextFormat.PlainText)
+        layout.addWidget(self.connection)
+        row = QHBoxLayout()
+        self.command = QLabel()
+        self.command.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.command.setStyleSheet("font-family: monospace; background: #f0f0f0; padding: 3px 6px;")
+        self.copy_button = QPushButton("Copy command")
+        self.copy_button.setToolTip("Copy it, then paste it into a terminal")
+        self.copy_button.clicked.connect(lambda: QApplication.clipboard().setText(self.command.text()))
+        self.retry_button = QPushButton("Retry")
+        self.retry_button.setToolTip("Check the connection to Ollama again")
+        self.retry_button.clicked.connect(self.retry_requested)
+        row.addWidget(self.command, 1)
+        row.addWidget(self.copy_button)
+        row.addWidget(self.retry_button)
+        layout.addLayout(row)
+        layout.addStretch(1)
+        self.setWidget(body)
+        self._show_command("")
+
+    def show_checking(self) -> None:
+        self.connection.setText("Checking the connection to Ollama…")
+        self.connection.setStyleSheet(f"color: {NEUTRAL_COLOUR};")
+        self.retry_button.setEnabled(False)
+
+    def show_connection(self, state, model: str) -> None:
+        """`state`: an `agent.health.ConnectionState`."""
+        self.connection.setText(state.message)
+        self.connection.setStyleSheet(f"color: {OK_COLOUR if state.ok else PROBLEM_COLOUR};")
+        self.retry_button.setEnabled(True)
+        self._show_command(fix_command(state, model))
+
+    def _show_command(self, command: str) -> None:
+        self.command.setText(command)
+        for widget in (self.command, self.copy_button, self.retry_button):
+            widget.setVisible(bool(command))
