@@ -98,12 +98,10 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
     periods: dict[str, PeriodAccumulator] = {}
     bytes_read = 0
 
-    async def progress(done: int, total: int, line: str) -> None:
-        if ctx is not None:
-            await ctx.report_progress(done, total, line)
 
     try:
-        async for result in run_items(tasks, progress=progress, scheduler=deps.settings.dask_scheduler):
+        async for result in run_items(tasks, progress=ctx.report_progress if ctx is not None else None,
+                                       scheduler=deps.settings.dask_scheduler):
             bytes_read += result.bytes_read
             pending.setdefault(result.date, []).append(result)
             if len(pending[result.date]) == by_date[result.date]:  # the date is complete: mosaic it, free it

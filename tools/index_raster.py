@@ -51,13 +51,11 @@ async def index_raster(deps: Any, items: list[dict], collection_doc: dict, area:
     tasks, bands = plan.build_tasks(items, item_assets, grid, index=spec.name, asset=None, headers=headers,
                                     requester_pays=requester_pays, mask_clouds=mask_clouds)
 
-    async def progress(done: int, total: int, line: str) -> None:
-        if ctx is not None:
-            await ctx.report_progress(done, total, line)
 
     results = []
     try:
-        async for result in run_items(tasks, progress=progress, scheduler=deps.settings.dask_scheduler):
+        async for result in run_items(tasks, progress=ctx.report_progress if ctx is not None else None,
+                                       scheduler=deps.settings.dask_scheduler):
             results.append(result)
     except Cancelled:
         raise asyncio.CancelledError() from None
