@@ -18,8 +18,9 @@ from .stats_worker import ItemResult, ItemTask
 log = logging.getLogger(__name__)
 
 RETRIES = 2
-INSTALL_HINT = ("Scale-out needs the optional packages dask and distributed: turn scale-out on in the "
-                "plugin's requirements panel (or `pip install -r requirements-dask.txt`).")
+INSTALL_HINT = ("Scale-out needs the optional packages dask and distributed. With the Dask scheduler set in "
+                "Settings, reload the plugin: the dock offers Install dependencies for them. Or clear the "
+                "scheduler to compute on this machine.")
 _clients: dict[str, Any] = {}
 
 

@@ -48,3 +48,31 @@ def test_the_dask_scheduler_is_set_in_the_settings_dialog_and_a_wrong_address_re
         assert dialog.settings().dask_scheduler == "tcp://10.0.0.5:8786"
     finally:
         dialog.close()
+
+
+def test_a_configured_dask_scheduler_makes_the_plugin_offer_to_install_scale_out(qgis_iface, monkeypatch, tmp_path):
+    import stacgis_agent
+    from stacgis_agent.host import requirements as dependencies
+    from testkit.plugin_loader import dock_into_main_window
+
+    dock_into_main_window(qgis_iface, monkeypatch)
+
+    absent = dependencies.Requirement("no_such_dask_xyz", "no-such-dask", "no-such-dask>=1", "1")
+    monkeypatch.setattr(dependencies, "SCALE_OUT", (absent,))  # as if dask were not installed
+    monkeypatch.setenv("STACGIS_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("STACGIS_DASK_SCHEDULER", raising=False)
+    plugin = stacgis_agent.classFactory(qgis_iface)
+    plugin.initGui()
+    try:
+        assert plugin.runtime is not None  # no scheduler: scale-out packages are not asked for
+    finally:
+        plugin.unload()
+    monkeypatch.setenv("STACGIS_DASK_SCHEDULER", "tcp://127.0.0.1:8786")
+    plugin = stacgis_agent.classFactory(qgis_iface)
+    plugin.initGui()
+    try:
+        panel = plugin.dock.requirements_panel
+        assert plugin.dock.pages.currentWidget() is panel
+        assert "no-such-dask is not installed" in panel.summary.text() and panel.install_button.isEnabled()
+    finally:
+        plugin.unload()
