@@ -1,7 +1,7 @@
 """Per-item reads as Dask tasks on a cluster named in the settings (`tcp://host:8786`, or a Dask Gateway URL).
 
-The worker-side code (stats_worker, spectral) travels with each task by value, so workers need only GDAL and
-numpy, not the plugin. A worker that dies mid-job has its tasks rescheduled by the scheduler; a task that
+The worker-side code (stats_worker, spectral) is uploaded to the cluster as a small zip when the client connects,
+so workers need only GDAL and numpy besides Dask, not the plugin. A worker that dies mid-job has its tasks rescheduled by the scheduler; a task that
 raises is retried. Cancelling the caller cancels the cluster's outstanding tasks.
 """
 
@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import tempfile
 import uuid
+import zipfile
+from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
 
 from .common import ToolInputError
@@ -32,16 +35,20 @@ def available() -> bool:
     return True
 
 
-def _ship_by_value() -> None:
-    import cloudpickle
-
+def worker_code_zip(folder: Path) -> Path:
+    """The worker-side modules (stats_worker, spectral) as a zip under the plugin's own package path, so tasks
+    and results name the same modules on both sides. A new file name per upload: a worker's zip importer
+    caches archives by path, so a zip rewritten under the same name would break it."""
     from . import spectral, stats_worker
 
-    for module in (stats_worker, spectral):
-        try:
-            cloudpickle.register_pickle_by_value(module)
-        except ValueError:  # already registered
-            pass
+    parts = stats_worker.__name__.split(".")[:-1]  # e.g. ["stacgis_agent", "tools"]
+    path = folder / f"stacgis-worker-{uuid.uuid4().hex[:12]}.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for depth in range(1, len(parts) + 1):
+            archive.writestr("/".join(parts[:depth]) + "/__init__.py", "")
+        for module in (stats_worker, spectral):
+            archive.write(str(module.__file__), "/".join(parts) + "/" + Path(str(module.__file__)).name)
+    return path
 
 
 async def client_for(scheduler: str) -> Any:
@@ -53,12 +60,13 @@ async def client_for(scheduler: str) -> Any:
         raise ToolInputError(INSTALL_HINT)
     import distributed
 
-    _ship_by_value()
     try:
         if scheduler.startswith(("http://", "https://")):
             client = await _gateway_client(scheduler)
         else:
             client = await asyncio.wait_for(distributed.Client(scheduler, asynchronous=True, timeout="10s"), 15)
+        with tempfile.TemporaryDirectory(prefix="stacgis-dask-") as folder:
+            await client.upload_file(str(worker_code_zip(Path(folder))))  # also reaches workers that (re)start later
     except (OSError, asyncio.TimeoutError) as exc:
         raise ToolInputError(f"The Dask scheduler at {scheduler} did not answer ({exc}). Check the address in "
                              "Settings (tcp://host:8786) and that the cluster is running, or clear it to compute "

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from starlette.routing import Mount
 
-from stacgis_agent.tools import dask_runner
+from stacgis_agent.tools import dask_runner, stats_worker
 from stacgis_agent.tools.collection_stats import compute
 from testkit.cog_server import CogServer
 from testkit.collection_world import SlowFiles, make_collection_world
@@ -76,6 +76,10 @@ async def test_a_dask_cluster_gives_the_same_numbers_as_this_process(deps, gdal_
     remote = await _stats(_on(deps, cluster.scheduler_address), world)
     assert remote["rows"] == local["rows"] and len(local["rows"]) == 3
     assert remote["bytes_read"] == local["bytes_read"]
+    # the workers ran the code the plugin uploaded, not a copy of the plugin of their own
+    client = await dask_runner.client_for(cluster.scheduler_address)
+    origins = await client.run(getattr, stats_worker, "__file__")  # the module is imported by name there
+    assert origins and all(".zip" in origin for origin in origins.values()), origins
 
 
 async def test_a_worker_killed_mid_job_has_its_reads_retried(deps, gdal_config, slow_world, cluster):
