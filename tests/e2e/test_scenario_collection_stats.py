@@ -4,6 +4,7 @@ layer on the map, and the numbers equal numpy on the same pixels."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -11,19 +12,44 @@ import pytest
 from qgis.core import QgsProject
 
 from testkit.analyst_view import chat, feed
+from testkit.cog_server import CogServer
 from testkit.collection_world import COLLECTION, DATES, expected_ndvi, make_collection_world
 from testkit.ollama_emulator import Turn
 from testkit.plugin_driver import send, wait_turn
 from testkit.reactive_emulator import tool_results
+from testkit.servers import server_missing
+from testkit.stac_api import StacApi, StacApiUnavailable
 
 pytestmark = pytest.mark.server
 
 
 @pytest.fixture(scope="module")
-def s2(world):
-    s2_world = make_collection_world(world.root / "s2", world.cogs.url + "/s2")
-    world.api.load([s2_world.collection()], s2_world.items)
-    return s2_world
+def s2_servers(tmp_path_factory):
+    """Its own STAC API and COG server: the shared Lyon world's catalog stays as other scenarios expect it."""
+    root = tmp_path_factory.mktemp("s2")
+    cogs = CogServer(root).start()
+    api = StacApi()
+    try:
+        s2_world = make_collection_world(root, cogs.url)
+        try:
+            api.start()
+        except StacApiUnavailable as exc:
+            server_missing(str(exc))
+        api.load([s2_world.collection()], s2_world.items)
+        yield api, s2_world
+    finally:
+        api.stop()
+        cogs.stop()
+
+
+@pytest.fixture
+def s2(s2_servers):
+    return s2_servers[1]
+
+
+@pytest.fixture
+def s2_plugin(make_plugin, s2_servers):
+    return make_plugin(catalogs=json.dumps([{"name": "Sentinel-2 Lyon", "url": s2_servers[0].url, "kind": "api"}]))
 
 
 def _table(rows: list[dict]) -> str:
@@ -32,7 +58,7 @@ def _table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def test_ndvi_statistics_over_lyon_for_2024_show_progress_a_table_a_chart_and_a_layer(lyon_plugin, emu, s2):
+def test_ndvi_statistics_over_lyon_for_2024_show_progress_a_table_a_chart_and_a_layer(s2_plugin, emu, s2):
     emu.script(
         Turn(thinking="Statistics of NDVI over the area for the year.", tool_calls=[("collection_statistics", {
             "collection": COLLECTION, "datetime": "2024-01-01/2024-12-31", "index": "NDVI", "polygon": s2.area,
@@ -41,8 +67,8 @@ def test_ndvi_statistics_over_lyon_for_2024_show_progress_a_table_a_chart_and_a_
                                             "polygon": s2.area, "exact": True})]),
         lambda body: Turn(content="NDVI over the area in 2024:\n\n"
                           + _table(tool_results(body, "collection_statistics")[0]["rows"])))
-    send(lyon_plugin, "NDVI statistics over my Lyon study area for 2024")
-    wait_turn(lyon_plugin, 60)
+    send(s2_plugin, "NDVI statistics over my Lyon study area for 2024")
+    wait_turn(s2_plugin, 60)
 
     stats = tool_results(emu.chat_requests()[-1], "collection_statistics")[0]
     rows = {r["period"]: r for r in stats["rows"]}
@@ -55,13 +81,13 @@ def test_ndvi_statistics_over_lyon_for_2024_show_progress_a_table_a_chart_and_a_
     assert rows[DATES[2]]["items"] == 2 and rows[DATES[2]]["valid_pixels"] == stats["area_pixels"]
 
     # progress in the activity feed, in the analyst's words
-    lines = feed(lyon_plugin)
+    lines = feed(s2_plugin)
     assert any(line.startswith("collection_statistics: 4 / 4 items, ") and "MB read" in line for line in lines)
     assert any(line.startswith("compute_index: 1 / 1 items") for line in lines)
     # the per-date table and the chart in the answer bubble
-    role, text = chat(lyon_plugin)[-1]
+    role, text = chat(s2_plugin)[-1]
     assert role == "assistant" and f"| {DATES[0]} | 1 | {rows[DATES[0]]['mean']:.3f} |" in text
-    answer = lyon_plugin.runtime.panel.conversation.bubbles()[-1]
+    answer = s2_plugin.runtime.panel.conversation.bubbles()[-1]
     assert answer.images() == [stats["chart_file"]]
     assert Path(stats["chart_file"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert Path(stats["csv_file"]).read_text().splitlines()[0].startswith("period,items,mean")
