@@ -1,5 +1,6 @@
 """compute_index puts NDVI on the map: values equal numpy on the item's own pixels, a diverging ramp centred
-on 0 whose legend names the formula, and the bands used in the layer's name; a missing band is named."""
+on 0 whose legend names the formula, and the bands used in the layer's name; a missing band is named.
+collection_statistics takes its area from the feature selected on the map."""
 
 from __future__ import annotations
 
@@ -91,3 +92,31 @@ async def test_a_mosaic_over_an_area_and_date_spans_both_crs(tools):
     drawn = gdal.Open(data["file"]).ReadAsArray()
     values = drawn[np.isfinite(drawn)]
     assert sorted(set(np.round(values.astype(float), 4).tolist())) == [0.5, 0.8]
+
+
+async def test_statistics_over_the_parcel_selected_on_the_map_in_its_own_crs(tools):
+    """The area can be a project layer's selected feature (here a parcel layer in UTM 31N)."""
+    from qgis.core import QgsFeature, QgsGeometry, QgsVectorLayer
+
+    from testkit.collection_world import EPSG_A, area_mask_by_centres, expected_ndvi, transformer
+
+    client, world = tools
+    to_utm = transformer(4326, EPSG_A)
+    ring = ", ".join("{} {}".format(*to_utm.TransformPoint(lon, lat)[:2]) for lon, lat in world.area["coordinates"][0])
+    parcels = QgsVectorLayer(f"Polygon?crs=EPSG:{EPSG_A}", "parcels", "memory")
+    inside, elsewhere = QgsFeature(), QgsFeature()
+    inside.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({ring}))"))
+    elsewhere.setGeometry(QgsGeometry.fromWkt("POLYGON((0 0, 10 0, 10 10, 0 0))"))
+    parcels.dataProvider().addFeatures([inside, elsewhere])
+    QgsProject.instance().addMapLayer(parcels)
+    parcels.selectByIds([next(f.id() for f in parcels.getFeatures() if f.geometry().area() > 1000)])
+
+    result = await client.call_tool("collection_statistics", {
+        "collection": COLLECTION, "datetime": "2024-03-01/2024-03-31", "index": "NDVI",
+        "use_selected_features": True, "exact": True})
+    assert not result.is_error, result.content[0].text
+    row = result.structured_content["rows"][0]
+    expected = expected_ndvi(world, f"A-{DATES[0]}")
+    assert row["valid_pixels"] == int(np.isfinite(expected).sum())
+    assert row["mean"] == pytest.approx(float(np.nanmean(expected)), abs=1e-6)
+    assert result.structured_content["area_pixels"] == int(area_mask_by_centres(world).sum())
