@@ -59,6 +59,7 @@ async def client_for(scheduler: str) -> Any:
     if not available():
         raise ToolInputError(INSTALL_HINT)
     import distributed
+    from distributed.diagnostics.plugin import UploadFile
 
     try:
         if scheduler.startswith(("http://", "https://")):
@@ -66,7 +67,9 @@ async def client_for(scheduler: str) -> Any:
         else:
             client = await asyncio.wait_for(distributed.Client(scheduler, asynchronous=True, timeout="10s"), 15)
         with tempfile.TemporaryDirectory(prefix="stacgis-dask-") as folder:
-            await client.upload_file(str(worker_code_zip(Path(folder))))  # also reaches workers that (re)start later
+            # to the workers only (also those that start or restart later); not client.upload_file, which
+            # also loads the zip into the scheduler's process - this process, for a LocalCluster
+            await client.register_plugin(UploadFile(str(worker_code_zip(Path(folder)))))
     except (OSError, asyncio.TimeoutError) as exc:
         raise ToolInputError(f"The Dask scheduler at {scheduler} did not answer ({exc}). Check the address in "
                              "Settings (tcp://host:8786) and that the cluster is running, or clear it to compute "

@@ -80,6 +80,9 @@ async def test_a_dask_cluster_gives_the_same_numbers_as_this_process(deps, gdal_
     client = await dask_runner.client_for(cluster.scheduler_address)
     origins = await client.run(getattr, stats_worker, "__file__")  # the module is imported by name there
     assert origins and all(".zip" in origin for origin in origins.values()), origins
+    import stacgis_agent  # this process (where the LocalCluster's scheduler runs) keeps the real package
+
+    assert not any(".zip" in p for p in stacgis_agent.__path__) and ".zip" not in stats_worker.__file__
 
 
 async def test_a_worker_killed_mid_job_has_its_reads_retried(deps, gdal_config, slow_world, cluster):
