@@ -103,3 +103,13 @@ def test_scale_out_adds_dask_and_distributed_to_the_requirements():
     assert requirements_for(False) == REQUIREMENTS
     assert {r.distribution for r in requirements_for(True)} - {r.distribution for r in REQUIREMENTS} == \
         {r.distribution for r in SCALE_OUT} == {"dask", "distributed"}
+
+
+def test_the_progress_line_says_items_megabytes_and_time_left():
+    import time
+
+    from stacgis_agent.tools.stats_runner import Progress
+
+    line = Progress(total=412, done=37, bytes_read=2_100_000, started=time.perf_counter() - 37 / 375 * 40).line()
+    assert line == "37 / 412 items, 2.1 MB read, ~40 s left"
+    assert Progress(total=412, done=412, bytes_read=23_400_000, started=0.0).line() == "412 / 412 items, 23.4 MB read"
