@@ -1,5 +1,6 @@
-"""Index formulas, band lookup by STAC common name (1.0 eo:bands and 1.1 bands, item_assets filling gaps),
-cloud classes, per-date mosaics without double counting, and the scale-out requirements."""
+"""Collection statistics without servers: index formulas, band lookup by STAC common name (1.0 eo:bands and
+1.1 bands, item_assets filling gaps), cloud classes, per-date mosaics without double counting, the progress
+line, and the scale-out requirements."""
 
 from __future__ import annotations
 
