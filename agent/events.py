@@ -2,8 +2,9 @@
 
 Every behaviour the user should see is a new event type here, never a flag on another one.
 Adding one is a change to this file only: a frozen dataclass deriving from `Event` is known
-by its snake_case name ("tool_start"), stored and restored by `event_to_dict`/`event_from_dict`,
-and gets its own Qt signal of that name in the UI's event bridge.
+by its snake_case name ("tool_start"), stored and restored by `event_to_dict`/`event_from_dict`
+(or kept out of the session log with `logged = False`), and gets its own Qt signal of that name
+in the UI's event bridge.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class Event:
     """Base of every event: registers the subclass under its snake_case name."""
 
     kind: ClassVar[str] = ""
+    logged: ClassVar[bool] = True  # False: shown live only, never kept in the session log (e.g. progress ticks)
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)
@@ -88,6 +90,7 @@ class ToolError(Event):
 
 @dataclass(frozen=True)
 class ToolProgress(Event):
+    logged: ClassVar[bool] = False  # hundreds per long tool call: live only, not in the saved session
     step: int
     call_id: str
     tool_name: str

@@ -23,18 +23,7 @@ from typing import Any, AsyncIterator
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
 from .conversation import ConversationMemory
-from .events import (
-    AgentEvent,
-    AskUser,
-    Content,
-    Done,
-    Error,
-    Notice,
-    Thinking,
-    ToolProgress,
-    ToolResult,
-    UserMessage,
-)
+from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, UserMessage
 from .llm.errors import LLMError
 from .llm.types import ChatOptions, Message, Provider, ToolSpec
 from .longterm import memories_message, recall
@@ -276,11 +265,11 @@ class AgentLoop:
 
     def _log_event(self, event: AgentEvent) -> None:
         """Appends to the session log, joining streamed fragments into one entry."""
-        if isinstance(event, ToolProgress):
-            return  # live only: hundreds per long tool call would bloat the saved session
+        if not event.logged:
+            return
         entry = event.to_dict()
         last = self.log[-1] if self.log else None
-        if isinstance(event, Thinking) and last and last["type"] == "thinking" and last["step"] == event.step:
+        if isinstance(event, Thinking) and last and last["type"] == Thinking.kind and last["step"] == event.step:
             last["text"] += event.text
             return
         if isinstance(event, Content):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlparse
 
-from .config import Settings
+from .catalog_presets import ACCESS_METHODS, access_method
+from .config import CatalogConfig, Settings
 
 RANGES = {
     "num_ctx": (2048, 1_048_576),
@@ -82,4 +83,21 @@ def validate_catalogs(settings: Settings) -> list[str]:
         for key, value in catalog.headers.items():
             if not key.strip() or "\n" in key or "\n" in str(value):
                 problems.append(f"{label}: header “{key}” is not a valid HTTP header.")
+        problems += catalog_access_problems(label, catalog)
+    return problems
+
+
+def catalog_access_problems(label: str, catalog: CatalogConfig) -> list[str]:
+    """An access method that cannot work as configured."""
+    method = access_method(catalog)
+    problems = []
+    if catalog.access and catalog.access not in ACCESS_METHODS:
+        problems.append(f"{label}: unknown access method “{catalog.access}”.")
+    if method in ("qgis_auth", "bearer") and not catalog.auth_cfg:
+        problems.append(f"{label}: “{ACCESS_METHODS[method]}” needs an auth config; choose one below the table.")
+    if method == "headers" and not catalog.headers:
+        problems.append(f"{label}: “Fixed HTTP headers” needs at least one header (Key: value).")
+    endpoint = catalog.s3_endpoint.strip()
+    if endpoint and ("/" in endpoint.split("://", 1)[-1].rstrip("/") or " " in endpoint):
+        problems.append(f"{label}: the S3 endpoint is a host (and port), like “https://eodata.example.org”.")
     return problems

@@ -111,7 +111,13 @@ class ToolCallRunner:
         if problem:
             return self._fail(step, call, problem)
         approved = False
-        if any(pending.id == call.id for pending, _ in self._pending) or call.id in self._decisions:
+        known = any(pending.id == call.id for pending, _ in self._pending) or call.id in self._decisions
+        if not known and not self.policy.is_read_only(call.name):
+            effects = await self._effects(call)  # an earlier call of this step may have changed the answer
+            if effects.destructive:
+                self._pending.append((call, effects))
+                known = True
+        if known:
             if not await self._confirmed(call):
                 return self._fail(step, call, "Not run: the user did not approve this action. Do not retry it; "
                                               "ask the user what they want instead.")
@@ -194,7 +200,7 @@ class ToolCallRunner:
         """Asks once for every destructive call of the step (at the first of them); later ones reuse the answer."""
         if call.id not in self._decisions:
             pending, self._pending = self._pending, []
-            choice = await self.ask(confirmation_request(call.id, [e for _, e in pending]))
+            choice = await self.ask(confirmation_request(call.id, pending))
             for asked, _ in pending:
                 self._decisions[asked.id] = is_approval(choice)
         return self._decisions.get(call.id, False)
@@ -218,10 +224,11 @@ class ToolCallRunner:
         return CallReport(call, True, outcome.text)
 
 
-def confirmation_request(call_id: str, effects: list[Effects]) -> AskUser:
+def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Effects]]) -> AskUser:
     """One card for the step's destructive calls: every effect in full, and what undo can and cannot do."""
+    effects = [e for _, e in calls]
     count = len(effects)
-    question = "Run this action?" if count == 1 else f"Run these {count} actions?"
+    question = f"Run '{calls[0][0].name}'?" if count == 1 else f"Run these {count} actions?"
     if all(e.undoable for e in effects):
         truth = "Undo in the chat brings it back."
     elif not any(e.undoable for e in effects):

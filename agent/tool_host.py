@@ -223,7 +223,8 @@ def failed(name: str, detail: str) -> ToolOutcome:
     already say which tool it was, so the message is never wrapped twice."""
     detail = _PYDANTIC_LINK.sub("", _MCP_PREFIX.sub("", detail.strip())).strip().rstrip(".").strip()
     if detail:
-        message = f"{detail[:1].upper()}{detail[1:]}. Fix the arguments or try another tool."
+        stop = "" if detail.endswith(("?", "!")) else "."
+        message = f"{detail}{stop} Fix the arguments or try another tool."  # as the tool wrote it ("bbox …")
     else:  # a crash inside the tool: the SDK keeps its text on the server side
         message = (f"'{name}' stopped with an unexpected error inside the tool (a fault of the tool, not of "
                    "the request). Try another tool, or tell the user this step could not be done.")

@@ -1,6 +1,7 @@
 """Run inside QGIS (`scripts/session_screenshot.sh`): a real session on the shipped demo catalog
 — the plugin's own runtime, tools and canvas, with the model scripted by the Ollama emulator —
-then a screenshot of the whole QGIS window to docs/screenshot-session.png, and QGIS quits."""
+then screenshots of the whole QGIS window (docs/screenshot-session.png) and of the dock alone
+(docs/screenshot-chat.png), and QGIS quits."""
 
 import asyncio
 import os
@@ -67,6 +68,9 @@ def shoot() -> None:
     window = iface.mainWindow()
     ok = window.grab().save(str(OUT))
     print(f"screenshot {'saved to' if ok else 'FAILED:'} {OUT}", flush=True)
+    dock_png = OUT.with_name("screenshot-chat.png")  # the same session, the dock alone, for the README
+    ok = plugins["stacgis_agent"].dock.grab().save(str(dock_png))
+    print(f"screenshot {'saved to' if ok else 'FAILED:'} {dock_png}", flush=True)
     emulator.stop()
     QTimer.singleShot(200, QgsApplication.instance().quit)
 

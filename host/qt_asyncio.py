@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Coroutine
+from typing import Callable, Coroutine
 
 LOG = logging.getLogger(__name__)
 
@@ -50,6 +50,11 @@ class TaskRegistry:
         (self._kept if keep else self._tasks).add(task)
         task.add_done_callback(self._finished)
         return task
+
+    def start_soon(self, make_coro: Callable[[], Coroutine], name: str | None = None, keep: bool = False) -> None:
+        """Starts the task on the loop's next turn, making the coroutine only then: when nothing runs
+        the loop again (QGIS quitting right after unload), no coroutine is left never awaited."""
+        self._loop.call_soon(lambda: self.start(make_coro(), name=name, keep=keep))
 
     def _finished(self, task: asyncio.Task) -> None:
         self._tasks.discard(task)

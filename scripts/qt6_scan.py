@@ -45,6 +45,11 @@ def scan_file(path: Path) -> list[str]:
                 problems.append(f"{path}:{node.lineno}: {node.module} is not importable under Qt 6 ({exc})")
                 continue
             for alias in node.names:
+                if not hasattr(module, alias.name):  # a submodule (qgis.PyQt.sip) is there once imported
+                    try:
+                        importlib.import_module(f"{node.module}.{alias.name}")
+                    except ImportError:
+                        pass
                 if not hasattr(module, alias.name):
                     problems.append(f"{path}:{node.lineno}: {node.module}.{alias.name} does not exist in Qt 6")
                 else:

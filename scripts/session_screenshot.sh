@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/screenshot-session.png: a real session in QGIS under Xvfb on the shipped demo catalog, with the
+# docs/screenshot-session.png (and the dock alone, docs/screenshot-chat.png): a real session in QGIS under Xvfb on the shipped demo catalog, with the
 # plugin's own runtime and tools and the model scripted by the Ollama emulator.
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"

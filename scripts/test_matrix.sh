@@ -2,15 +2,16 @@
 # The test matrix: the suite inside Debian roots with newer QGIS (root only; CI runs it after `make test`).
 #   trixie: QGIS 3.40 LTR, Python 3.13        sid: QGIS 3.44, Python 3.14
 # Usage: scripts/test_matrix.sh [SUITE...]      (default: trixie sid)
-#   MATRIX_TIERS="unit qgis e2e"  tiers to run in each root (integration is optional: time)
+#   MATRIX_TIERS="unit qgis integration e2e"  tiers to run in each root (all but the model tier)
 #   MATRIX_CACHE=/var/cache/stacgis-agent-matrix  where roots are kept and reused between runs
+#   MATRIX_TIER_TIMEOUT=1500  seconds a tier may take before it is stopped (and fails)
 # Each root is built once by matrix_root.sh; the checkout is copied in fresh every run and gets
 # venvs of its own inside the root (reused while the requirements do not change).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${MATRIX_CACHE:-/var/cache/stacgis-agent-matrix}
-tiers=${MATRIX_TIERS:-unit qgis e2e}
+tiers=${MATRIX_TIERS:-unit qgis integration e2e}
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=(trixie sid)
 [ "$(id -u)" -eq 0 ] || { echo "test_matrix: needs root (debootstrap, chroot, mounts)" >&2; exit 1; }
@@ -43,6 +44,7 @@ for suite in "${suites[@]}"; do
   nice -n 10 chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
     CI="${CI:-}" PIP_CERT=/etc/ssl/certs/host-ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 REQ_HASH="$req_hash" TIERS="$tiers" SUITE="$suite" \
+    TIER_TIMEOUT="${MATRIX_TIER_TIMEOUT:-1500}" \
     bash -c "cd /work/stacgis && scripts/matrix_inside.sh"
   rc=$?
   set -e

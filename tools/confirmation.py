@@ -92,11 +92,13 @@ def question(calls: list[tuple[str, Assessment]]) -> str:
 
 
 def undo_truth(assessments: list[Assessment]) -> str:
+    # Only outside clients read this question (the dock asks with its own card): for them the way back
+    # is the undo_last_turn tool, which reverts the project changes of the latest call or turn.
     if all(a.undoable for a in assessments):
-        return "Undo in the chat brings it back."
+        return "The undo_last_turn tool brings it back."
     if not any(a.undoable for a in assessments):
         return "This cannot be undone."
-    return "Map changes can be undone in the chat; changes to files and stores cannot."
+    return "Map changes can be undone with the undo_last_turn tool; changes to files and stores cannot."
 
 
 def _refused(text: str) -> CallToolResult:

@@ -4,8 +4,9 @@
 On GDAL >= 3.7 each module's `ExceptionMgr` sets the mode for the calling thread only. GDAL 3.6 keeps one
 process-wide flag per module (gdal, ogr, osr): the first scope to enter saves the flags and the last one
 to leave restores them, so scopes overlapping in several worker threads neither cut each other short nor
-leave exceptions switched on. Code inside a scope still checks for None results, as another plugin may
-change the 3.6 flag meanwhile.
+leave exceptions switched on; while a scope is open there, other threads see exceptions on too (3.6 has no
+per-thread mode). Code inside a scope still checks for None results, as another plugin may change the 3.6
+flag meanwhile. Verified: GDAL 3.6.2 here, and GDAL 3.10.3 (Debian trixie) for the per-thread path.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import numpy as np
 from osgeo import gdal, ogr, osr
 
 from .common import ToolInputError
+from .gdal_scope import gdal_exceptions
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,8 @@ def gdal_options(options: dict[str, str] | None = None) -> Iterator[None]:
     for key, value in merged.items():
         gdal.SetThreadLocalConfigOption(key, value)
     try:
-        yield
+        with gdal_exceptions():  # GDAL's errors raise here, and only here: the host's mode is left alone
+            yield
     except ToolInputError as exc:
         explain = getattr(options, "explain", None)
         explained = explain(str(exc)) if explain else ""
@@ -52,7 +54,10 @@ def open_raster(path: str) -> gdal.Dataset:
         raise ToolInputError(
             f"GDAL cannot open '{path}': {str(exc)[:200]}. Check that the href points at a raster (GeoTIFF/COG) "
             "that is reachable, and that credentials are configured for protected catalogs.") from None
-    if ds is None or ds.RasterCount == 0:
+    if ds is None:  # only when another plugin switched GDAL 3.6's process-wide mode back meanwhile
+        raise ToolInputError(f"GDAL cannot open '{path}': {gdal.GetLastErrorMsg()[:200]}. Check that the href points "
+                             "at a raster (GeoTIFF/COG) that is reachable.")
+    if ds.RasterCount == 0:
         raise ToolInputError(f"'{path}' has no raster bands; pick a data asset (role 'data' or 'visual').")
     return ds
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import socket
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -68,12 +69,16 @@ def _public_or_catalog_host(deps: ToolDeps, host: str) -> bool:
     catalog_hosts = {urlparse(c.url).hostname for c in deps.settings.catalogs if "://" in c.url}
     if host in catalog_hosts:
         return True
+    host = host.lower().rstrip(".")
     if host in ("localhost", "") or host.endswith(".localhost"):
         return False
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return True  # a name: resolved by GDAL/curl; internal names are the user's network's business
+        try:  # the forms curl also reads as IPv4: 127.1, 2130706433, 0x7f000001
+            address = ipaddress.ip_address(socket.inet_aton(host))
+        except OSError:
+            return True  # a name: resolved by GDAL/curl; internal names are the user's network's business
     return address.is_global
 
 

@@ -10,7 +10,8 @@ from mcp.server.mcpserver import MCPServer
 from .common import ToolInputError
 from .deps import ToolDeps
 from .memory_tools import hit_record
-from .stac.summaries import collection_brief
+from .stac.summaries import collection_brief, collection_text
+from .stac.untrusted import envelope
 
 MAX_COLLECTIONS_PER_CATALOG = 100
 
@@ -45,9 +46,11 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         out = []
         for catalog in deps.catalogs.all():
             try:
-                briefs = [collection_brief(c) for c in (await catalog.collections())[:MAX_COLLECTIONS_PER_CATALOG]]
+                found = (await catalog.collections())[:MAX_COLLECTIONS_PER_CATALOG]
                 out.append({"catalog": catalog.name, "kind": catalog.kind,
-                            "collections": [{"id": b["id"], "title": b["title"]} for b in briefs]})
+                            "collections": [{"id": collection_brief(c)["id"]} for c in found],
+                            "catalog_text": envelope(titles={c.get("id"): collection_text(c).get("title", "")
+                                                             for c in found})})
             except ToolInputError as exc:
                 out.append({"catalog": catalog.name, "kind": catalog.kind, "error": str(exc)})
         return json.dumps(out)

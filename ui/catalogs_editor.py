@@ -60,12 +60,13 @@ class CatalogsEditor(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.currentCellChanged.connect(lambda row, *_: self._show_access(row))
-        layout.addWidget(self.table)
+        layout.addWidget(self.table, 1)
         row = QHBoxLayout()
         self.preset_button = QPushButton("Add from list…")
         self.preset_menu = QMenu(self.preset_button)
         for item in PRESETS:
-            self.preset_menu.addAction(item.label, lambda p=item: self.add_preset(p))
+            action = self.preset_menu.addAction(item.label)
+            action.triggered.connect(lambda _checked=False, p=item: self.add_preset(p))
         self.preset_button.setMenu(self.preset_menu)
         self.add_button = QPushButton("Add")
         self.add_button.clicked.connect(lambda: self.add_catalog(CatalogConfig(name="", url="")))
@@ -178,6 +179,7 @@ class CatalogsEditor(QWidget):
         self.auth_cfg.setEnabled(method in NEEDS_AUTH and self.access.isEnabled())
         for widget in (self.region, self.endpoint):
             widget.setEnabled(s3 and self.access.isEnabled())
+        self.requester_pays.setEnabled(method in ("s3", "none") and self.access.isEnabled())
         self.token_url.setEnabled(method == "planetary_computer" and self.access.isEnabled())
 
     def _store_access(self) -> None:

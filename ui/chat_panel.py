@@ -27,9 +27,8 @@ from ..host.qt_asyncio import TaskRegistry
 from .activity_feed import ActivityFeed
 from .chat_session import ChatSession
 from .conversation_view import ConversationView
-from .map_context_chip import CanvasWatcher, MapContextChip
+from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
-from .project_script import project_to_pyqgis
 from .sessions_panel import SessionsPanel
 from .voice import AnswerSpeaker, recogniser_available
 from .welcome_card import WelcomeCard
@@ -92,12 +91,12 @@ class ChatPanel(QWidget):
         self.chat_pages.addWidget(self.welcome)
         self.chat_pages.addWidget(self.conversation)
         self.feed = ActivityFeed()
-        splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.chat_pages)
         splitter.addWidget(self.feed)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([600, 400])  # without it the feed's long content takes the whole height
+        splitter.setSizes([850, 150])  # the welcome card needs the room; the empty feed only says what comes
         layout.addWidget(splitter, 1)
 
         self.stats = QLabel()
@@ -170,13 +169,25 @@ class ChatPanel(QWidget):
 
     def watch_canvas(self, iface) -> None:
         """Keeps the map chip in step with the canvas (extent, CRS, layers, active layer, selection)."""
-        self._canvas = iface.mapCanvas()
-        self._canvas_watcher = CanvasWatcher(self._canvas, self.refresh_map_context, iface, parent=self)
+        self._canvas = canvas = iface.mapCanvas()
+        self._canvas_watcher = CanvasWatcher(canvas, lambda: self.map_chip.show_context(glance(canvas, iface)),
+                                             iface, parent=self)
         self.refresh_map_context()
 
     def map_script(self, title: str) -> str:
         """The map as it is now (project layers, styles, the canvas view) as a PyQGIS script."""
+        # qgis.core, kept out of the widget's import: the ui/ widget tests also run under Qt 6 alone
+        from .project_script import project_to_pyqgis
+
         return project_to_pyqgis(title, canvas=self._canvas)
+
+    def _show_page(self, page: QWidget) -> None:
+        if page is self.chat_pages.currentWidget():
+            return
+        self.chat_pages.setCurrentWidget(page)
+        total = sum(self.splitter.sizes())
+        share = 0.85 if page is self.welcome else 0.6  # without it the feed's long content takes the whole height
+        self.splitter.setSizes([int(total * share), total - int(total * share)])
 
     def _send_example(self, text: str) -> None:
         self.input.setPlainText(text)
@@ -202,7 +213,7 @@ class ChatPanel(QWidget):
         self.conversation.clear()
         self.feed.clear()
         self.stats.clear()
-        self.chat_pages.setCurrentWidget(self.welcome)
+        self._show_page(self.welcome)
         self.tabs.setCurrentIndex(0)
 
     async def restore(self, record: SessionRecord) -> None:
@@ -211,7 +222,7 @@ class ChatPanel(QWidget):
         self.conversation.clear()
         self.feed.clear()
         self.stats.clear()
-        self.chat_pages.setCurrentWidget(self.conversation)
+        self._show_page(self.conversation)
         self._replaying = True
         try:
             for item in history_items(record):
@@ -232,7 +243,7 @@ class ChatPanel(QWidget):
 
     # -- rendering
     def _on_user_message(self, text: str) -> None:
-        self.chat_pages.setCurrentWidget(self.conversation)
+        self._show_page(self.conversation)
         self.conversation.add_user_message(text)
         self.input.last_sent = text
         self.input.clear()
@@ -246,7 +257,9 @@ class ChatPanel(QWidget):
             self.show_queue(None)
 
     def _on_done(self, event: Done) -> None:
-        self.stats.setText(("Stopped · " if event.stopped else "") + format_usage(event.usage))
+        measured = event.usage.steps or event.usage.wall_ms  # a turn cut before its first step has no numbers
+        self.stats.setText(("Stopped · " if event.stopped else "") + format_usage(event.usage) if measured
+                           else "Stopped before the model answered." if event.stopped else "")
         if self._replaying:
             return
         if self.speak_box.isChecked() and not event.stopped:

@@ -7,8 +7,6 @@ import re
 import unicodedata
 from pathlib import Path
 
-from qgis.core import QgsSettings
-
 SETTING = "stacgis_agent/last_export_folder"
 MAX_NAME_CHARS = 150  # well under the 255 bytes file systems allow, with room for the suffix
 _FORBIDDEN = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')  # what Windows, macOS or Linux refuse in a name
@@ -28,8 +26,14 @@ def file_name_for(title: str, fallback: str = "conversation") -> str:
     return name
 
 
+def _settings():
+    from qgis.core import QgsSettings  # here, not at import: the ui/ widget tests also run under Qt 6 alone
+
+    return QgsSettings()
+
+
 def export_folder() -> Path:
-    last = QgsSettings().value(SETTING, "", type=str)
+    last = _settings().value(SETTING, "", type=str)
     if last and Path(last).is_dir():
         return Path(last)
     documents = Path.home() / "Documents"
@@ -41,4 +45,4 @@ def suggested_export_path(title: str, suffix: str) -> Path:
 
 
 def remember_export_folder(folder: Path) -> None:
-    QgsSettings().setValue(SETTING, str(folder))
+    _settings().setValue(SETTING, str(folder))

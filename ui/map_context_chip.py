@@ -8,7 +8,7 @@ from typing import Callable
 from qgis.PyQt.QtCore import QObject, QTimer, pyqtSlot
 from qgis.PyQt.QtWidgets import QToolButton
 
-from ..agent.map_context import MapContext
+from ..agent.map_context import LayerInfo, MapContext
 
 log = logging.getLogger(__name__)
 # Panning fires many extent changes a second; the chip reads the canvas once things settle.
@@ -26,6 +26,8 @@ def describe_map_context(context: MapContext | None) -> str:
     bits = []
     if context.crs:
         bits.append(context.crs)
+    if not context.layers:  # an empty canvas has no real scale or centre (QGIS says 1:1)
+        return " · ".join(bits + ["no layers shown"])
     if context.scale:
         bits.append(f"1:{context.scale:,.0f}".replace(",", "\u202f"))
     if context.center_lonlat:
@@ -37,6 +39,29 @@ def describe_map_context(context: MapContext | None) -> str:
     if count:
         bits.append(f"{count} selected")
     return " · ".join(bits) or "empty map"
+
+
+def glance(canvas, iface=None) -> MapContext:
+    """What the chip shows, read cheaply on every pan: no feature counts or GeoJSON (a remote layer's
+    count is a query), unlike the full context sent with a message."""
+    # imported here: the chip widget needs only Qt (the ui/ tests run under Qt 6 without qgis.core)
+    from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject, QgsVectorLayer
+
+    settings = canvas.mapSettings()
+    crs, extent = settings.destinationCrs(), canvas.extent()
+    layers = tuple(LayerInfo(name=layer.name(), kind="") for layer in canvas.layers())
+    centre = None
+    if layers and not extent.isEmpty():
+        point = extent.center()
+        wgs84 = QgsCoordinateReferenceSystem("EPSG:4326")
+        if crs.isValid() and crs != wgs84:
+            point = QgsCoordinateTransform(crs, wgs84, QgsProject.instance()).transform(point)
+        centre = (point.x(), point.y())
+    active = iface.activeLayer() if iface is not None else canvas.currentLayer()
+    selected = active.selectedFeatureCount() if isinstance(active, QgsVectorLayer) else 0
+    return MapContext(crs=crs.authid(), scale=canvas.scale() or None, center_lonlat=centre,
+                      active_layer=active.name() if active is not None else "", layers=layers,
+                      selected_features={"selected_count": selected, "features": []} if selected else None)
 
 
 class MapContextChip(QToolButton):

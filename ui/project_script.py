@@ -12,6 +12,7 @@ import pprint
 from typing import Any
 
 from qgis.core import (
+    QgsCoordinateReferenceSystem,
     QgsLayerTreeGroup,
     QgsLayerTreeLayer,
     QgsMapLayer,
@@ -31,35 +32,44 @@ def project_to_pyqgis(title: str, project: QgsProject | None = None, canvas=None
     view: dict[str, Any] | None = None
     if canvas is not None and not canvas.extent().isEmpty():
         e, view_crs = canvas.extent(), canvas.mapSettings().destinationCrs()
-        view = {"extent": [e.xMinimum(), e.yMinimum(), e.xMaximum(), e.yMaximum()], "crs": view_crs.toWkt()}
-    tree = _children(project.layerTreeRoot())
-    data = {"crs": crs.toWkt() if crs.isValid() else "", "tree": tree, "view": view}
+        view = {"extent": [e.xMinimum(), e.yMinimum(), e.xMaximum(), e.yMaximum()], "crs": _crs(view_crs)}
+    styles: list[str] = []
+    tree = _children(project.layerTreeRoot(), styles)
+    data = {"crs": _crs(crs), "tree": tree, "view": view}
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     safe_title = title.replace("\\", "/").replace('"""', "'''")
     return (SCRIPT.replace("@TITLE@", safe_title).replace("@WHEN@", when)
             .replace("@COUNT@", str(_count_layers(tree)))
-            .replace("@MAP@", pprint.pformat(data, width=110, sort_dicts=False)))
+            .replace("@MAP@", pprint.pformat(data, width=110, sort_dicts=False))
+            .replace("@STYLES@", pprint.pformat(styles, width=110)))
 
 
-def _children(group: QgsLayerTreeGroup) -> list[dict[str, Any]]:
+def _crs(crs) -> str:
+    """"EPSG:32631" when QGIS knows an id for it, else the full WKT."""
+    if not crs.isValid():
+        return ""
+    return crs.authid() or crs.toWkt(QgsCoordinateReferenceSystem.WktVariant.WKT_PREFERRED)  # WKT1 loses detail
+
+
+def _children(group: QgsLayerTreeGroup, styles: list[str]) -> list[dict[str, Any]]:
     nodes = []
     for child in group.children():
         if isinstance(child, QgsLayerTreeGroup):
             nodes.append({"group": child.name(), "visible": child.itemVisibilityChecked(),
-                          "expanded": child.isExpanded(), "children": _children(child)})
+                          "expanded": child.isExpanded(), "children": _children(child, styles)})
         elif isinstance(child, QgsLayerTreeLayer) and child.layer() is not None:
-            nodes.append(_layer(child.layer(), child.itemVisibilityChecked()))
+            nodes.append(_layer(child.layer(), child.itemVisibilityChecked(), styles))
     return nodes
 
 
-def _layer(layer: QgsMapLayer, visible: bool) -> dict[str, Any]:
+def _layer(layer: QgsMapLayer, visible: bool, styles: list[str]) -> dict[str, Any]:
     kind = {QgsMapLayer.LayerType.VectorLayer: "vector",
             QgsMapLayer.LayerType.RasterLayer: "raster"}.get(layer.type(), "other")
     provider = layer.providerType()
     source = layer.dataProvider().dataSourceUri() if provider == "memory" else layer.source()
+    styles.append(_qml(layer))
     entry: dict[str, Any] = {"layer": layer.name(), "kind": kind, "provider": provider, "source": source,
-                             "crs": layer.crs().toWkt() if layer.crs().isValid() else "", "visible": visible,
-                             "qml": _qml(layer)}
+                             "crs": _crs(layer.crs()), "visible": visible, "style": len(styles) - 1}
     if provider == "memory" and isinstance(layer, QgsVectorLayer):
         entry["features"] = [[f.geometry().asWkt() if f.hasGeometry() else "", [_plain(v) for v in f.attributes()]]
                              for _, f in zip(range(MAX_MEMORY_FEATURES), layer.getFeatures())]
@@ -93,7 +103,8 @@ as it was on @WHEN@: @COUNT@ layer(s) with their groups, styles, the project CRS
 How to run it:
 - in QGIS: Plugins > Python Console > Show Editor > Open this file > Run. It adds the layers to
   the open project and zooms the map to the saved view;
-- without the QGIS window (standalone PyQGIS):  python3 this_file.py [output.qgz]
+- without the QGIS window (standalone PyQGIS), with the Python that has QGIS's modules (python3 on
+  Linux, the OSGeo4W Shell on Windows):  python3 this_file.py [output.qgz]
   It writes a QGIS project (next to this file by default) that opens on the saved view; layers that
   lived only in memory go into a GeoPackage beside it.
 
@@ -109,8 +120,11 @@ from qgis.PyQt.QtXml import QDomDocument
 MAP = @MAP@
 
 
-def crs_of(wkt):
-    return QgsCoordinateReferenceSystem.fromWkt(wkt) if wkt else QgsCoordinateReferenceSystem()
+def crs_of(text):
+    if not text:
+        return QgsCoordinateReferenceSystem()
+    return QgsCoordinateReferenceSystem.fromWkt(text) if text.rstrip().endswith("]") else \
+        QgsCoordinateReferenceSystem(text)
 
 
 def open_layer(spec):
@@ -135,7 +149,7 @@ def open_layer(spec):
         if spec["features_total"] > len(features):
             print(spec["layer"], ": only the first", len(features), "of", spec["features_total"], "features")
     style = QDomDocument()
-    style.setContent(spec["qml"])
+    style.setContent(STYLES[spec["style"]])
     layer.importNamedStyle(style)
     return layer
 
@@ -181,6 +195,9 @@ def keep_memory_layers(project, gpkg):
             continue
         layer.setDataSource(gpkg + "|layername=" + layer.name(), layer.name(), "ogr")
 
+
+# Each layer's style as QGIS saves it in a .qml file (renderer, colours, labels, opacity).
+STYLES = @STYLES@
 
 try:
     from qgis.utils import iface

@@ -62,7 +62,7 @@ class SessionsPanel(QWidget):
             ("rename", "Rename…", lambda: self._start(self.rename_selected())),
             ("delete", "Delete…", lambda: self._start(self.delete_selected())),
             ("markdown", "Export Markdown…", lambda: self._start(self.export_selected("markdown"))),
-            ("pyqgis", "Export map as PyQGIS script…", lambda: self._start(self.export_selected("pyqgis"))),
+            ("pyqgis", "Export map (PyQGIS)…", lambda: self._start(self.export_selected("pyqgis"))),
         )):
             button = QPushButton(label)
             if key == "pyqgis":

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
     QApplication,
@@ -11,6 +13,7 @@ from qgis.PyQt.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -24,10 +27,13 @@ CAPABILITIES = (
 # Each one is answered from the demo catalog shipped with the plugin (Lyon, June and September 2025).
 EXAMPLES = (
     "What data do I have?",
-    "Show the demo RGB scene of June 2025 in true colour",
+    "Show the June RGB scene in true colour",
     "Show the June NDVI and give me its mean",
-    "Show the demo elevation with a terrain colour ramp",
+    "Show the elevation with a terrain ramp",
 )
+TRY_ONE = "Try one (they use the offline demo catalog of Lyon):"
+NO_DEMO = ("These examples use the offline demo catalog of Lyon, which is not in your catalogs: add "
+           "“Demo (offline)” back in Settings… ▸ Catalogs to try them.")
 OK_COLOUR, PROBLEM_COLOUR, NEUTRAL_COLOUR = "#2e7d32", "#c62828", "#555555"
 
 
@@ -52,19 +58,6 @@ class WelcomeCard(QScrollArea):
         layout.setContentsMargins(10, 10, 10, 10)
         title = QLabel("<b>Ask about your map and your imagery</b>")
         layout.addWidget(title)
-        self.capabilities = QLabel("".join(f"• {line}<br>" for line in CAPABILITIES))
-        self.capabilities.setWordWrap(True)
-        layout.addWidget(self.capabilities)
-        layout.addWidget(QLabel("Try one (they use the offline demo catalog of Lyon):"))
-        self.example_buttons: list[QPushButton] = []
-        for text in EXAMPLES:
-            button = QPushButton(text)
-            button.setStyleSheet("text-align: left; padding: 4px 8px;")
-            button.setToolTip("Send this request")
-            button.clicked.connect(lambda _checked=False, t=text: self.example_chosen.emit(t))
-            layout.addWidget(button)
-            self.example_buttons.append(button)
-        layout.addSpacing(8)
         self.connection = QLabel("Checking the connection to Ollama…")
         self.connection.setWordWrap(True)
         self.connection.setTextFormat(Qt.TextFormat.PlainText)
@@ -79,13 +72,41 @@ class WelcomeCard(QScrollArea):
         self.retry_button = QPushButton("Retry")
         self.retry_button.setToolTip("Check the connection to Ollama again")
         self.retry_button.clicked.connect(self.retry_requested)
-        row.addWidget(self.command, 1)
+        layout.addWidget(self.command)  # on its own line: a narrow dock must not clip the buttons
         row.addWidget(self.copy_button)
         row.addWidget(self.retry_button)
+        row.addStretch(1)
         layout.addLayout(row)
+        layout.addSpacing(6)
+        self.capabilities = QLabel("".join(f"• {line}<br>" for line in CAPABILITIES))
+        self.capabilities.setWordWrap(True)
+        layout.addWidget(self.capabilities)
+        self.try_one = QLabel(TRY_ONE)
+        self.try_one.setWordWrap(True)
+        layout.addWidget(self.try_one)
+        self.example_buttons: list[QPushButton] = []
+        for text in EXAMPLES:
+            button = QPushButton(text)
+            button.setStyleSheet("text-align: left; padding: 4px 8px;")
+            button.setToolTip(f"Send “{text}”")
+            # a narrow dock must not push the card wider than its scroll area
+            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            button.clicked.connect(lambda _checked=False, t=text: self.example_chosen.emit(t))
+            layout.addWidget(button)
+            self.example_buttons.append(button)
         layout.addStretch(1)
         self.setWidget(body)
         self._show_command("")
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.widget().setMaximumWidth(self.viewport().width())  # wrap the text, never run under the scroll bar
+
+    def set_demo_catalog(self, present: bool) -> None:
+        """The examples only work when the shipped demo catalog is configured."""
+        self.try_one.setText(TRY_ONE if present else NO_DEMO)
+        for button in self.example_buttons:
+            button.setEnabled(present)
 
     def show_checking(self) -> None:
         self.connection.setText("Checking the connection to Ollama…")
@@ -94,7 +115,11 @@ class WelcomeCard(QScrollArea):
 
     def show_connection(self, state, model: str) -> None:
         """`state`: an `agent.health.ConnectionState`."""
-        self.connection.setText(state.message)
+        message = state.message
+        if not state.ok:  # the status line below holds the whole message; the card says what and how to fix
+            message = re.sub(r"\s*\(\w*(Error|Exception|Timeout)\w*\)", "", message.split(". ", 1)[0]).rstrip(".")
+            message += ". Run this command, then click Retry:"
+        self.connection.setText(message)
         self.connection.setStyleSheet(f"color: {OK_COLOUR if state.ok else PROBLEM_COLOUR};")
         self.retry_button.setEnabled(True)
         self._show_command(fix_command(state, model))

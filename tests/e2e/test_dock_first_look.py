@@ -107,3 +107,61 @@ def test_a_store_notice_goes_to_the_feed_not_the_status_line(plugin):
     assert "ready" in dock_status(plugin)
     run_coroutine(plugin.runtime.refresh_connection())
     assert "ready" in dock_status(plugin)
+
+
+def test_the_status_line_turns_red_when_ollama_goes_away_during_a_session(make_plugin):
+    from testkit.ollama_emulator import OllamaEmulator
+
+    emu = OllamaEmulator().start()
+    try:
+        plugin = make_plugin(ollama_url=emu.url)
+        assert process_until(lambda: "ready" in dock_status(plugin), 10), dock_status(plugin)
+    finally:
+        emu.stop()  # Ollama quits while QGIS stays open
+    panel = plugin.runtime.panel
+    panel.input.setPlainText("What data do I have?")
+    panel.input.submit()
+    wait_turn(plugin, 30)
+    assert process_until(lambda: "not reachable" in dock_status(plugin), 10), dock_status(plugin)
+    assert "ollama serve" in dock_status(plugin)
+
+
+EXAMPLE_CALLS = {  # what a capable model calls for each example; the tools must manage it offline
+    "Show the June RGB scene in true colour": [
+        ("load_stac_asset", {"collection": "demo-rgb", "item_id": "demo-rgb-2025-06-15"})],
+    "Show the June NDVI and give me its mean": [
+        ("load_stac_asset", {"collection": "demo-ndvi", "item_id": "demo-ndvi-2025-06-15"}),
+        ("get_raster_statistics", {"source": "demo-ndvi demo-ndvi-2025-06-15", "exact": True})],
+    "Show the elevation with a terrain ramp": [
+        ("load_stac_asset", {"collection": "demo-elevation", "item_id": "demo-elevation-lyon"}),
+        ("set_layer_style", {"layer": "demo-elevation demo-elevation-lyon", "ramp": "terrain"})],
+}
+
+
+def test_every_example_request_can_be_done_offline_on_the_demo_catalog(plugin, emu):
+    from qgis.core import QgsProject
+
+    welcome = plugin.runtime.panel.welcome
+    assert set(EXAMPLE_CALLS) | {"What data do I have?"} == {b.text() for b in welcome.example_buttons}
+    for text, calls in EXAMPLE_CALLS.items():
+        _click(plugin.runtime.panel.new_button)
+        assert process_until(lambda: plugin.runtime.panel.chat_pages.currentWidget() is welcome, 5)
+        emu.script(*[Turn(tool_calls=[call]) for call in calls], Turn(content="Done."))
+        _click(next(b for b in welcome.example_buttons if b.text() == text))
+        wait_turn(plugin, 30)
+        entries = feed(plugin)
+        for name, _args in calls:
+            assert any(e.startswith(f"{name} completed") for e in entries), (text, entries)
+        assert not any(" failed" in e for e in entries), (text, entries)
+    renderers = sorted(layer.renderer().type() for layer in QgsProject.instance().mapLayers().values())
+    assert renderers == ["multibandcolor", "singlebandpseudocolor", "singlebandpseudocolor"], renderers
+
+
+def test_without_the_demo_catalog_the_examples_say_how_to_get_it_back(make_plugin):
+    import json
+
+    plugin = make_plugin(catalogs=json.dumps([{"name": "Earth Search", "url": "https://earth-search.aws.element84.com/v1",
+                                               "kind": "api"}]))
+    welcome = plugin.runtime.panel.welcome
+    assert "Settings… ▸ Catalogs" in welcome.try_one.text() and "Demo (offline)" in welcome.try_one.text()
+    assert not any(button.isEnabled() for button in welcome.example_buttons)

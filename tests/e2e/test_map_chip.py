@@ -70,3 +70,11 @@ def test_chip_says_when_the_map_is_not_sent(plugin):
     assert chip.text() == "Map: not sent" and not chip.include
     chip.click()
     assert chip.text().startswith("Map: ") and chip.include
+
+
+def test_an_empty_map_says_so_instead_of_a_made_up_scale(plugin, qgis_iface):
+    canvas = qgis_iface.mapCanvas()
+    canvas.setLayers([])
+    canvas.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
+    chip = plugin.runtime.panel.map_chip
+    assert process_until(lambda: chip.text() == "Map: EPSG:4326 · no layers shown", 5), chip.text()

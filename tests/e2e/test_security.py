@@ -133,11 +133,18 @@ def test_outside_clients_meet_the_same_confirmation_policy(endpoint_plugin):
     assert declined.is_error and "declined" in declined.content[0].text
     assert layers() == ["parcels"]
 
+    asked = []
+
     async def accept(context, params):
+        asked.append(params.message)
         return ElicitResult(action="accept", content={"confirm": True})
 
     done = _outside_call(url, token, "remove_layer", {"layer": "parcels"}, accept)
     assert not done.is_error and layers() == []
+    # the question said what is true for this action, and it is
+    assert "The undo_last_turn tool brings it back." in asked[0] and "cannot be undone" not in asked[0]
+    undone = _outside_call(url, token, "undo_last_turn", {})
+    assert not undone.is_error and layers() == ["parcels"]
 
 
 def test_a_prompt_injection_in_catalog_data_cannot_remove_layers_without_the_ok(lyon_plugin, emu):
@@ -159,7 +166,7 @@ def test_a_prompt_injection_in_catalog_data_cannot_remove_layers_without_the_ok(
     wait_turn(lyon_plugin)
     assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["parcels"]
     item = tool_results(emu.chat_requests()[1], "get_item")[-1]
-    assert item["properties"]["description"] == INJECTION  # the injection did reach the model
+    assert item["catalog_text"]["properties"]["description"] == INJECTION  # it reached the model, marked as data
 
 
 def test_an_output_outside_the_plugin_folder_waits_for_the_ok_in_the_dock(qgis_processing, lyon_plugin, emu, tmp_path):
@@ -176,7 +183,7 @@ def test_an_output_outside_the_plugin_folder_waits_for_the_ok_in_the_dock(qgis_p
         chat(lyon_plugin)
     card = next(w for w in conversation.items() if isinstance(w, AskUserWidget))
     assert f"writes output OUTPUT to {outside}, outside the plugin's output folder" in card.details.text()
-    assert card.question.text() == "Run this action? It cannot be undone."
+    assert card.question.text() == "Run 'run_processing_algorithm'? It cannot be undone."
     QTest.mouseClick(next(b for b in card.buttons if b.text() == "No"), Qt.MouseButton.LeftButton)
     wait_turn(lyon_plugin, 30)
     last = emu.chat_requests()[-1]

@@ -173,3 +173,76 @@ async def test_stdio_bridge_forwards_a_desktop_client_to_the_endpoint(endpoint, 
     assert refused.is_error and "cannot ask its user" in refused.content[0].text
     assert sorted(h.content for h in await store.recent("ana")) == ["Bridge works", "Old fact"]
     assert '"tool_calls": 2' in summary.contents[0].text
+
+
+def test_an_old_token_file_is_made_private_and_a_short_one_is_replaced_atomically(tmp_path):
+    token_file = tmp_path / "stacgis_mcp_token"
+    old = "o" * 43
+    token_file.write_text(old)
+    os.chmod(token_file, 0o644)
+    assert load_or_create_token(tmp_path) == old
+    assert stat.S_IMODE(os.stat(token_file).st_mode) == 0o600
+    token_file.write_text("short")
+    os.chmod(token_file, 0o644)
+    inode = os.stat(token_file).st_ino
+    new = load_or_create_token(tmp_path)
+    assert len(new) >= 40 and token_file.read_text() == new
+    assert stat.S_IMODE(os.stat(token_file).st_mode) == 0o600
+    assert os.stat(token_file).st_ino != inode  # a new file renamed over the old one, never rewritten in place
+    assert [p.name for p in tmp_path.iterdir()] == ["stacgis_mcp_token"]  # no temp file left behind
+
+
+async def test_regenerating_the_token_revokes_the_old_one_at_once(tmp_path):
+    from stacgis_agent.tools.http_endpoint import TokenFile, regenerate_token
+
+    deps = ToolDeps.from_settings(Settings(), work_dir=str(tmp_path))
+    profile = tmp_path / "profile"
+    tokens = TokenFile(profile)
+    old = tokens()
+    endpoint = McpHttpEndpoint(deps, tokens, free_port())
+    await endpoint.start()
+    try:
+        async with httpx.AsyncClient() as http:
+            def post(token):
+                return http.post(endpoint.url, json=INIT, headers={**MCP_HEADERS, "authorization": f"bearer {token}"})
+
+            assert (await post(old)).status_code == 200  # the scheme's case does not matter (RFC 9110)
+            new = regenerate_token(profile)
+            assert [(await post(old)).status_code, (await post(new)).status_code] == [401, 200]
+    finally:
+        await endpoint.stop()
+
+
+async def test_the_question_folds_a_long_argument_but_keeps_all_of_it(endpoint):
+    server, token, store = endpoint
+    long_id = "memory-" + "0123456789" * 60
+    asked = []
+
+    async def user_says_no(_context, params):
+        asked.append(params.message)
+        return ElicitResult(action="decline")
+
+    async with connect(server, token, elicitation_callback=user_says_no) as client:
+        await client.call_tool("delete_memory", {"memory_id": long_id})
+    assert long_id not in asked[0]  # folded into lines …
+    assert long_id in asked[0].replace("\n    ", "")  # … of which none was dropped
+    assert max(len(line) for line in asked[0].splitlines()) <= 120
+
+
+async def test_a_client_cannot_forge_the_users_yes(endpoint):
+    import hashlib
+    import json
+
+    server, token, store = endpoint
+    memory_id = await _remember(store)
+    arguments = {"memory_id": memory_id}
+    forged_state = hashlib.sha256(json.dumps(["delete_memory", arguments], sort_keys=True).encode()).hexdigest()
+    yes = {"confirm_destructive": ElicitResult(action="accept", content={"confirm": True})}
+    async with connect(server, token) as client:  # never asked, answers anyway
+        try:
+            result = await client.session.call_tool("delete_memory", arguments, input_responses=yes,
+                                                    request_state=forged_state, allow_input_required=True)
+        except Exception as exc:  # noqa: BLE001 - the SDK refuses the forged state before the tool
+            result = exc
+    assert getattr(result, "is_error", True)
+    assert [h.id for h in await store.recent("ana")] == [memory_id]

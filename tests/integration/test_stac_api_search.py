@@ -125,4 +125,5 @@ async def test_list_catalogs_reports_filter_and_sort_support(client):
     result = await client.call_tool("list_catalogs", {})
     assert result.structured_content["catalogs"][0] == {"name": "local", "kind": "api",
                                                        "url": result.structured_content["catalogs"][0]["url"],
+                                                       "access": "Public (no credentials)",
                                                        "filter": True, "sort": True}

@@ -172,3 +172,27 @@ async def test_a_new_ramp_stretches_over_the_bands_own_values(tools, world):
     assert renderer.classificationMin() == pytest.approx(low, abs=0.002)
     assert renderer.classificationMax() == pytest.approx(high, abs=0.002)
     assert f"{renderer.classificationMin():g}" in result.content[0].text
+
+
+def test_the_catalogs_crs_wins_over_a_different_one_in_the_file_and_the_note_says_both():
+    from osgeo import osr
+
+    from stacgis_agent.tools.canvas.mosaic import effective_crs
+    from stacgis_agent.tools.canvas.stac_assets import item_crs
+
+    def srs(code: str):
+        s = osr.SpatialReference()
+        s.SetFromUserInput(code)
+        return s
+
+    used, note = effective_crs(srs("EPSG:4326"), "EPSG:32631")
+    assert used.GetAuthorityCode(None) == "32631" and note == "from the catalog; the file says EPSG:4326"
+    used, note = effective_crs(srs("EPSG:32631"), "EPSG:32631")
+    assert used.GetAuthorityCode(None) == "32631" and note == ""
+    used, note = effective_crs(srs("EPSG:32631"), "not a CRS")
+    assert used.GetAuthorityCode(None) == "32631" and note == ""
+    assert effective_crs(None, None) == (None, "neither the file nor the catalog gives a CRS")
+    wkt2 = srs("EPSG:32632").ExportToWkt(["FORMAT=WKT2_2019"])
+    assert item_crs({"properties": {"proj:wkt2": wkt2}}) == wkt2
+    assert item_crs({"properties": {"proj:code": "EPSG:2154", "proj:wkt2": wkt2}}) == "EPSG:2154"
+    assert item_crs({"properties": {}}, {"proj:epsg": 32631}) == "EPSG:32631"

@@ -1,7 +1,7 @@
 """Planetary Computer signing end to end, against a loopback SAS token API whose tokens expire in seconds and
 a COG server that refuses unsigned or expired reads: search → load a layer → statistics; the token is renewed
-during the session; an unreachable token API gets a message that says so; the saved project holds no token
-and its layer re-signs when the project is opened again."""
+during the session; an unreachable token API gets a message that says so; the saved project and the exported
+script hold no token, and the layer re-signs when the project is opened again."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
+from stacgis_agent.ui.project_script import project_to_pyqgis
 from testkit.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
 from testkit.canvas_servers import gdal_test_config
 from testkit.mcp_calls import OneShotClient
@@ -84,6 +85,9 @@ async def test_search_load_and_statistics_keep_working_as_tokens_expire(pc, qgis
         value, ok = layer.dataProvider().sample(POINT, 1)  # QGIS's own provider, on a renewed token too
         assert ok and 40 < value < 100
         assert len(emulator.issued) > tokens_before  # renewed, not reused past its expiry
+        by_href = await client.call_tool("get_raster_statistics", {"source": f"{emulator.url}/tile-2.tif"})
+        assert not by_href.is_error, by_href.content[0].text  # an href alone: signed by the sign endpoint
+        assert "sign" in emulator.issued
         assert emulator.refused == 0  # no read went out unsigned or with an expired token
 
 
@@ -113,6 +117,8 @@ async def test_saved_project_holds_no_token_and_re_signs_when_opened(pc, qgis_if
     issued = list(emulator.tokens)
     assert issued and not any(token.split("sig=")[1] in text for token in issued)
     assert "sig=" not in text and "pc_url_signing=yes" in text
+    script = project_to_pyqgis("PC session")  # the exported PyQGIS script: unsigned too, GDAL signs when it runs
+    assert "pc_url_signing=yes" in script and "sig=" not in script
 
     QgsProject.instance().clear()
     time.sleep(TTL_S + 0.5)

@@ -4,6 +4,7 @@ a wrong secret the message says what to change; the saved project holds neither 
 
 from __future__ import annotations
 
+import copy
 import zipfile
 
 import httpx
@@ -31,6 +32,7 @@ def s3(tmp_path_factory):
     data = make_canvas_data(root, f"s3://{BUCKET}")
     catalog = write_static_catalog(tmp_path_factory.mktemp("catalog"), data)
     server = S3Server(root, BUCKET, requester_pays=True).start()
+    server.data = data
     yield server, catalog
     server.stop()
 
@@ -109,3 +111,39 @@ async def test_a_wrong_secret_is_refused_with_what_to_check(s3, auth_manager, gd
     assert result.is_error
     text = result.content[0].text
     assert "'USGS Landsat'" in text and "access key and secret" in text
+
+
+async def test_an_s3_catalog_reads_the_s3_alternate_when_the_href_is_https(s3, auth_manager, gdal_clean, qgis_iface,
+                                                                           qgis_new_project, tmp_path):
+    server, _ = s3
+    data = copy.deepcopy(server.data)
+    for item in data.items:  # like USGS LandsatLook: https first, the bucket as the S3 alternate
+        for asset in item["assets"].values():
+            asset["alternate"] = {"s3": {"href": asset["href"]}}
+            asset["href"] = asset["href"].replace(f"s3://{BUCKET}", "https://landsatlook.invalid/data")
+    catalog = write_static_catalog(tmp_path / "landsatlook", data)
+    auth_cfg = store_secret("S3 keys", server.key_id, server.secret)
+    async with httpx.AsyncClient() as http:
+        client = _client(http, server, catalog, tmp_path, qgis_iface, auth_cfg)
+        loaded = await client.call_tool("load_stac_asset", {"collection": "tiles", "item_id": "tile-1"})
+    assert not loaded.is_error, loaded.content[0].text
+    [layer] = QgsProject.instance().mapLayers().values()
+    assert layer.source() == f"/vsis3/{BUCKET}/tile-1.tif"
+
+
+async def test_without_an_auth_config_the_aws_profile_chain_is_used(s3, gdal_clean, qgis_iface, qgis_new_project,
+                                                                    tmp_path):
+    server, catalog = s3
+    credentials = tmp_path / "aws-credentials"
+    credentials.write_text(f"[analyst]\naws_access_key_id = {server.key_id}\naws_secret_access_key = {server.secret}\n")
+    gdal.SetConfigOption("CPL_AWS_CREDENTIALS_FILE", str(credentials))  # as ~/.aws/credentials would be
+    gdal.SetConfigOption("AWS_PROFILE", "analyst")
+    try:
+        async with httpx.AsyncClient() as http:
+            client = _client(http, server, catalog, tmp_path, qgis_iface, auth_cfg="")
+            stats = await client.call_tool("get_raster_statistics", {"source": f"s3://{BUCKET}/tile-2.tif"})
+    finally:
+        gdal.SetConfigOption("CPL_AWS_CREDENTIALS_FILE", None)
+        gdal.SetConfigOption("AWS_PROFILE", None)
+    assert not stats.is_error, stats.content[0].text
+    assert 40 < stats.structured_content["mean"] < 100

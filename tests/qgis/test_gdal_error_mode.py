@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from conftest import REPO, _package_root
+from testkit.mcp_calls import package_root
+
+REPO = Path(__file__).resolve().parents[2]
 
 SCRIPT = r"""
 import asyncio, json, sys, threading
@@ -61,7 +64,7 @@ print(json.dumps({"before": before, "after_import": after_import, "after_use": m
 
 @pytest.mark.parametrize("host_mode", [0, 1], ids=["host-without-exceptions", "host-with-exceptions"])
 def test_importing_and_using_the_raster_tools_leaves_gdal_error_mode_as_it_was(host_mode, tmp_path):
-    code = f"import sys; sys.path[:0] = [{str(_package_root())!r}]\nMODE = {host_mode}\nWORK = {str(tmp_path)!r}\n" + SCRIPT
+    code = f"import sys; sys.path[:0] = [{package_root()!r}]\nMODE = {host_mode}\nWORK = {str(tmp_path)!r}\n" + SCRIPT
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=str(REPO))
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])

@@ -43,7 +43,7 @@ def _handlers():
 
 def _plugin_tasks():
     try:
-        loop = asyncio.get_event_loop_policy().get_event_loop()
+        loop = asyncio.get_event_loop()  # the policy API is deprecated in Python 3.14
     except RuntimeError:
         return []
     return [t for t in asyncio.all_tasks(loop) if t.get_name().startswith("stacgis_agent:") and not t.done()]

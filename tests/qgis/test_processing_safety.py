@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from mcp_types import ElicitResult
 from osgeo import gdal, ogr
-from qgis.core import QgsProject, QgsVectorLayer
+from qgis.core import QgsApplication, QgsProject, QgsVectorLayer
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
@@ -107,6 +107,12 @@ async def test_execute_sql_on_the_file_is_refused_and_deletes_nothing(world):
     assert f"runs SQL 'DELETE FROM roads' on the database file {data / 'roads.gpkg'}" in asking.asked[0]
 
 
+async def test_sql_on_a_postgresql_connection_waits_for_the_ok(world):
+    server, _, _ = world
+    sql = await Outside(server).call("native:postgisexecutesql", {"DATABASE": "team-db", "SQL": "DROP TABLE parcels"})
+    assert sql.is_error and "runs SQL 'DROP TABLE parcels' on the PostgreSQL connection 'team-db'" in sql.content[0].text
+
+
 async def test_spatial_index_on_a_shapefile_is_refused_and_no_index_file_appears(world):
     server, data, _ = world
     shp = data / "parcels.shp"
@@ -188,3 +194,125 @@ async def test_the_destructive_files_tool_writes_after_an_ok(world, tmp_path_fac
     assert not saved.is_error, saved.content[0].text
     assert len(asking.asked) == 1 and target.exists() and rows_on_disk(target, "buffers") == 5
 
+
+
+async def test_add_result_layer_follows_symlinks_before_deciding_and_says_nothing_about_outside_files(
+        world, tmp_path_factory):
+    server, data, outputs = world
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    secret = dem_layer(elsewhere, "secret").source()
+    (outputs / "link.tif").symlink_to(secret)
+    (outputs / "folder").symlink_to(elsewhere, target_is_directory=True)
+    answers = []
+    for path in (outputs / "link.tif", outputs / "folder" / "secret.tif", elsewhere / "missing.tif"):
+        async with Client(server) as client:
+            result = await client.call_tool("add_result_layer", {"path": str(path)})
+        assert result.is_error
+        answers.append(result.content[0].text)
+    assert len(set(answers)) == 1 and "only adds files that tools wrote to" in answers[0]
+    assert sorted(lyr.name() for lyr in QgsProject.instance().mapLayers().values()) == ["cities", "roads"]
+
+
+async def test_the_dock_asks_again_when_an_earlier_call_of_the_step_made_a_later_one_destructive(world):
+    from stacgis_agent.agent.events import AskUser
+    from stacgis_agent.agent.llm.ollama import OllamaProvider
+    from stacgis_agent.agent.loop import AgentLoop
+    from stacgis_agent.agent.map_context import LayerInfo, MapContext
+    from testkit.agent_harness import settings
+    from testkit.ollama_emulator import OllamaEmulator, Turn
+
+    server, _, outputs = world
+    target = outputs / "buffers.gpkg"
+    buffer = ("run_processing_algorithm", {"algorithm_id": "native:buffer",
+                                           "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(target)}})
+    with OllamaEmulator() as emu:
+        # one step: the first buffer makes a new file (no question); the second would overwrite it
+        emu.script(Turn(tool_calls=[buffer, buffer]), Turn(content="Done."))
+        provider = OllamaProvider(emu.url, "qwen3:8b")
+        loop = AgentLoop(provider, server, settings(ollama_url=emu.url))
+        asked = []
+        try:
+            context = MapContext(layers=(LayerInfo("cities", "vector", geometry="Point"),))
+            async for event in loop.run("Buffer the cities into a file, twice", context):
+                if isinstance(event, AskUser):
+                    asked.append(event)
+                    loop.answer(event.request_id, "No")
+        finally:
+            await loop.aclose()
+            await provider.aclose()
+    assert len(asked) == 1 and f"overwrites the existing file {target}" in "\n".join(asked[0].details)
+    assert rows_on_disk(target, "buffers") == 5  # the first run's file, untouched by the refused second
+
+
+async def test_an_algorithm_from_another_provider_is_unknown_and_waits_for_the_ok(world, tmp_path):
+    from qgis.core import (
+        QgsApplication,
+        QgsProcessingAlgorithm,
+        QgsProcessingParameterFeatureSink,
+        QgsProcessingParameterFeatureSource,
+        QgsProcessingProvider,
+    )
+
+    touched = tmp_path / "touched"
+
+    class Plugin(QgsProcessingAlgorithm):  # what a third-party plugin may do besides its declared output
+        def name(self):
+            return "copy"
+
+        def displayName(self):  # noqa: N802
+            return "Copy"
+
+        def createInstance(self):  # noqa: N802
+            return Plugin()
+
+        def initAlgorithm(self, config=None):  # noqa: N802
+            self.addParameter(QgsProcessingParameterFeatureSource("INPUT", "Input"))
+            self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", "Output"))
+
+        def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
+            touched.write_text("side effect")
+            return {}
+
+    class Provider(QgsProcessingProvider):
+        def id(self):
+            return "thirdparty"
+
+        def name(self):
+            return "Third party"
+
+        def loadAlgorithms(self):  # noqa: N802
+            self.addAlgorithm(Plugin())
+
+    provider = Provider()
+    assert QgsApplication.processingRegistry().addProvider(provider)
+    try:
+        server, _, _ = world
+        result = await Outside(server).call("thirdparty:copy", {"INPUT": "cities"})
+    finally:
+        QgsApplication.processingRegistry().removeProvider(provider)
+    assert result.is_error
+    assert "runs thirdparty:copy from provider 'thirdparty', whose effects on files cannot be checked" in \
+        result.content[0].text
+    assert not touched.exists()
+
+
+async def test_approved_in_place_algorithms_run_on_the_main_thread_as_qgis_runs_them(world, qgis_iface):
+    """truncate table and spatial index declare NoThreading: run in a worker while the map draws the
+    layer, they crashed QGIS (2 of 7 runs). They run on the main thread, as QGIS's own dialog does."""
+    from stacgis_agent.tools.canvas.processing_tools import _needs_main_thread
+
+    registry = QgsApplication.processingRegistry()
+    assert _needs_main_thread(registry.algorithmById("native:truncatetable"))
+    assert _needs_main_thread(registry.algorithmById("native:createspatialindex"))
+    assert not _needs_main_thread(registry.algorithmById("native:buffer"))
+
+    server, data, _ = world
+    canvas = qgis_iface.mapCanvas()
+    roads = QgsProject.instance().mapLayersByName("roads")[0]
+    canvas.setLayers([roads])
+    canvas.setExtent(roads.extent())
+    for _ in range(3):  # the map keeps drawing the layer while it is emptied
+        canvas.refresh()
+        done = await Outside(server, "accept").call("native:truncatetable", {"INPUT": "roads"})
+        assert not done.is_error, done.content[0].text
+    assert rows_on_disk(data / "roads.gpkg") == 0

@@ -3,6 +3,7 @@ editable, and Test searches then reads one asset's header, saying precisely what
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 
@@ -105,3 +106,34 @@ async def test_test_button_says_requester_pays_is_not_accepted(dialog, tmp_path)
     finally:
         gdal.ClearPathSpecificOptions("/vsis3/rp-check/")
         server.stop()
+
+
+def test_preset_catalogs_round_trip_through_the_profile(tmp_path):
+    from qgis.core import QgsSettings
+    from qgis.PyQt.QtCore import QSettings
+
+    from stacgis_agent.agent.catalog_presets import PRESETS
+    from stacgis_agent.host.settings_store import load_settings, save_settings
+
+    original = Settings(catalogs=[dataclasses.replace(p.new_config(), name=p.label, url=p.config.url or "/data")
+                                  for p in PRESETS])
+    profile = QgsSettings(str(tmp_path / "profile.ini"), QSettings.Format.IniFormat)
+    save_settings(original, profile)
+    loaded = load_settings(QgsSettings(str(tmp_path / "profile.ini"), QSettings.Format.IniFormat), apply_env=False)
+    assert loaded.catalogs == original.catalogs
+    assert loaded.catalogs[2].asset_hosts == ["usgs-landsat"] and loaded.catalogs[2].s3_requester_pays
+
+
+async def test_test_button_names_a_missing_auth_config_and_an_unreachable_api(dialog):
+    from testkit.servers import free_port
+
+    await dialog.test_catalog(CatalogConfig("NASA", "https://cmr.earthdata.nasa.gov/stac/LPCLOUD", access="bearer"))
+    assert "NASA" in dialog.catalog_result.text() and "no auth config" in dialog.catalog_result.text()
+    manager = QgsApplication.authManager()
+    if not manager.masterPasswordIsSet():
+        assert manager.setMasterPassword("stacgis-test-master", True)
+    nothing_there = f"http://127.0.0.1:{free_port()}/stac"
+    await dialog.test_catalog(CatalogConfig("Team", nothing_there, access="bearer",
+                                            auth_cfg=store_secret("token", "", "t0ken")))
+    text = dialog.catalog_result.text()
+    assert text.startswith("Team: search failed.") and "unreachable" in text, text

@@ -37,6 +37,7 @@ DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_catalog" / "col
 RGB = DEMO / "demo-rgb" / "items" / "demo-rgb-2025-06-15.tif"
 NDVI = DEMO / "demo-ndvi" / "items" / "demo-ndvi-2025-06-15.tif"
 DEM = DEMO / "demo-elevation" / "items" / "demo-elevation-lyon.tif"
+WKT2 = QgsCoordinateReferenceSystem.WktVariant.WKT_PREFERRED
 VIEW = QgsRectangle(640000.0, 5062000.0, 646000.0, 5068000.0)  # central Lyon in UTM 31N
 
 
@@ -92,6 +93,10 @@ def analyst_map(qgis_new_project, qgis_iface, tmp_path):
     dem = QgsRasterLayer(str(DEM), "elevation", "gdal")
     _pseudocolor(ndvi)
     _paletted(dem)
+    # a CRS QGIS has no id for, set over the file's own (as when a catalog's proj:wkt2 wins)
+    dem.setCrs(QgsCoordinateReferenceSystem.fromProj("+proj=lcc +lat_1=45 +lat_2=46 +lat_0=45.5 +lon_0=4.8 "
+                                                     "+x_0=700000 +y_0=6600000 +datum=WGS84 +units=m +no_defs"))
+    assert dem.crs().authid() == ""
     for layer, group in ((ndvi, june), (rgb, june), (dem, root), (_footprints(tmp_path), root), (_points(), root)):
         assert layer.isValid(), layer.name()
         project.addMapLayer(layer, False)
@@ -108,7 +113,8 @@ def _snapshot(project: QgsProject) -> dict:
     """What an analyst compares: the tree, each layer's source, CRS, visibility and how it is drawn."""
     def describe(layer) -> dict:
         renderer = layer.renderer()
-        out = {"provider": layer.providerType(), "crs": layer.crs().authid(), "renderer": renderer.type()}
+        out = {"provider": layer.providerType(), "crs": layer.crs().authid() or layer.crs().toWkt(WKT2),
+               "renderer": renderer.type()}
         if layer.providerType() == "memory" or "_layers.gpkg|" in layer.source():  # see keep_memory_layers
             out["provider"] = "features kept"
         else:

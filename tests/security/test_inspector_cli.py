@@ -76,7 +76,11 @@ def test_inspector_over_stdio_through_the_bridge_as_the_copied_config_starts_it(
     removed = _json(run("--config", str(config), "--server", "qgis-stac-agent", "--method", "tools/call",
                         "--tool-name", "remove_layer", "--tool-arg", "layer=roads"), TOOL_IS_ERROR)
     assert removed["isError"] is True and "cannot ask its user" in removed["content"][0]["text"]
-    assert "roads" in qgis.host.layers()
+    truncated = _json(run("--config", str(config), "--server", "qgis-stac-agent", "--method", "tools/call",
+                          "--tool-name", "run_processing_algorithm", "--tool-arg", "algorithm_id=native:truncatetable",
+                          'parameters={"INPUT": "roads"}'), TOOL_IS_ERROR)
+    assert "empties table 'roads'" in truncated["content"][0]["text"]
+    assert "roads" in qgis.host.layers() and rows_on_disk(qgis.world.gpkg("roads"), "roads") == 3
 
 
 def test_the_bridge_says_token_rejected_for_a_wrong_token(qgis, tmp_path):

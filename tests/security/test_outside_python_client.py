@@ -137,6 +137,9 @@ async def test_outside_clients_read_project_layers_and_allowed_folders_only(qgis
     # one and the same sentence whatever the path: nothing tells an existing file from a missing one
     assert len(set(refusals.values())) == 1, refusals
     assert "not available to outside MCP clients" in next(iter(refusals.values()))
+    for source in ("/etc/passwd", "/etc/no-such-file.json"):  # an item collection is a file read too
+        result = await client.call("load_stac_items", {"item_collection_file": source})
+        assert result.is_error and "not available to outside MCP clients" in text(result), text(result)
 
 
 # -- items 9, 10 and the probes that already held -------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 from osgeo import gdal, osr
 
-gdal.UseExceptions()
+# GDAL's exception mode is left as a QGIS user has it (off): the plugin must not depend on a test switching it.
 
 _DTYPES = {np.dtype("float32"): gdal.GDT_Float32, np.dtype("float64"): gdal.GDT_Float64,
            np.dtype("uint8"): gdal.GDT_Byte, np.dtype("uint16"): gdal.GDT_UInt16, np.dtype("int16"): gdal.GDT_Int16}
@@ -41,9 +41,12 @@ def write_cog(path: Path, bands: np.ndarray, *, origin: tuple[float, float], pix
             mem.GetRasterBand(i + 1).SetColorInterpretation(interp)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    gdal.Translate(str(path), mem, format="COG",
-                   creationOptions=[f"BLOCKSIZE={blocksize}", "COMPRESS=DEFLATE", f"RESAMPLING={overview_resampling}",
-                                    "OVERVIEWS=IGNORE_EXISTING"])
+    written = gdal.Translate(str(path), mem, format="COG",
+                             creationOptions=[f"BLOCKSIZE={blocksize}", "COMPRESS=DEFLATE",
+                                              f"RESAMPLING={overview_resampling}", "OVERVIEWS=IGNORE_EXISTING"])
+    if written is None:
+        raise RuntimeError(f"GDAL could not write {path}: {gdal.GetLastErrorMsg()}")
+    written = None
     return path
 
 

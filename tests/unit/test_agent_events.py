@@ -48,8 +48,11 @@ def test_logs_written_by_other_versions_still_open():
 def test_a_new_kind_is_declared_in_one_place():
     from dataclasses import dataclass
 
+    from stacgis_agent.agent.loop import AgentLoop
+
     @dataclass(frozen=True)
     class ProgressReport(ev.Event):
+        logged = False  # live only: a long tool call would fill the saved session with ticks
         done: int
         total: int
 
@@ -57,5 +60,9 @@ def test_a_new_kind_is_declared_in_one_place():
         stored = json.loads(json.dumps(ProgressReport(3, 10).to_dict()))
         assert stored == {"type": "progress_report", "done": 3, "total": 10}
         assert ev.event_from_dict(stored) == ProgressReport(3, 10)
+        loop = AgentLoop(provider=None, server=None)
+        loop._log_event(ProgressReport(3, 10))
+        loop._log_event(ev.Notice("kept"))
+        assert loop.log == [{"type": "notice", "text": "kept"}]
     finally:
         ev.EVENT_KINDS.pop("progress_report", None)

@@ -95,7 +95,7 @@ async def test_destructive_tool_waits_for_ok_and_does_not_run_on_no(make_harness
     assert ask.options == ("Yes, run it", "No")
     assert ask.details == ("remove_layer: Remove a layer from the QGIS project.",
                            'Arguments: {"layer": "roads", "confirmed": true}')
-    assert ask.question == "Run this action? It cannot be undone."
+    assert ask.question == "Run 'remove_layer'? It cannot be undone."
     assert seen_before_answer == [] and h.world.ran("remove_layer") == []
     error = next(e for e in events if isinstance(e, ToolError))
     assert error.error.startswith("Not run: the user did not approve")

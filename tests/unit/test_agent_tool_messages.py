@@ -15,19 +15,17 @@ from stacgis_agent.agent.llm.types import ChatOptions
 from stacgis_agent.agent.loop import AgentLoop
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
+from testkit import stac_fixtures
 from testkit.ollama_emulator import OllamaEmulator, Turn
+from testkit.stac_api import collection_doc
 
 
 @pytest.fixture
 async def chat(tmp_path):
-    catalog = tmp_path / "catalog.json"
-    catalog.write_text(json.dumps({"type": "Catalog", "id": "c", "description": "d", "stac_version": "1.0.0",
-                                   "links": [{"rel": "child", "href": "./col.json"}]}))
-    (tmp_path / "col.json").write_text(json.dumps({
-        "type": "Collection", "id": "landcover", "title": "Land cover", "description": "Yearly land cover",
-        "license": "CC-BY-4.0", "links": [], "extent": {"spatial": {"bbox": [[0, 0, 1, 1]]},
-                                                       "temporal": {"interval": [["2020-01-01T00:00:00Z", None]]}},
-        "item_assets": {"map": {"title": "Land cover map", "roles": ["data"]}}}))
+    landcover = collection_doc("landcover", [0, 0, 1, 1], ["2020-01-01T00:00:00Z", None], title="Land cover",
+                               item_assets={"map": {"title": "Land cover map", "roles": ["data"]}})
+    catalog = stac_fixtures.write_static_catalog(tmp_path / "catalog",
+                                                stac_fixtures.TestData(tmp_path, collections=[landcover]))
     settings = Settings(catalogs=[CatalogConfig(name="disk", url=str(catalog), kind="static")],
                         chat_model="qwen3:8b", ask_user_timeout_s=5.0)
     http = httpx.AsyncClient()
@@ -72,3 +70,15 @@ async def test_a_failing_tool_reads_as_what_went_wrong_then_what_to_do(chat):
                            "Fix the arguments or try another tool.")
     observation = emu.chat_requests()[1]["messages"][-1]
     assert json.loads(observation["content"]) == {"error": error.error}  # the model reads the same sentence
+
+
+def test_the_sdks_wrapping_and_pydantics_link_are_not_what_the_user_reads():
+    from stacgis_agent.agent.tool_host import failed
+
+    nested = failed("zoom_to_location", "Error executing tool zoom_to_location: Error executing tool geocode: "
+                                        "no place named 'Lyonx'; did you mean 'Lyon'?")
+    assert nested.text == "no place named 'Lyonx'; did you mean 'Lyon'? Fix the arguments or try another tool."
+    pydantic = failed("search_items", "Error executing tool search_items: 1 validation error\nlimit\n  Input should "
+                                      "be a valid integer [type=int_type]\n    For further information visit "
+                                      "https://errors.pydantic.dev/2.11/v/int_type")
+    assert "pydantic.dev" not in pydantic.text and pydantic.text.startswith("1 validation error\nlimit")

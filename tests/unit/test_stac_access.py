@@ -60,6 +60,7 @@ def test_planetary_computer_assets_are_read_through_gdal_signing_with_unsigned_h
                                      token_url="http://127.0.0.1:9/api/sas/v1/token", asset_hosts=["127.0.0.1:9"]))
     _, options = custom.plan_read("http://127.0.0.1:9/a.tif", tmp_path, "pc", "c")
     assert options["VSICURL_PC_SAS_TOKEN_URL"] == "http://127.0.0.1:9/api/sas/v1/token/"
+    assert options["VSICURL_PC_SAS_SIGN_HREF_URL"] == "http://127.0.0.1:9/api/sas/v1/sign?href="
 
 
 def test_s3_settings_apply_to_the_bucket_prefix_per_catalog(tmp_path):
@@ -113,3 +114,99 @@ def test_a_refused_read_names_catalog_method_and_remedy(config, href, gdal_says,
 def test_a_failure_that_is_not_about_access_keeps_the_original_message():
     assert explain_read_failure(CatalogAccess(CatalogConfig("x", "https://x")), "https://x/a.tif",
                                 "not a supported file format") == ""
+
+
+def test_s3_catalogs_prime_their_buckets_so_a_reopened_project_reads():
+    from osgeo import gdal
+
+    registry = _registry(CatalogConfig("landsat", "https://landsatlook.usgs.gov/stac-server", access="s3",
+                                       s3_requester_pays=True, asset_hosts=["usgs-landsat-prime", "data.host.org"]),
+                         CatalogConfig("earth", "https://earth-search.aws.element84.com/v1"),
+                         secrets={"landsat": CatalogSecrets(s3_key_id="AKIA9", s3_secret="z9")})
+    try:
+        assert registry.prime_buckets() == ["/vsis3/usgs-landsat-prime/"]
+        path = "/vsis3/usgs-landsat-prime/c2/B4.TIF"
+        assert gdal.GetPathSpecificOption(path, "AWS_REQUEST_PAYER") == "requester"
+        assert gdal.GetPathSpecificOption(path, "AWS_ACCESS_KEY_ID") == "AKIA9"
+        assert gdal.GetPathSpecificOption("/vsis3/other-bucket/a.tif", "AWS_ACCESS_KEY_ID") is None  # scoped
+    finally:
+        gdal.ClearPathSpecificOptions("/vsis3/usgs-landsat-prime/")
+
+
+def test_an_asset_host_the_catalog_does_not_list_gets_no_credentials_and_the_message_says_so(tmp_path):
+    registry = _registry(CatalogConfig("nasa", "https://cmr.earthdata.nasa.gov/stac/LPCLOUD", access="bearer",
+                                       auth_cfg="t1"),
+                         secrets={"nasa": CatalogSecrets(headers={"Authorization": "Bearer edl"})})
+    href = "https://data.lpdaac.earthdatacloud.nasa.gov/hls/B04.tif"
+    path, options = registry.plan_read(href, tmp_path, "nasa")
+    assert path == "/vsicurl/" + href and not options.files  # the token stays home
+    message = options.explain("HTTP response code: 401")
+    assert "'nasa'" in message and "data.lpdaac.earthdatacloud.nasa.gov is not one of them" in message
+    assert "Asset hosts" in message
+
+
+def test_public_google_cloud_storage_is_read_unsigned(tmp_path):
+    path, options = _registry(CatalogConfig("gcs", "https://stac.example.org")).plan_read(
+        "gs://gcp-public-data-landsat/a.tif", tmp_path, "gcs")
+    assert path == "/vsigs/gcp-public-data-landsat/a.tif"
+    assert (options.prefix, options.prefix_options) == ("/vsigs/gcp-public-data-landsat/", {"GS_NO_SIGN_REQUEST": "YES"})
+
+
+def test_settings_refuse_an_access_method_that_cannot_work():
+    from stacgis_agent.agent.settings_validation import validate_settings
+
+    problems = validate_settings(Settings(catalogs=[
+        CatalogConfig("nasa", "https://cmr.earthdata.nasa.gov/stac/LPCLOUD", access="bearer"),
+        CatalogConfig("cdse", "https://stac.dataspace.copernicus.eu/v1", access="s3",
+                      s3_endpoint="https://eodata.dataspace.copernicus.eu/bucket/path"),
+        CatalogConfig("ok", "https://planetarycomputer.microsoft.com/api/stac/v1", access="planetary_computer")]))
+    catalog_problems = [p for p in problems if p.startswith("Catalog")]
+    assert catalog_problems == [
+        "Catalog 1 (nasa): “Bearer token (e.g. NASA Earthdata)” needs an auth config; choose one below the table.",
+        "Catalog 2 (cdse): the S3 endpoint is a host (and port), like “https://eodata.example.org”."]
+
+
+def test_s3_region_and_missing_keys_are_told_apart(tmp_path):
+    landsat = CatalogConfig("landsat", "https://l", access="s3", s3_requester_pays=True, asset_hosts=["usgs-landsat"])
+    message = explain_read_failure(CatalogAccess(landsat), "s3://usgs-landsat/a.tif",
+                                   "AuthorizationHeaderMalformed: the region 'us-east-1' is wrong; expecting 'us-west-2'")
+    assert "region" in message and "'landsat'" in message
+    _, options = _registry(landsat).plan_read("s3://usgs-landsat/a.tif", tmp_path, "landsat")  # keys: AWS profile
+    message = options.explain("AWS_SECRET_ACCESS_KEY and AWS_NO_SIGN_REQUEST configuration options not defined, "
+                              "and /root/.aws/credentials not filled")
+    assert message.startswith("No AWS credentials") and "AWS profile" in message
+
+
+def test_an_s3_catalog_reads_the_s3_alternate_of_an_asset():
+    asset = {"href": "https://landsatlook.usgs.gov/data/collection02/B4.TIF",
+             "alternate": {"s3": {"href": "s3://usgs-landsat/collection02/B4.TIF"}}}
+    registry = _registry(CatalogConfig("landsat", "https://landsatlook.usgs.gov/stac-server", access="s3"),
+                         CatalogConfig("public", "https://earth-search.aws.element84.com/v1"))
+    assert registry.asset_href("landsat", asset, asset["href"]) == "s3://usgs-landsat/collection02/B4.TIF"
+    assert registry.asset_href("public", asset, asset["href"]) == asset["href"]
+
+
+def test_a_changed_secret_replaces_the_old_header_file(tmp_path):
+    config = CatalogConfig("team", "https://stac.team.org/api", access="qgis_auth", auth_cfg="abc1234")
+    files = []
+    for password_header in ("Basic b2xk", "Basic bmV3"):
+        registry = _registry(config, secrets={"team": CatalogSecrets(headers={"Authorization": password_header})})
+        path, options = registry.plan_read("https://stac.team.org/a.tif", tmp_path)
+        options.prepare()
+        files.append(path.split("header_file=")[1].split("&")[0])
+    assert files[0] != files[1]
+    assert sorted(p.name for p in (tmp_path / "credentials").iterdir()) == [os.path.basename(files[1])]
+
+
+def test_an_unticked_bucket_setting_does_not_linger(tmp_path):
+    from osgeo import gdal
+
+    config = CatalogConfig("landsat", "https://l", access="s3", s3_requester_pays=True, asset_hosts=["rp-linger"])
+    try:
+        _registry(config).plan_read("s3://rp-linger/a.tif", tmp_path, "landsat")[1].prepare()
+        assert gdal.GetPathSpecificOption("/vsis3/rp-linger/a.tif", "AWS_REQUEST_PAYER") == "requester"
+        config.s3_requester_pays = False
+        _registry(config).plan_read("s3://rp-linger/a.tif", tmp_path, "landsat")[1].prepare()
+        assert gdal.GetPathSpecificOption("/vsis3/rp-linger/a.tif", "AWS_REQUEST_PAYER") is None
+    finally:
+        gdal.ClearPathSpecificOptions("/vsis3/rp-linger/")

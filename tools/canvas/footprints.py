@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from pathlib import Path
@@ -40,12 +41,27 @@ def footprint_features(items: list[Mapping[str, Any]], catalog_url: str = "") ->
     return features
 
 
-def footprints_layer(items: list[Mapping[str, Any]], out_dir: Path, name: str, catalog_url: str = "") -> QgsVectorLayer:
+def write_footprints(items: list[Mapping[str, Any]], out_dir: Path, catalog_url: str = "") -> Path:
+    """The items' outlines as a GeoJSON file (plain data in and out: run it in a worker thread)."""
     features = footprint_features(items, catalog_url)
     if not features:
         raise ToolInputError("None of the items has a geometry, so there is no footprint to draw.")
     path = Path(out_dir) / f"footprints-{uuid.uuid4().hex[:8]}.geojson"
     path.write_text(json.dumps({"type": "FeatureCollection", "features": features}), encoding="utf-8")
+    return path
+
+
+async def load_footprints(items: list[Mapping[str, Any]], out_dir: Path, name: str,
+                          catalog_url: str = "") -> QgsVectorLayer:
+    """The footprints layer, its file written off the GUI thread."""
+    return footprints_layer_from(await asyncio.to_thread(write_footprints, items, out_dir, catalog_url), name)
+
+
+def footprints_layer(items: list[Mapping[str, Any]], out_dir: Path, name: str, catalog_url: str = "") -> QgsVectorLayer:
+    return footprints_layer_from(write_footprints(items, out_dir, catalog_url), name)
+
+
+def footprints_layer_from(path: Path, name: str) -> QgsVectorLayer:
     layer = QgsVectorLayer(str(path), name, "ogr")
     if not layer.isValid():
         raise ToolInputError(f"QGIS could not read the footprints file {path}.")

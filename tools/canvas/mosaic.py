@@ -60,6 +60,7 @@ def _build_mosaics(choices: list[AssetChoice], out: Path, name: str) -> list[dic
             if gdal.BuildVRT(path, paths) is None:
                 raise ToolInputError(f"GDAL could not mosaic {len(paths)} assets in {crs}.")
             _write_band_metadata(path, meta)
+            _store_statistics(path)
         starts = [c.start for c, _ in members if c.start]
         ends = [c.end for c, _ in members if c.end]
         results.append({"path": path, "crs": crs, "crs_note": notes.get(crs, ""), "day": day, "several_crs": several_crs,
@@ -108,7 +109,7 @@ def effective_crs(file_srs: osr.SpatialReference | None, catalog: str | None) ->
         if stac_srs is None:
             log.warning("the catalog's CRS %.80s is not one GDAL knows; using the file's", catalog)
     if stac_srs is None:
-        return file_srs, "" if file_srs is not None else "unknown: neither the file nor the catalog gives one"
+        return file_srs, "" if file_srs is not None else "neither the file nor the catalog gives a CRS"
     if file_srs is None:
         return stac_srs, "from the catalog; the file has no CRS"
     if file_srs.IsSame(stac_srs):
@@ -201,9 +202,9 @@ def describe_bands(path: str, meta: list[dict]) -> dict[str, Any]:
     return {"bands": bands, "band_count": ds.RasterCount, "bounds_lonlat": raster_bounds_lonlat(ds)}
 
 
-def sample_band(ds: Any, index: int) -> np.ndarray:
-    """Physical values (scale/offset applied, NaN where nodata) of the whole band at QGIS's sample size;
-    GDAL picks the overview, as it does for QGIS."""
+def sample_band(ds: Any, index: int, physical: bool = True) -> np.ndarray:
+    """Values (scale/offset applied unless `physical` is False; NaN where nodata) of the whole band at
+    QGIS's sample size; GDAL picks the overview, as it does for QGIS."""
     band = ds.GetRasterBand(index)
     cols, rows = ds.RasterXSize, ds.RasterYSize
     ratio = min(1.0, math.sqrt(SAMPLE_PIXELS / (cols * rows)))
@@ -215,9 +216,25 @@ def sample_band(ds: Any, index: int) -> np.ndarray:
     nodata = band.GetNoDataValue()
     if nodata is not None:
         invalid |= raw == nodata
-    values = values * (band.GetScale() or 1.0) + (band.GetOffset() or 0.0)
+    if physical:
+        values = values * (band.GetScale() or 1.0) + (band.GetOffset() or 0.0)
     values[invalid] = np.nan
     return values
+
+
+def _store_statistics(vrt_path: str) -> None:
+    """Approximate statistics (raw values, GDAL's convention) written into our VRT: QGIS opening the layer
+    on the GUI thread then takes them instead of computing its own from the sources."""
+    ds = gdal.Open(vrt_path, gdal.GA_Update)
+    for i in range(1, ds.RasterCount + 1):
+        values = sample_band(ds, i, physical=False)
+        valid = values[np.isfinite(values)]
+        if valid.size:
+            band = ds.GetRasterBand(i)
+            band.SetStatistics(float(valid.min()), float(valid.max()), float(valid.mean()), float(valid.std()))
+            band.SetMetadataItem("STATISTICS_APPROXIMATE", "YES")
+            band.SetMetadataItem("STATISTICS_VALID_PERCENT", f"{100.0 * valid.size / values.size:.3f}")
+    ds.FlushCache()
 
 
 def stretch_range(path: str, band: int) -> tuple[float, float] | None:

@@ -19,6 +19,7 @@ from qgis.core import (
     QgsVectorLayer,
     QgsVectorLayerFeatureSource,
 )
+from qgis.PyQt.QtCore import QMetaType
 
 from ..common import ToolInputError
 from ..gazetteer import gazetteer_for, world_map_path
@@ -119,7 +120,7 @@ def _snapshots(project: Any, layer_name: str | None) -> list[LayerSnapshot]:
         [lyr for lyr in project.mapLayers().values() if isinstance(lyr, QgsVectorLayer) and lyr.isValid()]
     snapshots = []
     for layer in layers:
-        text_fields = [f.name() for f in layer.fields() if f.type() == 10]  # QVariant.String
+        text_fields = [f.name() for f in layer.fields() if f.type() == QMetaType.Type.QString]  # not 10: Qt 6 enums are not ints
         if not text_fields:
             continue
         name_fields = [f for f in text_fields if is_name_field(f)]

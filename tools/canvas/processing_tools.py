@@ -15,8 +15,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
+    Qgis,
     QgsApplication,
     QgsMapLayer,
+    QgsProcessingAlgorithm,
     QgsProcessingAlgRunnerTask,
     QgsProcessingContext,
     QgsProcessingFeedback,
@@ -67,7 +69,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     ) -> CallToolResult:
         """Run a QGIS Processing algorithm without freezing QGIS; its outputs become temporary layers on the map
         (an algorithm that changes its inputs, or an output onto a file, asks the user first)."""
-        return await run_algorithm(deps, algorithm_id, parameters, allow_files=False)
+        return await run_algorithm(deps, algorithm_id, parameters)
 
     @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
     async def run_processing_algorithm_to_files(
@@ -76,7 +78,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             description="Parameter values by name, with output paths where the results must be written")],
     ) -> CallToolResult:
         """Run a Processing algorithm writing outputs to the given file paths (may overwrite files: the user confirms first)."""
-        return await run_algorithm(deps, algorithm_id, parameters, allow_files=True)
+        return await run_algorithm(deps, algorithm_id, parameters)
 
     async def assess(arguments: dict[str, Any]) -> Assessment:
         alg = algorithm_of(str(arguments.get("algorithm_id", "")))
@@ -124,7 +126,7 @@ def describe_algorithm(alg: Any) -> dict[str, Any]:
     return {"id": alg.id(), "name": alg.displayName(), "group": alg.group(), "parameters": params}
 
 
-def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_files: bool) -> dict[str, Any]:
+def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> dict[str, Any]:
     """The model's values checked against the algorithm's own definitions: layer names → layers, enum names → indexes."""
     project = project_of(deps)
     known = {p.name(): p for p in alg.parameterDefinitions()}
@@ -135,7 +137,7 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_fi
     for name, definition in known.items():
         value = given.get(name)
         if definition.isDestination():
-            params[name] = _destination(value, allow_files, name)
+            params[name] = _destination(value, name)
             continue
         if value is None:
             if not definition.flags() & definition.FlagOptional and definition.defaultValue() is None:
@@ -154,7 +156,7 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any], allow_fi
     return params
 
 
-def _destination(value: Any, allow_files: bool, name: str) -> Any:
+def _destination(value: Any, name: str) -> Any:
     # The confirmation gate has judged this call (processing_effects); a file path is written where it
     # really points, symlinks resolved, which is the path the user saw in the question.
     if value in (None, "", "TEMPORARY_OUTPUT", "memory:"):
@@ -191,18 +193,23 @@ class _Feedback(QgsProcessingFeedback):
         super().reportError(error, fatalError)
 
 
-async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any], allow_files: bool) -> CallToolResult:
+async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]) -> CallToolResult:
     registry = QgsApplication.processingRegistry()
     alg = registry.algorithmById(algorithm_id)
     if alg is None:
         raise ToolInputError(f"No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.")
-    params = prepare_parameters(deps, alg, given or {}, allow_files)
+    params = prepare_parameters(deps, alg, given or {})
     context = QgsProcessingContext()
     context.setProject(project_of(deps))
     feedback = _Feedback()
     valid, message = alg.checkParameterValues(params, context)
     if not valid:
         raise ToolInputError(f"{algorithm_id}: {message}")
+    if _needs_main_thread(alg):
+        # QGIS runs these on its main thread too: they edit a layer the map may be drawing
+        # (truncate table, spatial index); a worker thread would crash QGIS.
+        results, successful = alg.run(params, context, feedback)
+        return _finish(deps, alg, algorithm_id, {"ok": successful, "results": results}, context, feedback)
     task = QgsProcessingAlgRunnerTask(alg, params, context, feedback)
     outcome: dict[str, Any] = {}
     running = (task, context, feedback)
@@ -220,6 +227,18 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
     except BaseException:
         feedback.cancel()
         raise
+    return _finish(deps, alg, algorithm_id, outcome, context, feedback)
+
+
+def _needs_main_thread(alg: Any) -> bool:
+    flag = getattr(getattr(Qgis, "ProcessingAlgorithmFlag", None), "NoThreading", None)
+    if flag is None:  # QGIS < 3.36
+        flag = QgsProcessingAlgorithm.FlagNoThreading
+    return bool(alg.flags() & flag)
+
+
+def _finish(deps: ToolDeps, alg: Any, algorithm_id: str, outcome: dict[str, Any], context: QgsProcessingContext,
+            feedback: _Feedback) -> CallToolResult:
     if not outcome["ok"]:
         detail = "; ".join(feedback.errors[-3:]) or "see the Processing log"
         raise ToolInputError(f"{algorithm_id} failed: {detail}. Check the parameters.")

@@ -16,9 +16,10 @@ from qgis.PyQt.QtCore import QDateTime, Qt
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
+from ..raster_sources import check_outside_source
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
-from .footprints import footprints_layer
+from .footprints import load_footprints
 from .mosaic import build_mosaics
 from .project_access import add_to_project
 from .raster_styles import default_style
@@ -57,6 +58,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         """Show several STAC items as ONE mosaic layer (one per CRS) in a layer group, read in place; items with dates can be animated with the Temporal Controller."""
         cat = deps.catalogs.get(catalog)
         if item_collection_file:
+            check_outside_source(deps, item_collection_file)  # outside clients: allowed folders only
             items = _read_item_collection(item_collection_file)
         elif item_ids and collection:
             items = list(await asyncio.gather(*(cat.item(collection, i) for i in item_ids)))
@@ -88,7 +90,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 
 
 async def _show_footprints_only(deps: ToolDeps, cat: Any, items: list[dict], title: str) -> CallToolResult:
-    layer = footprints_layer(items, deps.output_dir(), f"{title} footprints", cat.config.url)
+    layer = await load_footprints(items, deps.output_dir(), f"{title} footprints", cat.config.url)
     group = add_to_project(deps, [layer], title)
     return ok({"group": group, "layers": [{"name": layer.name(), "id": layer.id(), "features": layer.featureCount()}]},
               f"Added {layer.featureCount()} footprints as one layer in group '{group}'")
@@ -106,9 +108,12 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     if len(kinds) > 1:
         raise ToolInputError(f"The items offer different assets ({', '.join(sorted(kinds))}); name one with `asset`.")
     reads = []
+    by_id = {str(i.get("id")): i for i in items}
     for choice in choices:  # the catalog's credentials, scoped to each asset's path (stac/gdal_reads.py)
+        assets = (by_id.get(choice.item_id) or {}).get("assets") or {}
+        hrefs = [deps.catalogs.asset_href(cat.name, assets.get(k) or {}, h) for k, h in zip(choice.keys, choice.hrefs)]
         planned = [deps.catalogs.plan_read(h, deps.output_dir(), cat.name, str(choice_collection(items, choice)))
-                   for h in choice.hrefs]
+                   for h in hrefs]
         choice.paths = [path for path, _ in planned]
         reads += [options for _, options in planned]
     results = await asyncio.to_thread(build_mosaics_with_access, reads, choices, str(deps.output_dir()), title)
@@ -129,7 +134,7 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
                           "crs_note": result["crs_note"], "items": len(result["item_ids"]), "renderer": renderer,
                           "bands": [b["name"] for b in result["bands"]], "bounds_lonlat": result["bounds_lonlat"]})
     if footprints:
-        layers.insert(0, footprints_layer(items, deps.output_dir(), f"{title} footprints", cat.config.url))
+        layers.insert(0, await load_footprints(items, deps.output_dir(), f"{title} footprints", cat.config.url))
     grouped = len(layers) > 1 or len(items) > 1
     group = add_to_project(deps, layers, title if grouped else None)
     where = f" in group '{group}'" if group else ""
@@ -140,7 +145,9 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
 
 def _crs_words(described: dict) -> str:
     note = described["crs_note"]
-    return f"; CRS {described['crs']} {note}" if note else ""
+    if not note:
+        return ""
+    return f"; CRS {described['crs']} {note}" if note.startswith("from") else f"; {note}"
 
 
 def choice_collection(items: list[dict], choice: AssetChoice) -> str:

@@ -13,17 +13,21 @@ from qgis.core import (
     QgsCategorizedSymbolRenderer,
     QgsGraduatedSymbolRenderer,
     QgsPalLayerSettings,
+    QgsProviderRegistry,
     QgsRasterLayer,
     QgsRendererCategory,
+    QgsRendererRange,
     QgsSingleSymbolRenderer,
     QgsSymbol,
     QgsVectorLayer,
     QgsVectorLayerSimpleLabeling,
 )
+from qgis.PyQt import sip
+from qgis.PyQt.QtCore import QMetaType
 
 from ..common import WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
-from . import raster_styles
+from . import raster_styles, vector_values
 from .mosaic import stretch_range
 from .project_access import find_layer, history_of, project_of
 
@@ -58,7 +62,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if isinstance(target, QgsRasterLayer):
             await _style_raster(target, ramp, invert_ramp, minimum, maximum, band, rgb_bands, hillshade, done)
         elif isinstance(target, QgsVectorLayer):
-            _style_vector(target, renderer, field, classes, ramp, invert_ramp, color, done)
+            await _style_vector(target, renderer, field, classes, ramp, invert_ramp, color, done)
             _labels(target, labels_field, labels, done)
         if opacity is not None:
             target.setOpacity(opacity)
@@ -105,22 +109,27 @@ async def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, v
 async def _band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
     """2–98 % of the band's values, sampled by GDAL in a worker thread: reading pixels of a remote raster on
     the GUI thread would freeze QGIS. Layers GDAL cannot open by their source fall back to QGIS's own cut."""
-    if layer.providerType() == "gdal":
+    name = layer.name()
+    cut: tuple[float, float] | None = None
+    gdal_read = layer.providerType() == "gdal"
+    if gdal_read:
         try:
             cut = await asyncio.to_thread(stretch_range, layer.source(), band)
         except RuntimeError as exc:
-            log.info("GDAL could not sample %s (%s); QGIS computes the stretch", layer.name(), exc)
-        else:
-            if cut is None:
-                raise ToolInputError(f"Band {band} of '{layer.name()}' has no valid pixels to stretch over; "
-                                     "give minimum and maximum.")
-            return cut
+            log.info("GDAL could not sample %s (%s); QGIS computes the stretch", name, exc)
+            gdal_read = False
+    if sip.isdeleted(layer):  # the user removed it while the worker read
+        raise ToolInputError(f"'{name}' was removed from the project while its values were read; nothing changed.")
+    if gdal_read:
+        if cut is None:
+            raise ToolInputError(f"Band {band} of '{name}' has no valid pixels to stretch over; give minimum and maximum.")
+        return cut
     low, high = layer.dataProvider().cumulativeCut(band, 0.02, 0.98, layer.extent(), 250_000)
     return float(low), float(high)
 
 
-def _style_vector(layer: QgsVectorLayer, renderer: str | None, field: str | None, classes: int, ramp: str | None,
-                  invert: bool, color: str | None, done: list[str]) -> None:
+async def _style_vector(layer: QgsVectorLayer, renderer: str | None, field: str | None, classes: int,
+                        ramp: str | None, invert: bool, color: str | None, done: list[str]) -> None:
     if renderer is None and color is None:
         return
     if renderer in ("categorized", "graduated"):
@@ -128,8 +137,9 @@ def _style_vector(layer: QgsVectorLayer, renderer: str | None, field: str | None
             names = ", ".join(f.name() for f in layer.fields())
             raise ToolInputError(f"Give `field`, one of: {names}")
     colour_ramp = raster_styles.color_ramp(ramp or ("Spectral" if renderer == "categorized" else "Viridis"), invert)
+    read = await _field_values(layer, field) if renderer in ("categorized", "graduated") else None
     if renderer == "categorized":
-        values = sorted(layer.uniqueValues(layer.fields().indexOf(field)), key=str)
+        values = sorted(set(read) if read is not None else layer.uniqueValues(layer.fields().indexOf(field)), key=str)
         if len(values) > MAX_CATEGORIES:
             raise ToolInputError(f"'{field}' has {len(values)} distinct values; use graduated or another field.")
         categories = []
@@ -143,8 +153,14 @@ def _style_vector(layer: QgsVectorLayer, renderer: str | None, field: str | None
         graduated = QgsGraduatedSymbolRenderer(field)
         graduated.setSourceColorRamp(colour_ramp.clone())
         graduated.setSourceSymbol(QgsSymbol.defaultSymbol(layer.geometryType()))
-        graduated.setClassificationMethod(_quantile())
-        graduated.updateClasses(layer, classes)
+        method = _quantile()
+        graduated.setClassificationMethod(method)
+        if read is None:
+            graduated.updateClasses(layer, classes)  # QGIS reads the values itself
+        else:
+            for bounds in method.classes([float(v) for v in read], classes):
+                graduated.addClassRange(QgsRendererRange(bounds, QgsSymbol.defaultSymbol(layer.geometryType())))
+            graduated.updateColorRamp(colour_ramp.clone())
         layer.setRenderer(graduated)
         done.append(f"graduated by {field} ({len(graduated.ranges())} classes)")
     else:
@@ -157,6 +173,28 @@ def _style_vector(layer: QgsVectorLayer, renderer: str | None, field: str | None
             symbol.setColor(QColor(color))
         layer.setRenderer(QgsSingleSymbolRenderer(symbol))
         done.append(f"single symbol {color or ''}".strip())
+
+
+async def _field_values(layer: QgsVectorLayer, field: str) -> list[Any] | None:
+    """The field's values read by OGR in a worker for a file-backed layer with a number or text field; None
+    where QGIS must read them itself (other providers, other field types, SQL subsets)."""
+    definition = layer.fields().field(field)
+    if layer.providerType() != "ogr" or not (definition.isNumeric() or definition.type() == QMetaType.Type.QString):
+        return None
+    parts = QgsProviderRegistry.instance().decodeUri("ogr", layer.source())
+    subset = layer.subsetString() or ""
+    if not parts.get("path") or subset.lstrip().upper().startswith("SELECT"):
+        return None
+    name = layer.name()
+    try:
+        values = await asyncio.to_thread(vector_values.field_values, parts["path"], parts.get("layerName"),
+                                         parts.get("layerId"), subset, field)
+    except RuntimeError as exc:
+        log.info("OGR could not read %s of %s (%s); QGIS reads the values", field, name, exc)
+        values = None
+    if sip.isdeleted(layer):
+        raise ToolInputError(f"'{name}' was removed from the project while its values were read; nothing changed.")
+    return values
 
 
 def _quantile() -> Any:

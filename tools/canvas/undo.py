@@ -62,8 +62,8 @@ class TurnHistory:
         """Reverts the newest turn with changes (not the open one when `skip_open`); None if none."""
         for index in range(len(self._turns) - 1, -1, -1):
             turn = self._turns[index]
-            if skip_open and turn is self._open:
-                continue
+            if skip_open and turn is self._open and not turn.turn_id.startswith("untracked-"):
+                continue  # the caller's own turn; changes made outside any turn (outside clients) can be undone
             if not turn.changes:
                 continue
             del self._turns[index]

@@ -87,6 +87,8 @@ class CatalogAccess:
         return GdalRead(path)
 
     def _bucket_options(self, path: str, secrets: CatalogSecrets) -> dict[str, str]:
+        if path.startswith("/vsigs/") and self.method in ("none", "headers"):
+            return {"GS_NO_SIGN_REQUEST": "YES"}  # public Google Cloud Storage buckets
         if not path.startswith("/vsis3/"):
             return {}
         options: dict[str, str] = {}
@@ -124,9 +126,11 @@ class CatalogAccess:
         return f"{what} in Settings → Catalogs"
 
 
-def explain_read_failure(access: CatalogAccess | None, href: str, message: str) -> str:
+def explain_read_failure(access: CatalogAccess | None, href: str, message: str,
+                         via: CatalogAccess | None = None) -> str:
     """A GDAL open/read failure in words that say which catalog, which method and what to do; "" when the
-    failure is not about access (the caller keeps its own message)."""
+    failure is not about access (the caller keeps its own message). `via`: the catalog the item came from,
+    when it does not own the asset's host."""
     text = message.lower()
     who = access.describe() if access else "no configured catalog owns it"
     denied = any(s in text for s in ("401", "403", "accessdenied", "access denied", "forbidden", "unauthorized",
@@ -134,6 +138,10 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str) 
     s3 = href.startswith("s3://") or "/vsis3/" in href
     # after a 403 GDAL 3.6 looks for other AWS credentials and reports that it found none
     denied = denied or (s3 and "aws_secret_access_key and aws_no_sign_request" in text)
+    if s3 and any(w in text for w in ("authorizationheadermalformed", "permanentredirect", "wrong region",
+                                      "region '", "incorrectendpoint")):
+        return (f"S3 answered that the region or endpoint of '{href}' is wrong for {who}: set the bucket's region "
+                "(e.g. us-west-2 for usgs-landsat) or the S3 endpoint in Settings → Catalogs.")
     if s3 and denied:
         if access is not None and not access.config.s3_requester_pays:
             return (f"S3 refused '{href}' for {who}. If the bucket is requester-pays (like usgs-landsat), tick "
@@ -147,6 +155,11 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str) 
         return (f"{who} refused '{href}': the Planetary Computer SAS token was missing, expired or could not be "
                 "renewed (offline, or the token endpoint unreachable?). Check the network and try again.")
     if denied:
+        if access is None and via is not None and via.method != "none":
+            host = urlparse(href).netloc
+            return (f"The server of '{href}' refused it (HTTP 401/403): {via.describe()} sends its credentials only "
+                    f"to its own hosts, and {host} is not one of them. If {host} belongs to that catalog, add it "
+                    "to its Asset hosts in Settings → Catalogs.")
         if access is None:
             return (f"The server refused '{href}' (HTTP 401/403) and {who}: add its catalog with an access method "
                     "in Settings → Catalogs.")

@@ -11,7 +11,7 @@ import httpx
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
 from .http_json import CatalogError, NotFound, fetch_json
-from .search import PAGE_SIZE, ItemSearch, SearchOutcome
+from .search import PAGE_SIZE, ItemSearch, SearchOutcome, and_filters, cloud_filter, cloud_ok
 
 log = logging.getLogger(__name__)
 
@@ -95,10 +95,32 @@ class ApiCatalog:
             raise ToolInputError(f"Item '{item_id}' is not in collection '{collection_id}'; "
                                  "use search_items to find item ids.") from None
 
+    async def search_collections(self, q: str, limit: int) -> list[dict] | None:
+        """Collections matching free text `q`, searched by the API (collection search); None when it cannot."""
+        if not q or not await self.conforms("collection-search#free-text"):
+            return None
+        doc = await self._get("/collections", params={"q": q, "limit": limit})
+        if not isinstance(doc, dict) or not isinstance(doc.get("collections"), list):
+            raise CatalogError(f"Catalog '{self.name}' /collections?q= is not a STAC collection list.")
+        return doc["collections"]
+
+    async def _apply_extensions(self, search: ItemSearch) -> None:
+        """Cloud cover as a CQL2 filter or a Query-extension clause, and fewer bytes per item with Fields."""
+        if search.max_cloud_cover is not None:
+            if await self.conforms("filter"):
+                search.filter = and_filters(search.filter, cloud_filter(search.max_cloud_cover))
+                search.max_cloud_cover = None
+            elif await self.conforms("#query"):
+                search.query = {**(search.query or {}), "eo:cloud_cover": {"lte": search.max_cloud_cover}}
+                search.max_cloud_cover = None
+        if search.fields is None and await self.conforms("#fields"):
+            search.fields = {"exclude": ["links"]}  # the one part of an item nothing here reads
+
     async def search(self, search: ItemSearch) -> SearchOutcome:
         """Gathers up to `search.limit` items, fetching each page once, in order."""
         if not await self.conforms("item-search"):
             raise CatalogError(f"Catalog '{self.name}' does not offer item search (/search).")
+        await self._apply_extensions(search)
         page_size = min(PAGE_SIZE, max(1, search.limit))
         items: list[dict] = []
         seen_ids: set[tuple] = set()
@@ -120,6 +142,8 @@ class ApiCatalog:
                 number_matched = doc.get("numberMatched", (doc.get("context") or {}).get("matched"))
             for feature in doc["features"]:
                 key = (feature.get("collection"), feature.get("id"))
+                if not cloud_ok(feature, search.max_cloud_cover):  # the API could not filter: done here
+                    continue
                 if key not in seen_ids:
                     seen_ids.add(key)
                     items.append(feature)

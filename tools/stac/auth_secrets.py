@@ -15,6 +15,15 @@ from .access import CatalogSecrets, access_method
 log = logging.getLogger(__name__)
 
 
+def auth_database_open() -> bool:
+    """Whether reading a secret now would not make QGIS ask for the master password."""
+    try:
+        from qgis.core import QgsApplication
+    except ImportError:
+        return False
+    return QgsApplication.authManager().masterPasswordIsSet()
+
+
 def resolve_secrets(config: CatalogConfig) -> CatalogSecrets:
     method = access_method(config)
     if method not in ("qgis_auth", "bearer", "s3") or not config.auth_cfg:
@@ -44,7 +53,10 @@ def _headers_qgis_would_send(manager, config: CatalogConfig) -> dict[str, str]:
     from qgis.PyQt.QtNetwork import QNetworkRequest
 
     request = QNetworkRequest(QUrl(config.url if config.url.startswith("http") else "http://localhost/"))
-    if not manager.updateNetworkRequest(request, config.auth_cfg):
+    # (OAuth2 fetches or refreshes its token here, as QGIS does for its own layers)
+    result = manager.updateNetworkRequest(request, config.auth_cfg)
+    applied, request = result if isinstance(result, tuple) else (result, request)  # PyQGIS returns (ok, request)
+    if not applied:
         log.warning("QGIS could not apply auth config %s to requests of catalog %s", config.auth_cfg, config.name)
         return {}
     return {bytes(name).decode("latin-1"): bytes(request.rawHeader(name)).decode("latin-1")

@@ -13,14 +13,14 @@ import httpx
 from ...agent.config import CatalogConfig
 from ...agent.settings_checks import CheckResult
 from ..common import ToolInputError
-from .catalogs import CatalogRegistry, SecretsFn, _qgis_secrets
+from .catalogs import CatalogRegistry, SecretsFn, qgis_secrets
 from .search import ItemSearch
 
 TIMEOUT_S = 15.0
 RASTER_HINTS = ("image/tiff", "geotiff", ".tif", ".tiff", ".jp2")
 
 
-async def check_catalog_access(config: CatalogConfig, secrets: SecretsFn = _qgis_secrets,
+async def check_catalog_access(config: CatalogConfig, secrets: SecretsFn = qgis_secrets,
                                work_dir: str | None = None) -> CheckResult:
     name = config.name or config.url
     async with httpx.AsyncClient(timeout=httpx.Timeout(TIMEOUT_S, connect=5.0), follow_redirects=True) as http:
@@ -65,9 +65,10 @@ def _one_raster_asset(items: list[dict]) -> tuple[dict, str, str] | None:
 def _read_header(path: str, options) -> str:
     from osgeo import gdal
 
+    from ..gdal_scope import gdal_exceptions
     from ..raster_io import gdal_options, open_raster
 
     options.update({"GDAL_HTTP_MAX_RETRY": "1", "GDAL_HTTP_RETRY_DELAY": "1", "GDAL_HTTP_TIMEOUT": str(int(TIMEOUT_S))})
-    with gdal_options(options):  # the user is waiting: one quick retry, not GDAL's 30 s back-off
+    with gdal_exceptions(), gdal_options(options):  # the user is waiting: one quick retry, not a 30 s back-off
         ds = open_raster(path)
         return f"{ds.RasterXSize}×{ds.RasterYSize}, {ds.RasterCount} band(s), {gdal.GetDataTypeName(ds.GetRasterBand(1).DataType)}"

@@ -21,7 +21,7 @@ Catalog = Union[ApiCatalog, StaticCatalog]
 SecretsFn = Callable[[CatalogConfig], CatalogSecrets]
 
 
-def _qgis_secrets(config: CatalogConfig) -> CatalogSecrets:
+def qgis_secrets(config: CatalogConfig) -> CatalogSecrets:
     from .auth_secrets import resolve_secrets
 
     return resolve_secrets(config)
@@ -29,7 +29,7 @@ def _qgis_secrets(config: CatalogConfig) -> CatalogSecrets:
 
 class CatalogRegistry:
     def __init__(self, configs: list[CatalogConfig], http: httpx.AsyncClient,
-                 secrets: SecretsFn = _qgis_secrets) -> None:
+                 secrets: SecretsFn = qgis_secrets) -> None:
         self.http = http
         self.secrets = secrets  # read from the auth database at each use: nothing secret is kept here
         self._catalogs: dict[str, Catalog] = {}
@@ -64,14 +64,42 @@ class CatalogRegistry:
             return s3[0] if len(s3) == 1 else None
         return None
 
+    def asset_href(self, catalog: str, asset: dict, href: str) -> str:
+        """The href to read: an S3 catalog reads an asset's `alternate.s3.href` (USGS Landsat lists https first)."""
+        access = self._access.get(catalog)
+        alternate = ((asset.get("alternate") or {}).get("s3") or {}).get("href") if isinstance(asset, dict) else None
+        if access is not None and access.method == "s3" and isinstance(alternate, str) and alternate.startswith("s3://"):
+            return alternate
+        return href
+
+    def prime_buckets(self, secrets_readable: Callable[[], bool] | None = None) -> list[str]:
+        """Puts each S3 catalog's settings on its buckets' prefixes (no I/O), so layers of a project saved in an
+        earlier session read again when it is opened; returns the prefixes. Keys are left for the first read
+        when the auth database is still locked: opening QGIS must not ask for the master password."""
+        if secrets_readable is None:
+            from .auth_secrets import auth_database_open as secrets_readable
+        primed = []
+        for access in self._access.values():
+            if access.method != "s3" and not access.config.s3_requester_pays:
+                continue
+            if access.config.auth_cfg and self.secrets is qgis_secrets and not secrets_readable():
+                continue
+            for bucket in access.config.asset_hosts:
+                if bucket and "." not in bucket and ":" not in bucket:  # a bucket name, not a web host
+                    _, options = self.plan_read(f"s3://{bucket}/", Path("."), access.config.name)
+                    options.prepare()
+                    primed.append(options.prefix)
+        return primed
+
     def plan_read(self, href: str, private_dir: Path, catalog: str | None = None,
                   collection: str = "") -> tuple[str, ReadOptions]:
         """(GDAL path, options) to read an asset with its catalog's credentials; see gdal_reads.py."""
-        access = self._access.get(catalog) if catalog else None
+        named = self._access.get(catalog) if catalog else None
+        access = named
         if access is None or not (access.owns(href) or urlparse(href).scheme == "s3"):
             access = self.owner_of(href)
         secrets = self.secrets(access.config) if access else CatalogSecrets()
-        return plan_read(access, href, secrets, private_dir, collection)
+        return plan_read(access, href, secrets, private_dir, collection, via=named if access is not named else None)
 
     def names(self) -> list[str]:
         return list(self._catalogs)

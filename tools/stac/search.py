@@ -19,6 +19,9 @@ class ItemSearch:
     filter: dict | None = None  # CQL2-JSON
     sortby: list[dict] = field(default_factory=list)  # [{"field": ..., "direction": "asc"|"desc"}]
     limit: int = 10
+    query: dict | None = None  # the Query extension, for APIs without CQL2 filters
+    fields: dict | None = None  # the Fields extension: {"include": [...], "exclude": [...]}
+    max_cloud_cover: float | None = None  # applied by the catalog: filter, query, or locally
 
     def body(self, page_size: int) -> dict[str, Any]:
         body: dict[str, Any] = {"limit": page_size}
@@ -37,7 +40,25 @@ class ItemSearch:
             body["filter-lang"] = "cql2-json"
         if self.sortby:
             body["sortby"] = self.sortby
+        if self.query:
+            body["query"] = self.query
+        if self.fields:
+            body["fields"] = self.fields
         return body
+
+
+def cloud_filter(max_cloud_cover: float) -> dict:
+    return {"op": "<=", "args": [{"property": "eo:cloud_cover"}, max_cloud_cover]}
+
+
+def and_filters(first: dict | None, second: dict) -> dict:
+    return second if not first else {"op": "and", "args": [first, second]}
+
+
+def cloud_ok(item: dict, max_cloud_cover: float | None) -> bool:
+    """Local check, for catalogs that cannot filter: an item without a cloud cover is kept."""
+    value = (item.get("properties") or {}).get("eo:cloud_cover")
+    return max_cloud_cover is None or not isinstance(value, (int, float)) or value <= max_cloud_cover
 
 
 @dataclass

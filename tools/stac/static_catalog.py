@@ -15,7 +15,7 @@ import httpx
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
 from .http_json import CatalogError, fetch_json
-from .search import ItemSearch, SearchOutcome
+from .search import ItemSearch, SearchOutcome, cloud_ok
 from .timeutil import interval_bounds, item_time_range, overlaps
 
 log = logging.getLogger(__name__)
@@ -136,6 +136,9 @@ class StaticCatalog:
         raise ToolInputError(f"Item '{item_id}' is not in collection '{collection_id}'; "
                              "use search_items to find item ids.")
 
+    async def search_collections(self, q: str, limit: int) -> list[dict] | None:
+        return None  # a static catalog has no collection search: the caller matches words locally
+
     async def search(self, search: ItemSearch) -> SearchOutcome:
         await self._walk()
         if search.filter:
@@ -154,6 +157,8 @@ class StaticCatalog:
             if bbox and not _bbox_intersects(item.get("bbox"), bbox):
                 continue
             if search.datetime and not overlaps(item_time_range(item.get("properties") or {}), wanted_time):
+                continue
+            if not cloud_ok(item, search.max_cloud_cover):
                 continue
             matched.append(item)
         for sort in reversed(search.sortby):

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from .bands import asset_bands
 from .hrefs import gdal_path
+from .untrusted import clip, envelope, is_free_text
 
 _GUESSED_TYPES = {".tif": "image/tiff; application=geotiff", ".tiff": "image/tiff; application=geotiff",
                   ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".json": "application/json",
@@ -17,13 +18,17 @@ def _round_bbox(bbox: Any) -> Any:
 
 
 def collection_brief(c: Mapping[str, Any]) -> dict[str, Any]:
+    """Id, extent: the facts. Its title and description are catalog text: see collection_text()."""
     extent = c.get("extent") or {}
     bbox = ((extent.get("spatial") or {}).get("bbox") or [None])[0]
     interval = ((extent.get("temporal") or {}).get("interval") or [None])[0]
-    description = (c.get("description") or "").strip()
-    return {"id": c.get("id"), "title": c.get("title") or c.get("id"),
-            "description": description[:160] + ("…" if len(description) > 160 else ""),
-            "bbox": _round_bbox(bbox), "interval": interval}
+    return {"id": c.get("id"), "bbox": _round_bbox(bbox), "interval": interval}
+
+
+def collection_text(c: Mapping[str, Any], description_chars: int = 160) -> dict[str, str]:
+    """A collection's free text, for the catalog-text envelope."""
+    text = {"title": clip(c.get("title"), 120), "description": clip(c.get("description"), description_chars)}
+    return {k: v for k, v in text.items() if v}
 
 
 def asset_type(key: str, asset: Mapping[str, Any]) -> str:
@@ -38,7 +43,7 @@ def asset_type(key: str, asset: Mapping[str, Any]) -> str:
 
 def asset_detail(key: str, asset: Mapping[str, Any]) -> dict[str, Any]:
     href = str(asset.get("href", ""))
-    detail = {"key": key, "title": asset.get("title"), "type": asset_type(key, asset),
+    detail = {"key": key, "type": asset_type(key, asset),
               "roles": asset.get("roles") or [], "href": href, "gdal_path": gdal_path(href) if href else None,
               "bands": asset_bands(asset)}
     return {k: v for k, v in detail.items() if v not in (None, [], "")}
@@ -58,23 +63,30 @@ def item_brief(item: Mapping[str, Any]) -> dict[str, Any]:
 
 def item_detail(item: Mapping[str, Any]) -> dict[str, Any]:
     props = item.get("properties") or {}
-    keep = {k: v for k, v in props.items() if isinstance(v, (str, int, float, bool)) and len(str(v)) < 120}
+    scalars = {k: v for k, v in props.items() if isinstance(v, (str, int, float, bool))}
+    assets = item.get("assets") or {}
+    titles = {k: clip(a.get("title"), 120) for k, a in assets.items() if a.get("title")}
     return {"id": item.get("id"), "collection": item.get("collection"), "bbox": _round_bbox(item.get("bbox")),
-            "properties": keep,
-            "assets": [asset_detail(k, a) for k, a in (item.get("assets") or {}).items()]}
+            "properties": {k: v for k, v in scalars.items() if not is_free_text(v)},
+            "assets": [asset_detail(k, a) for k, a in assets.items()],
+            "catalog_text": envelope(properties={k: clip(v) for k, v in scalars.items() if is_free_text(v)},
+                                     asset_titles=titles)}
 
 
 def collection_detail(c: Mapping[str, Any]) -> dict[str, Any]:
     brief = collection_brief(c)
-    brief["description"] = (c.get("description") or "")[:600]
     item_assets = c.get("item_assets") or {}
     summaries = c.get("summaries") or {}
     bands = asset_bands({"eo:bands": summaries.get("eo:bands") or [], "bands": summaries.get("bands") or [],
                          "raster:bands": summaries.get("raster:bands") or []})
     compact_summaries = {k: (v if len(str(v)) < 200 else str(v)[:200] + "…") for k, v in summaries.items()
                          if k not in ("eo:bands", "bands", "raster:bands")}
-    return {**brief, "license": c.get("license"), "keywords": c.get("keywords") or [],
-            "providers": [p.get("name") for p in c.get("providers") or [] if isinstance(p, dict)],
-            "summaries": compact_summaries, "bands": bands,
-            "item_assets": [{"key": k, "title": a.get("title"), "type": asset_type(k, a),
-                             "roles": a.get("roles") or [], "bands": asset_bands(a)} for k, a in item_assets.items()]}
+    text = collection_text(c, 600)
+    keywords = [clip(k, 40) for k in c.get("keywords") or []][:20]
+    providers = [clip(p.get("name"), 80) for p in c.get("providers") or [] if isinstance(p, dict)]
+    return {**brief, "license": c.get("license"), "summaries": compact_summaries, "bands": bands,
+            "item_assets": [{"key": k, "type": asset_type(k, a), "roles": a.get("roles") or [],
+                             "bands": asset_bands(a)} for k, a in item_assets.items()],
+            "catalog_text": envelope(**text, keywords=keywords, providers=providers,
+                                     asset_titles={k: clip(a.get("title"), 120) for k, a in item_assets.items()
+                                                   if a.get("title")})}

@@ -15,8 +15,9 @@ from ..common import READ, ToolInputError, capped, check_bbox, ok, policy
 from ..deps import ToolDeps
 from ..selected_features import selected_geometry_lonlat
 from .search import MAX_ITEMS, ItemSearch
-from .summaries import collection_brief, collection_detail, item_brief, item_detail
+from .summaries import collection_brief, collection_detail, collection_text, item_brief, item_detail
 from .timeutil import interval_bounds, normalise_interval, overlaps
+from .untrusted import envelope
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,11 @@ Interval = Annotated[Optional[str], Field(
 def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=READ, meta=policy(discovery=True))
     async def list_catalogs() -> CallToolResult:
-        """List the configured STAC catalogs (name, kind api/static, URL) and, for APIs, whether they support filtering and sorting."""
+        """List the configured STAC catalogs (name, kind api/static, URL, how assets are read) and, for APIs, whether they support filtering and sorting."""
         rows = []
         for catalog in deps.catalogs.all():
-            row: dict[str, Any] = {"name": catalog.name, "kind": catalog.kind, "url": catalog.config.url}
+            row: dict[str, Any] = {"name": catalog.name, "kind": catalog.kind, "url": catalog.config.url,
+                                   "access": deps.catalogs.access(catalog.name).label}
             if catalog.kind == "api":
                 try:
                     row["filter"] = await catalog.conforms("filter")
@@ -49,30 +51,45 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=READ, meta=policy(discovery=True))
     async def search_collections(
         query: Annotated[str, Field(description="Words to find in collection id, title, description or keywords; '' lists all")] = "",
-        catalog: CatalogName = None, bbox: Bbox = None, datetime: Interval = None,
+        catalog: CatalogName = None,
+        catalogs: Annotated[list[str] | None, Field(
+            description="Search several catalogs at once: names from list_catalogs, or ['*'] for all")] = None,
+        bbox: Bbox = None, datetime: Interval = None,
         limit: Annotated[int, Field(ge=1, le=100)] = 10,
     ) -> CallToolResult:
-        """Find collections in a STAC catalog by free text, optionally only those whose extent overlaps a bbox and/or a date interval."""
-        cat = deps.catalogs.get(catalog)
+        """Find collections in one or several STAC catalogs by free text (the API's collection search when it has one), optionally only those whose extent overlaps a bbox and/or a date interval; each result names its catalog."""
+        names = deps.catalogs.names() if catalogs == ["*"] else list(catalogs or [])
+        targets = [deps.catalogs.get(n) for n in names] if names else [deps.catalogs.get(catalog)]
         bbox = check_bbox(bbox)
         wanted_time = interval_bounds(normalise_interval(datetime))
-        words = [w.lower() for w in query.split() if w.strip()]
-        found = []
-        for c in await cat.collections():
-            text = " ".join([str(c.get("id", "")), str(c.get("title", "")), str(c.get("description", "")),
-                             " ".join(map(str, c.get("keywords") or []))]).lower()
-            if words and not all(w in text for w in words):
+        found, texts, errors = [], {}, {}
+        for cat in targets:
+            try:
+                matches = await _matching_collections(cat, query, limit)
+            except ToolInputError as exc:
+                if len(targets) == 1:
+                    raise
+                errors[cat.name] = str(exc)
                 continue
-            brief = collection_brief(c)
-            if bbox and brief["bbox"] and not _boxes_overlap(brief["bbox"], bbox):
-                continue
-            if datetime and brief["interval"] and not overlaps(_interval_range(brief["interval"]), wanted_time):
-                continue
-            found.append(brief)
-        shown, left_out = capped(found, min(limit, MAX_LISTED_COLLECTIONS))
-        ids = ", ".join(str(c["id"]) for c in shown) or "none"
-        return ok({"catalog": cat.name, "collections": shown, "matched": len(found), "left_out": left_out},
-                  f"{len(found)} collection(s) in '{cat.name}' match: {ids}")
+            for c in matches:
+                brief = {"catalog": cat.name, **collection_brief(c)}
+                if bbox and brief["bbox"] and not _boxes_overlap(brief["bbox"], bbox):
+                    continue
+                if datetime and brief["interval"] and not overlaps(_interval_range(brief["interval"]), wanted_time):
+                    continue
+                found.append(brief)
+                texts[f"{cat.name} / {brief['id']}"] = collection_text(c)
+        shown, left_out = capped(found, min(limit * len(targets), MAX_LISTED_COLLECTIONS))
+        shown_keys = {f"{b['catalog']} / {b['id']}" for b in shown}
+        data = {"catalogs": [t.name for t in targets], "collections": shown, "matched": len(found),
+                "left_out": left_out,
+                "catalog_text": envelope(collections={k: v for k, v in texts.items() if k in shown_keys})}
+        if errors:
+            data["errors"] = errors
+        ids = ", ".join(f"{c['id']} ({c['catalog']})" if len(targets) > 1 else str(c["id"]) for c in shown) or "none"
+        where = f"'{targets[0].name}'" if len(targets) == 1 else f"{len(targets)} catalogs"
+        return ok(data, f"{len(found)} collection(s) in {where} match: {ids}"
+                        + (f"; unreachable: {', '.join(errors)}" if errors else ""))
 
     @server.tool(annotations=READ, meta=policy(discovery=True))
     async def get_collection_info(
@@ -97,6 +114,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             description="Comma-separated fields, '-' for descending, e.g. '-datetime' or 'eo:cloud_cover'")] = None,
         ids: Annotated[list[str] | None, Field(description="Only these item ids")] = None,
         limit: Annotated[int, Field(ge=1, le=MAX_ITEMS, description=f"Most items to return (at most {MAX_ITEMS})")] = 10,
+        max_cloud_cover: Annotated[float | None, Field(
+            ge=0, le=100, description="Only items with eo:cloud_cover at most this (percent)")] = None,
     ) -> CallToolResult:
         """Search STAC items by collections, area (bbox or the selected map feature), dates, CQL2 filter and sort order. Returns item ids, dates and asset keys; the full result is saved as a GeoJSON file for mapping footprints."""
         cat = deps.catalogs.get(catalog)
@@ -110,7 +129,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             bbox = None
         search = ItemSearch(collections=list(collections or []), bbox=bbox, intersects=intersects,
                             datetime=normalise_interval(datetime), ids=list(ids or []), limit=limit,
-                            sortby=_parse_sortby(sortby))
+                            sortby=_parse_sortby(sortby), max_cloud_cover=max_cloud_cover)
         if search.sortby and cat.kind == "api" and not await cat.conforms("#sort"):
             raise ToolInputError(f"Catalog '{cat.name}' cannot sort results; search without sortby.")
         if filter:
@@ -179,6 +198,21 @@ async def _check_filter(cat: Any, cql2: dict, collections: list[str]) -> None:
     if unknown and known:
         raise ToolInputError(f"Cannot filter on {', '.join(unknown)}: not queryable in '{cat.name}'. "
                              f"Queryable properties: {', '.join(sorted(known))}")
+
+
+async def _matching_collections(cat: Any, query: str, limit: int) -> list[dict]:
+    """The API's own free-text collection search when it has one, else every word matched locally."""
+    served = await cat.search_collections(query, max(limit, MAX_LISTED_COLLECTIONS))
+    if served is not None:
+        return served
+    words = [w.lower() for w in query.split() if w.strip()]
+    matches = []
+    for c in await cat.collections():
+        text = " ".join([str(c.get("id", "")), str(c.get("title", "")), str(c.get("description", "")),
+                         " ".join(map(str, c.get("keywords") or []))]).lower()
+        if not words or all(w in text for w in words):
+            matches.append(c)
+    return matches
 
 
 def _boxes_overlap(a: list[float], b: list[float]) -> bool:

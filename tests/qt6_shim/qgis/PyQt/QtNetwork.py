@@ -1,0 +1,1 @@
+from PyQt6.QtNetwork import *  # noqa: F401,F403

@@ -1,0 +1,1 @@
+from PyQt6.sip import *  # noqa: F401,F403
