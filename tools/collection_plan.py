@@ -8,13 +8,14 @@ import json
 import math
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from osgeo import ogr, osr
 
 from .common import ToolInputError
-from .indices import ItemBands, resolve_bands
+from .indices import ItemBands, PlanRead, needs_credentials, resolve_bands
 from .stats_worker import Grid, ItemTask, gdal_config
 
 SEARCH_TTL_S = 600
@@ -176,17 +177,18 @@ def item_date(item: dict) -> str:
 
 
 def build_tasks(items: list[dict], item_assets: dict | None, grid: Grid, *, index: str | None, asset: str | None,
-                headers: dict | None, requester_pays: bool, mask_clouds: bool) -> tuple[list[ItemTask], ItemBands]:
-    tasks, first = [], None
+                plan: PlanRead, mask_clouds: bool) -> tuple[list[ItemTask], ItemBands, list]:
+    """One read task per item, the first item's bands (for the answer), and every read's options."""
+    tasks, first, reads = [], None, []
     for item in items:
-        bands = resolve_bands(item, item_assets, index=index, asset=asset, catalog_headers=headers,
-                              requester_pays=requester_pays, mask_clouds=mask_clouds)
+        bands = resolve_bands(item, item_assets, index=index, asset=asset, plan=plan, mask_clouds=mask_clouds)
         first = first or bands
+        reads.extend(bands.reads)
         props = item.get("properties") or {}
         sort_key = f"{float(props.get('eo:cloud_cover', 0) or 0):08.3f}"  # clearest tile first in overlaps
         tasks.append(ItemTask(str(item.get("id")), item_date(item), grid, bands.bands, index, bands.mask,
                               bands.mask_classes, bands.options, sort_key))
-    return tasks, first
+    return tasks, first, reads
 
 
 def same_crs(a_wkt: str, b_wkt: str) -> bool:
@@ -208,11 +210,67 @@ def area_centre(area: dict) -> tuple[float, float]:
     return ((env[0] + env[1]) / 2, (env[2] + env[3]) / 2)
 
 
-def catalog_access(deps: Any, items: list[dict]) -> tuple[dict | None, bool]:
-    from urllib.parse import urlparse
+def catalog_reads(deps: Any, items: list[dict], catalog: str | None) -> PlanRead:
+    """How each asset href is read: with its catalog's credentials, scoped to the asset (tools.stac.gdal_reads)."""
+    collection = str(items[0].get("collection") or "") if items else ""
 
-    href = next((a.get("href", "") for i in items[:1] for a in (i.get("assets") or {}).values()), "")
-    host = urlparse(href).netloc
-    headers = next((c.headers for c in deps.settings.catalogs
-                    if c.headers and host and urlparse(c.url).netloc == host), None)
-    return headers, any(c.s3_requester_pays for c in deps.settings.catalogs)
+    def plan(href: str) -> tuple[str, dict]:
+        return deps.catalogs.plan_read(href, deps.output_dir(), catalog, collection)
+
+    return plan
+
+
+def prepare_reads(reads: list) -> None:
+    """Writes header files and sets bucket options, once per distinct read; in a worker thread, before reading."""
+    seen: set = set()
+    for read in reads:
+        key = (tuple(sorted(getattr(read, "files", {}).items())), getattr(read, "prefix", ""))
+        if key in seen or not hasattr(read, "prepare"):
+            continue
+        seen.add(key)
+        read.prepare()
+
+
+def where_to_read(deps: Any, reads: list) -> tuple[str, str]:
+    """(Dask scheduler or "" for this machine, a note for the answer). Credentials never leave this machine."""
+    scheduler = deps.settings.dask_scheduler
+    if scheduler and needs_credentials(reads):
+        return "", ("These assets need the catalog's credentials, which are not sent to the Dask cluster; "
+                    "they were read on this machine.")
+    return scheduler, ""
+
+
+@dataclass
+class Job:
+    """Everything a collection read needs: a task per item on one grid, the area on it, and where to run."""
+    tasks: list[ItemTask]
+    bands: ItemBands  # of the first item: for the answer and the legend
+    grid: Grid
+    area: np.ndarray
+    resolution: str  # which resolution, and why
+    scheduler: str  # Dask scheduler, or "" for this machine
+    note: str = ""
+
+
+async def plan_job(deps: Any, items: list[dict], collection_doc: dict, area: dict, *, index: str | None,
+                   asset: str | None, exact: bool, mask_clouds: bool, max_pixels: int,
+                   catalog: str | None = None) -> Job:
+    import asyncio
+
+    item_assets = collection_doc.get("item_assets") or {}
+    reads_of = catalog_reads(deps, items, catalog)
+    probe_task, _, probe_reads = build_tasks([probe_item(items)], item_assets, None, index=index, asset=asset,
+                                             plan=reads_of, mask_clouds=mask_clouds)
+    await asyncio.to_thread(prepare_reads, probe_reads)
+    ref = next(iter(probe_task[0].bands.values()))
+    file_wkt, file_res, origin = await asyncio.to_thread(probe, ref.path, probe_task[0].options)
+    crs_wkt = grid_crs(items, file_wkt)
+    native = native_resolution_in(crs_wkt, file_wkt, file_res, area_centre(area))
+    aligned = origin if same_crs(crs_wkt, file_wkt) else None
+    grid, mask, how = await asyncio.to_thread(plan_grid, area, crs_wkt, native, exact=exact, max_pixels=max_pixels,
+                                              origin=aligned)
+    tasks, bands, reads = build_tasks(items, item_assets, grid, index=index, asset=asset, plan=reads_of,
+                                      mask_clouds=mask_clouds)
+    await asyncio.to_thread(prepare_reads, reads)
+    scheduler, note = where_to_read(deps, reads)
+    return Job(tasks, bands, grid, mask, how, scheduler, note)

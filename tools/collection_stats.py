@@ -58,7 +58,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                                  + (f" with at most {max_cloud_cover}% cloud" if max_cloud_cover is not None else "")
                                  + "; widen the dates or the area, or raise max_cloud_cover.")
         result = await compute(deps, items, collection_doc, area, index=index, asset=asset, group_by=group_by,
-                               exact=exact, mask_clouds=mask_clouds, ctx=ctx)
+                               exact=exact, mask_clouds=mask_clouds, ctx=ctx, catalog=cat.name)
         if cloud_note:
             result["notes"].insert(0, cloud_note)
         what = index.upper() if index else asset
@@ -76,21 +76,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 
 async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area: dict, *, index: str | None,
                   asset: str | None, group_by: str, exact: bool, mask_clouds: bool, ctx: Any = None,
-                  max_pixels: int = DEFAULT_MAX_PIXELS) -> dict[str, Any]:
-    item_assets = collection_doc.get("item_assets") or {}
-    headers, requester_pays = plan.catalog_access(deps, items)
-    first, _ = plan.build_tasks([plan.probe_item(items)], item_assets, None, index=index, asset=asset, headers=headers,
-                                requester_pays=requester_pays, mask_clouds=mask_clouds)
-    ref = next(iter(first[0].bands.values()))
-    file_wkt, file_res, origin = await asyncio.to_thread(plan.probe, ref.path, first[0].options)
-    crs_wkt = plan.grid_crs(items, file_wkt)
-    centre = plan.area_centre(area)
-    native = plan.native_resolution_in(crs_wkt, file_wkt, file_res, centre)
-    aligned = origin if plan.same_crs(crs_wkt, file_wkt) else None
-    grid, mask, how = await asyncio.to_thread(plan.plan_grid, area, crs_wkt, native, exact=exact,
-                                              max_pixels=max_pixels, origin=aligned)
-    tasks, bands = plan.build_tasks(items, item_assets, grid, index=index, asset=asset, headers=headers,
-                                    requester_pays=requester_pays, mask_clouds=mask_clouds)
+                  max_pixels: int = DEFAULT_MAX_PIXELS, catalog: str | None = None) -> dict[str, Any]:
+    job = await plan.plan_job(deps, items, collection_doc, area, index=index, asset=asset, exact=exact,
+                              mask_clouds=mask_clouds, max_pixels=max_pixels, catalog=catalog)
+    tasks, bands, grid, mask, how = job.tasks, job.bands, job.grid, job.area, job.resolution
     by_date: dict[str, int] = {}
     for task in tasks:
         by_date[task.date] = by_date.get(task.date, 0) + 1
@@ -101,7 +90,7 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
 
     try:
         async for result in run_items(tasks, progress=ctx.report_progress if ctx is not None else None,
-                                       scheduler=deps.settings.dask_scheduler):
+                                       scheduler=job.scheduler):
             bytes_read += result.bytes_read
             pending.setdefault(result.date, []).append(result)
             if len(pending[result.date]) == by_date[result.date]:  # the date is complete: mosaic it, free it
@@ -118,6 +107,8 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
     if bands.mask is not None:
         notes[0] += f", and classes {list(bands.mask_classes)} (cloud, shadow…) of the '{bands.mask_asset}' asset"
     notes[0] += "."
+    if job.note:
+        notes.append(job.note)
     if group_by != "date":
         notes.append(f"Each {group_by} pools the valid pixels of its dates; valid_fraction counts area pixels "
                      "valid at least once.")

@@ -33,29 +33,17 @@ def item_area(items: list[dict]) -> dict:
 
 async def index_raster(deps: Any, items: list[dict], collection_doc: dict, area: dict | None, index: str,
                        out_path: Path, *, exact: bool = False, mask_clouds: bool = True, ctx: Any = None,
-                       max_pixels: int = MAX_LAYER_PIXELS) -> dict[str, Any]:
+                       max_pixels: int = MAX_LAYER_PIXELS, catalog: str | None = None) -> dict[str, Any]:
     spec = pick_index(index)
     area = area or item_area(items)
-    item_assets = collection_doc.get("item_assets") or {}
-    headers, requester_pays = plan.catalog_access(deps, items)
     items = sorted(items, key=lambda i: float((i.get("properties") or {}).get("eo:cloud_cover", 0) or 0))
-    first, _ = plan.build_tasks([plan.probe_item(items)], item_assets, None, index=spec.name, asset=None, headers=headers,
-                                requester_pays=requester_pays, mask_clouds=mask_clouds)
-    ref = next(iter(first[0].bands.values()))
-    file_wkt, file_res, origin = await asyncio.to_thread(plan.probe, ref.path, first[0].options)
-    crs_wkt = plan.grid_crs(items, file_wkt)
-    native = plan.native_resolution_in(crs_wkt, file_wkt, file_res, plan.area_centre(area))
-    aligned = origin if plan.same_crs(crs_wkt, file_wkt) else None
-    grid, mask, how = await asyncio.to_thread(plan.plan_grid, area, crs_wkt, native, exact=exact,
-                                              max_pixels=max_pixels, origin=aligned)
-    tasks, bands = plan.build_tasks(items, item_assets, grid, index=spec.name, asset=None, headers=headers,
-                                    requester_pays=requester_pays, mask_clouds=mask_clouds)
-
-
+    job = await plan.plan_job(deps, items, collection_doc, area, index=spec.name, asset=None, exact=exact,
+                              mask_clouds=mask_clouds, max_pixels=max_pixels, catalog=catalog)
+    tasks, bands, grid, mask, how = job.tasks, job.bands, job.grid, job.area, job.resolution
     results = []
     try:
         async for result in run_items(tasks, progress=ctx.report_progress if ctx is not None else None,
-                                       scheduler=deps.settings.dask_scheduler):
+                                       scheduler=job.scheduler):
             results.append(result)
     except Cancelled:
         raise asyncio.CancelledError() from None

@@ -5,13 +5,12 @@ collection's `item_assets` filling in what items leave out."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
-from urllib.parse import urlparse
+from typing import Any, Callable, Mapping
 
 from .common import ToolInputError
 from .spectral import ALIASES, INDICES, SpectralIndex, index_named
 from .stac.bands import asset_bands
-from .stac.hrefs import gdal_options, gdal_path
+from .stac.hrefs import gdal_path
 from .stats_worker import BandRef
 
 # Sentinel-2 scene classification: no data, saturated, cloud shadow, cloud medium/high, thin cirrus
@@ -19,10 +18,19 @@ SCL_EXCLUDED = (0, 1, 3, 8, 9, 10)
 CLOUDY_WORDS = ("cloud", "shadow", "cirrus", "no_data", "nodata", "saturated", "defective")
 
 
+PlanRead = Callable[[str], "tuple[str, dict]"]  # href -> (GDAL path, read options): the catalog's credentials
+
+
+def public_read(href: str) -> tuple[str, dict]:
+    """A read with no catalog credentials (tests, public data)."""
+    return gdal_path(href), {}
+
+
 @dataclass(frozen=True)
 class ItemBands:
     bands: dict[str, BandRef]
-    options: dict[str, str]  # GDAL options for the item's hrefs (headers, requester pays)
+    options: dict[str, str]  # thread-local GDAL options for the item's reads
+    reads: tuple  # every read's options (tools.stac.gdal_reads.ReadOptions): prepared before reading
     described: str  # "nir = B08 (band 1), red = B04 (band 1)" for legends and answers
     mask: BandRef | None = None
     mask_classes: tuple[int, ...] = ()
@@ -63,10 +71,10 @@ def band_table(assets: Mapping[str, dict]) -> dict[str, tuple[str, int, dict]]:
 
 
 def resolve_bands(item: Mapping[str, Any], item_assets: Mapping[str, Any] | None, *, index: str | None,
-                  asset: str | None, catalog_headers: dict[str, str] | None = None,
-                  requester_pays: bool = False, mask_clouds: bool = True) -> ItemBands:
+                  asset: str | None, plan: PlanRead = public_read, mask_clouds: bool = True) -> ItemBands:
     assets = merged_assets(item, item_assets)
     refs: dict[str, BandRef] = {}
+    reads: list = []
     described = []
     if index:
         spec = pick_index(index)
@@ -79,29 +87,27 @@ def resolve_bands(item: Mapping[str, Any], item_assets: Mapping[str, Any] | None
                     f"Item '{item.get('id')}' has no '{name}' band, which {spec.name} = {spec.formula} needs. "
                     f"Bands it has (common name (asset)): {have or 'none declared'}. Pick an index these bands allow.")
             key, number, band = found
-            refs[name] = _ref(assets[key], number, band)
+            refs[name] = _ref(assets[key], number, band, plan, reads)
             described.append(f"{name} = {key}" + (f" band {number}" if number > 1 else ""))
     else:
         if not asset or asset not in assets:
             keys = ", ".join(k for k, a in assets.items() if _is_raster(a))
             raise ToolInputError(f"Item '{item.get('id')}' has no asset '{asset}'; give an index or one of: {keys}.")
         bands = asset_bands(assets[asset])
-        refs["value"] = _ref(assets[asset], 1, bands[0] if bands else {})
+        refs["value"] = _ref(assets[asset], 1, bands[0] if bands else {}, plan, reads)
         described.append(asset)
-    first_href = next(iter(refs.values())).path
-    options = gdal_options(_href_of(first_href), requester_pays, catalog_headers)
-    result = ItemBands(refs, options, ", ".join(described))
-    if mask_clouds:
-        mask = _cloud_mask(assets)
-        if mask is not None:
-            key, classes = mask
-            result = ItemBands(refs, options, result.described, BandRef(gdal_path(assets[key]["href"])), classes, key)
-    return result
+    mask_ref, classes, mask_key = None, (), ""
+    if mask_clouds and _cloud_mask(assets) is not None:
+        mask_key, classes = _cloud_mask(assets)
+        mask_ref = _ref(assets[mask_key], 1, {}, plan, reads)
+    options = {k: v for r in reads for k, v in {**dict(r), **_public_prefix_options(r)}.items()}
+    return ItemBands(refs, options, tuple(reads), ", ".join(described), mask_ref, classes, mask_key)
 
 
-def _ref(asset: dict, number: int, band: dict) -> BandRef:
-    return BandRef(gdal_path(asset["href"]), number, _num(band.get("scale")), _num(band.get("offset")),
-                   _num(band.get("nodata")))
+def _ref(asset: dict, number: int, band: dict, plan: PlanRead, reads: list) -> BandRef:
+    path, options = plan(asset["href"])
+    reads.append(options)
+    return BandRef(path, number, _num(band.get("scale")), _num(band.get("offset")), _num(band.get("nodata")))
 
 
 def _cloud_mask(assets: Mapping[str, dict]) -> tuple[str, tuple[int, ...]] | None:
@@ -133,9 +139,15 @@ def _num(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _href_of(path: str) -> str:
-    return path[len("/vsicurl/"):] if path.startswith("/vsicurl/") else path
+SECRET_KEYS = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN")
 
 
-def same_host(url: str, other: str) -> bool:
-    return bool(urlparse(url).netloc) and urlparse(url).netloc == urlparse(other).netloc
+def _public_prefix_options(read: Any) -> dict[str, str]:
+    """A bucket's settings that are not secrets (unsigned, region, requester pays): also usable on Dask workers."""
+    return {k: v for k, v in (getattr(read, "prefix_options", None) or {}).items() if k not in SECRET_KEYS}
+
+
+def needs_credentials(reads: Any) -> bool:
+    """Whether any read carries a catalog's credentials (header files, keys), which stay on this machine."""
+    return any(getattr(r, "files", None) or any(k in (getattr(r, "prefix_options", None) or {}) for k in SECRET_KEYS)
+               for r in reads)

@@ -18,7 +18,7 @@ from osgeo import gdal
 from . import spectral
 
 READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETRY": "2",
-                "GDAL_HTTP_RETRY_DELAY": "0.5", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS": ".tif,.tiff,.TIF,.TIFF",
+                "GDAL_HTTP_RETRY_DELAY": "0.5",
                 "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2TLS", "VSI_CACHE": "TRUE"}
 
 

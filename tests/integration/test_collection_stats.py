@@ -164,3 +164,41 @@ async def test_an_outside_mcp_client_over_http_receives_the_same_progress(tmp_pa
     assert not result.is_error, result.content[0].text
     assert progress[0][:2] == (0, 2) and progress[-1][:2] == (2, 2)
     assert progress[-1][2].startswith("2 / 2 items, ") and "MB read" in progress[-1][2]
+
+
+async def test_a_protected_catalogs_assets_are_read_with_its_headers_which_never_go_to_a_cluster(tmp_path):
+    from osgeo import gdal
+
+    from stacgis_agent.agent.config import CatalogConfig, Settings
+    from stacgis_agent.tools.deps import ToolDeps
+    from testkit.canvas_fixtures import NODATA, PIXEL, TILES_NORTH, TILES_WEST, make_canvas_data
+    from testkit.protected_cogs import ProtectedCogServer
+    from testkit.stac_fixtures import write_static_catalog
+
+    root = tmp_path / "cogs"
+    root.mkdir()
+    server = ProtectedCogServer(root, "Authorization", "Bearer s3cret")
+    data = make_canvas_data(root, server.url, mosaic_tiles=1)
+    catalog = write_static_catalog(tmp_path / "catalog", data)
+    server.start()
+    allowed = gdal.GetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS")
+    gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", None)  # GDAL 3.6 refuses /vsicurl?… paths with it
+    try:
+        config = CatalogConfig("protected", str(catalog), kind="static", headers={"Authorization": "Bearer s3cret"},
+                               asset_hosts=[f"127.0.0.1:{server.port}"])
+        settings = Settings(catalogs=[config], dask_scheduler="tcp://127.0.0.1:9")  # a cluster that must not be used
+        deps = ToolDeps.from_settings(settings, work_dir=str(tmp_path / "out"))
+        bbox = [TILES_WEST + 20 * PIXEL, TILES_NORTH - 120 * PIXEL, TILES_WEST + 120 * PIXEL, TILES_NORTH - 20 * PIXEL]
+        async with Client(build_server(deps)) as client:
+            result = await client.call_tool("collection_statistics", {
+                "collection": "tiles", "datetime": "2024-06-01", "asset": "data", "bbox": bbox, "exact": True})
+    finally:
+        gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", allowed)
+        server.stop()
+    assert not result.is_error, result.content[0].text
+    row = result.structured_content["rows"][0]
+    raw = gdal.Open(str(root / "tile-0.tif")).ReadAsArray()[20:120, 20:120].astype(float)
+    expected = raw[raw != NODATA] * 0.5 + 10.0
+    assert row["valid_pixels"] == expected.size and row["mean"] == pytest.approx(expected.mean(), abs=1e-4)
+    assert server.refused == 0
+    assert "not sent to the Dask cluster" in result.content[0].text

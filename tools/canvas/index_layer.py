@@ -58,7 +58,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         name = index.strip().upper()
         out = deps.output_dir() / f"{name}-{collection}-{uuid.uuid4().hex[:8]}.tif"
         data = await index_raster(deps, items, collection_doc, area, name, out, exact=exact, mask_clouds=mask_clouds,
-                                  ctx=ctx)
+                                  ctx=ctx, catalog=cat.name)
         when = item_id or datetime
         layer = QgsRasterLayer(str(out), f"{data['index']} {when} — {data['legend']}", "gdal")
         if not layer.isValid():
