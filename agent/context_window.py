@@ -71,7 +71,7 @@ def compact_tool_result(tool_name: str, call_id: str, content: str, limit: int =
     else:
         keep["start"] = content[:160]
         keep["numbers"] = _NUMBER.findall(content)[:12]
-    text = json.dumps(keep, ensure_ascii=False, default=str)
+    text = json.dumps(keep, ensure_ascii=False, default=str, separators=(",", ":"))  # spaces are tokens too
     return text[: limit * 2]
 
 
@@ -106,8 +106,10 @@ def _first_id(item: Any) -> Any:
 
 
 class ContextFitter:
-    """Makes one step's prompt fit: compact this turn's older tool results, then drop the
-    oldest whole turns, then give up with an error the user can act on."""
+    """Makes one step's prompt fit: compact tool results, oldest first (earlier requests', then
+    this request's but the latest step's), then drop the oldest whole turns, then give up with an
+    error the user can act on. Nothing changes while the prompt fits: any change to an earlier
+    message makes the model re-read everything after it."""
 
     def __init__(self, num_ctx: int, estimator: TokenEstimator | None = None,
                  reserve_tokens: int | None = None):
@@ -135,6 +137,14 @@ class ContextFitter:
         messages = build()
         if self.estimator.estimate(messages, tools) <= self.budget:
             return messages, actions, turn_start
+        shown_from = len(memory) - len(memory.window(keep_from=turn_start))  # the window is a suffix
+        compacted = self._compact_oldest(memory, shown_from, turn_start, lambda: self.estimator.estimate(
+            build(), tools) <= self.budget)
+        if compacted:
+            actions.append(f"compacted {compacted} tool result(s) of earlier requests")
+            messages = build()
+            if self.estimator.estimate(messages, tools) <= self.budget:
+                return self._done(messages, actions, turn_start, tools)
         compacted = self._compact_turn_results(memory, turn_start)
         if compacted:
             actions.append(f"compacted {compacted} earlier tool result(s) of this turn")
@@ -154,6 +164,10 @@ class ContextFitter:
             if compacted:
                 actions.append(f"compacted {compacted} more tool result(s)")
                 messages = build()
+        return self._done(messages, actions, turn_start, tools)
+
+    def _done(self, messages: list[Message], actions: list[str], turn_start: int,
+              tools: Sequence[ToolSpec] | None) -> tuple[list[Message], list[str], int]:
         estimate = self.estimator.estimate(messages, tools)
         if estimate > self.budget:
             raise ContextTooSmall(
@@ -163,6 +177,23 @@ class ContextFitter:
         for action in actions:
             log.info("context: %s (estimate %d / %d tokens)", action, estimate, self.num_ctx)
         return messages, actions, turn_start
+
+    @staticmethod
+    def _compact_oldest(memory: ConversationMemory, start: int, end: int, fits: Any) -> int:
+        """Compacts tool results in messages [start, end), oldest first, until `fits()`."""
+        count = 0
+        for i in range(start, min(end, len(memory))):
+            m = memory.messages[i]
+            if m.get("role") != "tool":
+                continue
+            content = str(m.get("content", ""))
+            new = compact_tool_result(m.get("tool_name", ""), m.get("tool_call_id", ""), content)
+            if new != content:
+                memory.replace_content(i, new)
+                count += 1
+                if fits():
+                    break
+        return count
 
     @staticmethod
     def _compact_turn_results(memory: ConversationMemory, turn_start: int, keep_last: int = 1) -> int:

@@ -47,6 +47,9 @@ class Usage:
     wall_ms: float = 0.0
     eval_ms: float = 0.0  # time the model spent generating (from the server), for tokens/s
     context_window: int = 0  # num_ctx in force, to show "context used vs window"
+    reread_tokens: int = -1  # prompt tokens the model really read, not from its KV cache (-1: not known)
+    prompt_eval_ms: float = 0.0  # time the model spent reading prompts (from the server)
+    first_token_ms: float = 0.0  # from the message to the model's first token
     context_used: int = 0  # tokens the window held after the last step (its prompt + its answer)
 
 

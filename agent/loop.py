@@ -25,15 +25,17 @@ from .context_window import ContextTooSmall, TokenEstimator
 from .conversation import ConversationMemory
 from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, UserMessage
 from .llm.errors import LLMError
-from .llm.types import ChatOptions, Message, Provider, ToolSpec
-from .longterm import memories_message, recall
+from .llm.types import ChatOptions, Provider, ToolSpec
+from .longterm import memories_note, recall
 from .map_context import MapContext
 from .policy import Policy
 from .stores.base import MemoryStore, SessionStore
 from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
 from .tool_selection import ToolSelector, ToolText
+from .tool_set import ToolSet
 from .turn import ProtocolNotices, TurnPorts, TurnRunner, TurnState
+from .turn_stats import PromptCache
 
 log = logging.getLogger(__name__)
 _END = object()
@@ -58,10 +60,13 @@ class AgentLoop:
         self.tools = ToolHost(server)
         # a custom embed function may use any model: only the provider's own is shared
         own_embed = embed is None or embed == getattr(provider, "embed", None)
-        self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k,
-                                     embedding_model=getattr(provider, "embed_model", self.settings.embedding_model)
-                                     if own_embed else "")
+        embedding_model = getattr(provider, "embed_model", self.settings.embedding_model) if own_embed else ""
+        self.selector = ToolSelector(self.embed, top_k=self.settings.tool_top_k, embedding_model=embedding_model)
+        self.tool_set = ToolSet(self.selector, self.embed, mode=self.settings.tool_set,
+                                top_k=self.settings.tool_top_k, embedding_model=embedding_model,
+                                context_window=self.settings.num_ctx)
         self.estimator = TokenEstimator()
+        self.prompt_cache = PromptCache()  # what the model's KV cache holds of this chat's last request
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
         self.system_prompt = ""
         self.protocols = ProtocolNotices()  # the tool-calling protocol last announced to the user
@@ -131,7 +136,8 @@ class AgentLoop:
         return TurnPorts(provider=self.provider, options=self.options, settings=self.settings,
                          session_id=self.session_id, memory=self.memory, policy=self.policy, tools=self.tools,
                          specs=self._specs, selector=self.selector, embed=self.embed, estimator=self.estimator,
-                         protocols=self.protocols, emit=self._emit, ask=self._ask)
+                         protocols=self.protocols, emit=self._emit, ask=self._ask, tool_set=self.tool_set,
+                         prompt_cache=self.prompt_cache)
 
     def _emit(self, event: Any) -> None:
         self._log_event(event)
@@ -157,16 +163,19 @@ class AgentLoop:
         state = self._turn
         try:
             await self._ensure_ready()
-            text = message.strip()
+            # Prompt layout (agent/system_prompt.py): what is volatile (memories, the map) rides
+            # with the user's message, after the history, so every earlier token stays cached.
+            said = message.strip()
+            map_block = ""
             if context is not None and self.settings.send_map_context and context.to_prompt():
-                text += "\n\n" + context.to_prompt()
-            self.memory.add_user(text)
+                map_block = "\n\n" + context.to_prompt()
+            self.memory.add_user(said + map_block)
             self._log_event(UserMessage(message, state.message_id, time.time()))
-            await self._save()
-            head = [{"role": "system", "content": self.system_prompt}]
+            await self._save()  # the message is safe before anything else can fail
             recalled = await self._recall(message)
             if recalled:
-                head.append(recalled)
+                self.memory.replace_content(len(self.memory) - 1, said + recalled + map_block)
+            head = [{"role": "system", "content": self.system_prompt}]
             await TurnRunner(self._ports(), state).run(message, context, head)
             await asyncio.shield(self._save())  # a stop pressed just after the answer must not lose it
         except asyncio.CancelledError:
@@ -218,6 +227,7 @@ class AgentLoop:
         tools = list(self.tools.tools.values())
         self.policy = Policy.from_tools(tools, exploration_budget=self.settings.exploration_budget)
         self._specs = _format_tools(tools)
+        self.tool_set.all_tools_tokens = self.estimator.estimate([], list(self._specs.values()))
         await self.selector.index(ToolText(t.name, t.description or "") for t in tools)
         if not self.selector.embeddings_ok and tools:
             self._emit(Notice("Tool embeddings are unavailable (is the embedding model "
@@ -242,15 +252,17 @@ class AgentLoop:
         brief = collections_brief(text) if text else ""
         return [brief] if brief else []
 
-    async def _recall(self, message: str) -> Message | None:
+    async def _recall(self, message: str) -> str:
+        """Relevant long-term memories as a block to append to the user's message ("" when none)."""
         if self.memory_store is None or self.embed is None:
-            return None
+            return ""
         try:
-            return memories_message(await recall(self.memory_store, self.embed, self.user, message,
-                                                 model=self.settings.embedding_model))
+            hits = await recall(self.memory_store, self.embed, self.user, message, model=self.settings.embedding_model)
         except Exception as exc:  # long-term memory is a bonus, never a blocker
             log.warning("long-term memory lookup failed: %s", exc)
-            return None
+            return ""
+        note = memories_note(hits)
+        return "\n\n" + note if note else ""
 
     async def _save(self) -> None:
         if self.session_store is None:

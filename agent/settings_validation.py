@@ -7,6 +7,7 @@ from urllib.parse import urlparse
 
 from .catalog_presets import ACCESS_METHODS, access_method
 from .config import CatalogConfig, Settings
+from .tool_set import MODES as TOOL_SET_MODES
 
 RANGES = {
     "num_ctx": (2048, 1_048_576),
@@ -53,6 +54,8 @@ def validate_settings(settings: Settings) -> list[str]:
     if "password=" in dsn or (urlparse(dsn).password if dsn.startswith("postgres") else None):
         problems.append("Do not put the PostgreSQL password in the DSN: store it with the auth "
                         "configuration (QGIS authentication manager).")
+    if settings.tool_set not in TOOL_SET_MODES:
+        problems.append(f"Tool set must be one of {', '.join(TOOL_SET_MODES)} (it is “{settings.tool_set}”).")
     if settings.dask_scheduler and urlparse(settings.dask_scheduler).scheme not in ("tcp", "tls", "http", "https"):
         problems.append("Dask scheduler must be tcp://host:8786 (or tls://), a Dask Gateway https:// URL, or empty "
                         "to compute on this machine.")

@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from .policy import Policy
     from .tool_host import ToolHost
     from .tool_selection import ToolSelector
+    from .tool_set import ToolSet
+    from .turn_stats import PromptCache
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +78,9 @@ class TurnState:
     prompt_tokens: int = 0
     eval_tokens: int = 0
     eval_ns: int = 0
+    reread_tokens: int = 0  # prompt tokens not served from the model's KV cache (agent/turn_stats.py)
+    prompt_eval_ns: int = 0
+    first_token_ms: float = 0.0
     context_used: int = 0  # the last step's prompt + answer: what fills the window, unlike the sums above
     streamed: str = ""  # content shown so far in the current step (kept if the user stops)
 
@@ -83,6 +88,8 @@ class TurnState:
         return Usage(prompt_tokens=self.prompt_tokens, eval_tokens=self.eval_tokens, steps=self.steps,
                      tool_calls=self.tool_calls, wall_ms=round((time.perf_counter() - self.started) * 1000, 2),
                      eval_ms=round(self.eval_ns / 1e6, 2), context_window=num_ctx,
+                     reread_tokens=self.reread_tokens if self.steps else -1,
+                     prompt_eval_ms=round(self.prompt_eval_ns / 1e6, 2), first_token_ms=self.first_token_ms,
                      context_used=self.context_used)
 
 
@@ -123,6 +130,8 @@ class TurnPorts:
     protocols: ProtocolNotices
     emit: Callable[[Any], None]  # shows an event to the user and logs it
     ask: Callable[[AskUser], Awaitable[str | None]]  # emits the question, waits for the answer (None: timeout)
+    tool_set: ToolSet  # which tools the model sees: decided rarely, only appended (agent/tool_set.py)
+    prompt_cache: PromptCache  # what the model's KV cache holds of the chat's last request
 
 
 class TurnRunner:
@@ -133,7 +142,6 @@ class TurnRunner:
         self.memory = ports.memory
         self.policy = ports.policy
         self.fitter = ContextFitter(ports.options.num_ctx, ports.estimator)
-        self._query_vectors: dict[str, Any] = {}  # steps without new thinking ask the same query
 
     def emit(self, event: Any) -> None:
         self.ports.emit(event)
@@ -203,19 +211,13 @@ class TurnRunner:
         self.emit(event)
 
     async def _select_tools(self, message: str, last_thought: str) -> list[ToolSpec]:
-        ports = self.ports
-        query = f"{message}\n{last_thought}".strip()
-        vector = self._query_vectors.get(query)
-        if vector is None and ports.selector.embeddings_ok and ports.embed is not None:
-            try:
-                vector = self._query_vectors[query] = (await ports.embed([query]))[0]
-            except Exception as exc:  # selection degrades to keywords; the turn goes on
-                log.warning("query embedding failed, selecting tools by keywords: %s", exc)
-        names = ports.selector.select(query, vector, k=self.settings.tool_top_k,
-                                     allowed=self.policy.allowed(), required=self.policy.required_tools())
-        specs = [ports.specs[n] for n in names if n in ports.specs]
+        # the tool set decides rarely and only appends (agent/tool_set.py): the top of the prompt
+        # stays the same from step to step, so the model's KV cache is reused
+        names = await self.ports.tool_set.for_step(message, last_thought, allowed=self.policy.allowed(),
+                                                   required=self.policy.required_tools())
+        specs = [self.ports.specs[n] for n in names if n in self.ports.specs]
         if "ask_user" not in names:
-            specs.append(ASK_USER_SPEC)
+            specs.insert(0, ASK_USER_SPEC)
         return specs
 
     async def _complete(self, step: int, messages: list[Message], specs: list[ToolSpec] | None) -> ChatResponse:
@@ -234,6 +236,8 @@ class TurnRunner:
         stream = self.ports.provider.chat_stream(messages, specs or None, self.ports.options)
         try:
             async for chunk in stream:
+                if not state.first_token_ms and isinstance(chunk, (ThinkingChunk, ContentChunk, FinalChunk)):
+                    state.first_token_ms = round((time.perf_counter() - state.started) * 1000, 2)
                 if isinstance(chunk, ThinkingChunk):
                     if chunk.text:
                         self.emit(Thinking(step, chunk.text))
@@ -258,7 +262,10 @@ class TurnRunner:
                            before_output=False)
         if getattr(final, "context_overflow", ""):
             self.emit(Notice(final.context_overflow))
-        state.prompt_tokens += final.usage.prompt_eval_count
+        full, reread = self.ports.prompt_cache.observe(messages, specs, final.usage.prompt_eval_count)
+        state.prompt_tokens += full
+        state.reread_tokens += reread
+        state.prompt_eval_ns += final.usage.prompt_eval_duration_ns
         state.eval_tokens += final.usage.eval_count
         state.eval_ns += final.usage.eval_duration_ns
         return final

@@ -1,9 +1,11 @@
-"""Tool selection: latency at 20/100/300 tools, recall@K on the labelled requests, and prompt
-tokens per step with selection vs offering every tool.
+"""Tool selection on the plugin's real tools: recall@5/10/20 on the labelled analyst requests,
+prompt size of the tool list at each K, and selection latency at 20/100/300 tools.
 
-Embeddings are the Ollama emulator's deterministic bag-of-words vectors (no real model can run
-here), so recall measures the scoring rule and the catalogue text, not a neural model.
-Run: .venv/bin/python bench/bench_agent_selection.py
+The tools are the embedded MCP server's own (QGIS offscreen for the canvas family), with
+their real descriptions and schemas. Embeddings are the Ollama emulator's deterministic
+bag-of-words vectors (no neural embedding model can run here), so recall measures the
+scoring rule and the descriptions, not nomic-embed-text.
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_agent_selection.py
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from stacgis_agent.agent.tool_selection import ToolSelector, ToolText  # noqa: E
 from testkit.ollama_replies import embed_text  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
+LABELS = DATA / "analyst_requests.json"
 VARIANTS = ("", " (GDAL)", " (GRASS)", " (SAGA)", " (batch)")
 
 
@@ -31,32 +34,87 @@ async def _embed(texts):
     return [embed_text(t) for t in texts]
 
 
-def catalogue() -> list[dict]:
-    return json.loads((DATA / "tool_catalogue.json").read_text())["tools"]
+async def plugin_tools() -> list:
+    """The MCP tools the plugin offers the model, canvas family included."""
+    from mcp import Client
+
+    from stacgis_agent.agent.config import Settings
+    from stacgis_agent.tools.canvas import family
+    from stacgis_agent.tools.deps import ToolDeps
+    from stacgis_agent.tools.server import build_server
+
+    deps = ToolDeps.from_settings(Settings())
+    try:
+        async with Client(build_server(deps, extra_families=[family])) as client:
+            return list((await client.list_tools()).tools)
+    finally:
+        await deps.http.aclose()
 
 
-def tools_of_size(n: int) -> list[ToolText]:
-    base = catalogue()
+def tools_of_size(base: list[ToolText], n: int) -> list[ToolText]:
     out = []
-    for i in range(n):  # beyond the catalogue: processing-provider variants, as a real toolbox has
+    for i in range(n):  # beyond the real tools: processing-provider variants, as a real toolbox has
         t = base[i % len(base)]
-        v = VARIANTS[i // len(base)]
-        suffix = v.strip(" ()").lower()
-        out.append(ToolText(t["name"] + (f"_{suffix}" if suffix else ""), t["description"] + v))
+        suffix = VARIANTS[(i // len(base)) % len(VARIANTS)].strip(" ()").lower()
+        out.append(ToolText(t.name + (f"_{suffix}{i // (len(base) * len(VARIANTS)) or ''}" if suffix else ""),
+                            t.description))
     return out
 
 
-async def latency() -> None:
-    labels = json.loads((DATA / "tool_selection_labels.json").read_text())["labels"]
+async def recall_table(tools: list[ToolText], labels: list[dict]) -> dict[tuple[str, int], float]:
+    print(f"recall@K on {len(labels)} labelled analyst requests ({LABELS.name}), {len(tools)} real tools")
+    print(f"{'K':>4} {'keywords only':>14} {'cosine only':>12} {'cosine+keywords':>16}")
+    out = {}
+    for k in (5, 10, 20):
+        row = []
+        for label, weight, use_vec in (("kw", 0.1, False), ("cos", 0.0, True), ("both", 0.1, True)):
+            selector = ToolSelector(_embed if use_vec else None, top_k=k, keyword_weight=weight)
+            await selector.index(tools)
+            hits = total = 0
+            for lbl in labels:
+                chosen = selector.select(lbl["request"], embed_text(lbl["request"]) if use_vec else None)
+                hits += sum(e in chosen for e in lbl["expected"])
+                total += len(lbl["expected"])
+            out[(label, k)] = hits / total
+            row.append(hits / total)
+        print(f"{k:>4} {row[0]:>14.3f} {row[1]:>12.3f} {row[2]:>16.3f}")
+    return out
+
+
+async def misses(tools: list[ToolText], labels: list[dict], k: int) -> None:
+    selector = ToolSelector(_embed, top_k=k)
+    await selector.index(tools)
+    missed = []
+    for lbl in labels:
+        chosen = selector.select(lbl["request"], embed_text(lbl["request"]))
+        lost = [e for e in lbl["expected"] if e not in chosen]
+        if lost:
+            missed.append(f"  {lbl['request']!r}: missed {', '.join(lost)}")
+    print(f"\nrequests missing an expected tool at K={k}: {len(missed)}")
+    print("\n".join(missed[:25]))
+
+
+def prompt_size(mcp_tools: list) -> None:
+    specs = format_tools(mcp_tools)
+    est = TokenEstimator()
+    chars = lambda s: len(json.dumps(s, separators=(",", ":"), ensure_ascii=False))  # noqa: E731
+    print("\nprompt size of the tool list (JSON as sent; tokens estimated at 3.6 chars/token)")
+    print(f"{'tools':>6} {'chars':>8} {'~tokens':>8}")
+    for k in (5, 10, 20, len(specs)):
+        part = specs[:k]
+        print(f"{k:>6} {chars(part):>8} {est.estimate([], part):>8}")
+
+
+async def latency(base: list[ToolText], labels: list[dict]) -> None:
     queries = [(lbl["request"], embed_text(lbl["request"])) for lbl in labels]
-    print("selection latency per step (query embedding excluded: it is one call to the server)")
+    print("\nselection latency per request (query embedding excluded: one call to the server)")
     print(f"{'tools':>6} {'median ms':>10} {'p95 ms':>8}")
     for n in (20, 100, 300):
-        selector = ToolSelector(_embed, top_k=20)
-        await selector.index(tools_of_size(n))
+        selector = ToolSelector(_embed, top_k=10)
+        await selector.index(tools_of_size(base, n))
         allowed = set(selector.names[: n - 3])
         times = []
-        for _ in range(5):
+        for _ in range(3):
             for text, vec in queries:
                 t0 = time.perf_counter()
                 selector.select(text, vec, allowed=allowed, required=[selector.names[0]])
@@ -65,45 +123,14 @@ async def latency() -> None:
         print(f"{n:>6} {statistics.median(times):>10.3f} {times[int(len(times) * 0.95)]:>8.3f}")
 
 
-async def recall() -> None:
-    labels = json.loads((DATA / "tool_selection_labels.json").read_text())["labels"]
-    tools = [ToolText(t["name"], t["description"]) for t in catalogue()]
-    print(f"\nrecall@K on {len(labels)} labelled requests, {len(tools)} tools")
-    print(f"{'K':>4} {'cosine only':>12} {'cos+0.1*kw':>11} {'keywords only':>14}")
-    for k in (5, 10, 20):
-        row = []
-        for weight, use_vec in ((0.0, True), (0.1, True), (0.1, False)):
-            selector = ToolSelector(_embed if use_vec else None, top_k=k, keyword_weight=weight)
-            await selector.index(tools)
-            hits = total = 0
-            for lbl in labels:
-                chosen = selector.select(lbl["request"], embed_text(lbl["request"]) if use_vec else None)
-                hits += sum(e in chosen for e in lbl["expected"])
-                total += len(lbl["expected"])
-            row.append(hits / total)
-        print(f"{k:>4} {row[0]:>12.3f} {row[1]:>11.3f} {row[2]:>14.3f}")
-
-
-def prompt_tokens() -> None:
-    raw = catalogue()
-    tools = [{"name": t["name"], "description": t["description"],
-              "inputSchema": {"type": "object", "properties": {
-                  "layer": {"type": "string", "description": "layer name or id"},
-                  "distance": {"type": "number"}}, "required": ["layer"]}} for t in raw]
-    specs = format_tools(tools)
-    est = TokenEstimator()
-    system = [{"role": "system", "content": "x" * 1800}, {"role": "user", "content": "Buffer the rivers by 100 m"}]
-    all_tokens = est.estimate(system, specs)
-    top20 = est.estimate(system, specs[:20])
-    print("\nprompt tokens per step (system prompt + message + tool definitions, estimated)")
-    print(f"{'all ' + str(len(specs)) + ' tools':>16} {'top-20 selected':>16} {'ratio':>7}")
-    print(f"{all_tokens:>16} {top20:>16} {all_tokens / top20:>6.1f}x")
-
-
 async def main() -> None:
-    await latency()
-    await recall()
-    prompt_tokens()
+    mcp_tools = await plugin_tools()
+    tools = [ToolText(t.name, t.description or "") for t in mcp_tools]
+    labels = json.loads(LABELS.read_text())["labels"]
+    await recall_table(tools, labels)
+    await misses(tools, labels, 10)
+    prompt_size(mcp_tools)
+    await latency(tools, labels)
 
 
 if __name__ == "__main__":

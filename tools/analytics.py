@@ -30,7 +30,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         polygon: Annotated[dict | None, Field(description="GeoJSON Polygon in `crs`; omit to use the selected map feature")] = None,
         crs: Annotated[str, Field(description="CRS of the polygon, default EPSG:4326")] = "EPSG:4326",
     ) -> CallToolResult:
-        """Statistics of a raster band inside a polygon (or the selected feature), each pixel weighted by the share of its area inside the polygon; full resolution."""
+        """Zonal statistics: a raster band's statistics (mean NDVI, elevation, slope) inside a polygon such as the selected parcel or field, each pixel weighted by its share inside; full resolution. E.g. 'mean NDVI of the selected parcel'."""
         if polygon is None:
             project = deps.project()
             polygon = selected_geometry_lonlat(project) if project is not None else None
@@ -51,7 +51,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         period_b: Annotated[str, Field(description="Second period, e.g. '2024-07-01/2024-07-10'")],
         band: Band = 1, catalog: str | None = None,
     ) -> CallToolResult:
-        """Compare two periods of a collection over an area: statistics of each period, of the difference (B − A), and the difference raster saved as a GeoTIFF file that can be added to the map."""
+        """Change detection: compare two periods of a collection over an area (statistics of each period and of the difference B − A) and save the difference raster as a GeoTIFF that can be added to the map. E.g. 'compare NDVI between June and September'."""
         cat = deps.catalogs.get(catalog)
         bbox = check_bbox(bbox)
         paths = []

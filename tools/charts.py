@@ -58,7 +58,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         series: Annotated[dict[str, list[float]], Field(description="Name → values, each as long as x")],
         title: str = "", x_label: str = "", y_label: str = "",
     ) -> CallToolResult:
-        """Draw a chart to a PNG file shown in the chat, and return the data it shows."""
+        """Draw a chart (line, bar, scatter, pie) to a PNG shown in the chat, and return the data it shows. E.g. 'plot these values'."""
         if not series:
             raise ToolInputError("Give at least one series of values.")
         if len(x) > MAX_POINTS:

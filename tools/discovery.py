@@ -18,7 +18,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     async def list_available_tools(
         keyword: Annotated[str | None, Field(description="Only tools whose name or description contains this")] = None,
     ) -> CallToolResult:
-        """List the tools available, each with a one-line description and whether it reads, writes or destroys."""
+        """List the tools available, each with a one-line description and whether it reads, writes or destroys. Answers 'what can you do?'"""
         rows = []
         for tool in await server.list_tools():
             first_line = (tool.description or "").strip().split("\n")[0]

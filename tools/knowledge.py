@@ -13,4 +13,4 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         server, deps, store_attr="knowledge_store", add_name="add_knowledge", search_name="search_knowledge",
         noun="knowledge", default_kind="note",
         add_doc="Add a reference note to the knowledge base (a method, a dataset's caveat, a definition).",
-        search_doc="Find knowledge-base notes related to a question, most similar first.")
+        search_doc="Find knowledge-base notes (methods, dataset caveats, definitions) related to a question, most similar first.")

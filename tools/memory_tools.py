@@ -8,15 +8,18 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from ..agent.tool_selection import as_document, as_query
 from .common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
 from .deps import ToolDeps
 
 
-async def embed_one(deps: ToolDeps, text: str) -> list[float]:
+async def embed_one(deps: ToolDeps, text: str, *, query: bool = False) -> list[float]:
+    """`text`'s vector, with the task prefix the embedding model expects (nomic: search_query/document)."""
     if deps.embed is None:
         raise ToolInputError("The embedding model is not available, so memory cannot be searched or saved now; "
                              "check that Ollama runs and the embedding model is pulled.")
-    return list((await deps.embed([text]))[0])
+    model = deps.settings.embedding_model
+    return list((await deps.embed([as_query(model, text) if query else as_document(model, text)]))[0])
 
 
 def hit_record(hit: Any) -> dict[str, Any]:
@@ -46,7 +49,7 @@ def register_store_tools(server: MCPServer, deps: ToolDeps, *, store_attr: str, 
 
     async def search(query: Annotated[str, Field(min_length=1)],
                      k: Annotated[int, Field(ge=1, le=20)] = 5) -> CallToolResult:
-        hits = await store().search(deps.settings.user, await embed_one(deps, query), k=k,
+        hits = await store().search(deps.settings.user, await embed_one(deps, query, query=True), k=k,
                                     model=deps.settings.embedding_model)
         return ok({"results": [hit_record(h) for h in hits]}, f"{len(hits)} {noun} entr{'y' if len(hits) == 1 else 'ies'} found")
 
@@ -58,8 +61,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     register_store_tools(
         server, deps, store_attr="memory_store", add_name="add_memory", search_name="search_memories",
         noun="memory", default_kind="fact",
-        add_doc="Remember a fact or preference of the user for later conversations (one short sentence).",
-        search_doc="Find remembered facts and preferences related to a question, most similar first.")
+        add_doc="Remember a fact or preference of the user for later conversations (one short sentence). E.g. 'remember that I work in EPSG:2154'.",
+        search_doc="Recall remembered facts and preferences of the user related to a question, most similar first. E.g. 'which CRS did I say I use?'")
 
     @server.tool(annotations=DESTRUCTIVE, meta=policy())
     async def delete_memory(memory_id: Annotated[str, Field(description="Id from search_memories")]) -> CallToolResult:

@@ -36,7 +36,7 @@ async def run_gdal(func: Any, options: dict[str, str], *args: Any) -> Any:
 def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=READ, meta=policy())
     async def get_raster_info(source: Source) -> CallToolResult:
-        """Describe a raster without reading its pixels: size, CRS, resolution, lon/lat bounds, bands (name, dtype, nodata, scale/offset) and overview sizes."""
+        """Describe a raster layer or file without reading its pixels: size, CRS, resolution (pixel size), lon/lat extent, bands (name, dtype, nodata, scale/offset), overviews. E.g. 'what is the resolution of the DEM?'"""
         path, options = resolve_raster(deps, source)
         info = await run_gdal(raster_io.raster_info, options, path)
         return ok(info, f"{info['width']}×{info['height']} raster in {info['crs']}, {len(info['bands'])} band(s), "
@@ -51,7 +51,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         exact: Annotated[bool, Field(description="Read full resolution (slow, exact). Default reads a small overview: mean within about 1% on smooth data, min/max pulled toward the mean")] = False,
         percentiles: Annotated[list[float] | None, Field(description="Percentiles to compute, default [2, 25, 50, 75, 98]")] = None,
     ) -> CallToolResult:
-        """Min, max, mean, std, percentiles and valid-pixel count of one band over a bbox or polygon, in physical units (scale/offset applied, nodata excluded); reports the resolution it read."""
+        """Min, max, mean, std, percentiles and valid-pixel count of one raster band (elevation, NDVI, reflectance) over a bbox or polygon, in physical units (scale/offset applied, nodata excluded); reports the resolution it read. E.g. 'highest elevation in view', 'mean NDVI of the map extent'."""
         if bbox is not None:
             bbox = check_bbox(bbox, geographic=False)
         pct = percentiles or [2, 25, 50, 75, 98]
@@ -69,7 +69,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     async def query_raster_point(source: Source, x: Annotated[float, Field(description="Longitude or x in `crs`")],
                                  y: Annotated[float, Field(description="Latitude or y in `crs`")],
                                  crs: Crs = "EPSG:4326") -> CallToolResult:
-        """Values of every band of a raster at one point (physical units; null where nodata)."""
+        """Value of a raster at one point (lon/lat): elevation or height of a DEM, NDVI, every band (physical units; null where nodata). E.g. 'what is the elevation at this location?'"""
         path, options = resolve_raster(deps, source)
         data = await run_gdal(raster_io.point_values, options, path, x, y, crs)
         shown = ", ".join(f"{v['name']}={v['value']}" for v in data["values"][:8])
@@ -80,7 +80,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         sources: Annotated[list[str], Field(min_length=1, max_length=20, description="Layer names or asset hrefs")],
         x: float, y: float, crs: Crs = "EPSG:4326",
     ) -> CallToolResult:
-        """Values of several rasters at the same point, one entry per raster (errors reported per raster)."""
+        """Values of several rasters at the same point, one entry per raster (errors reported per raster). E.g. 'NDVI of both dates and the elevation at this spot'."""
         resolved = [(s, *resolve_raster(deps, s)) for s in sources]
         gate = asyncio.Semaphore(TIMESERIES_CONCURRENCY)
 
@@ -104,7 +104,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         band: Band = 1, catalog: str | None = None,
         max_items: Annotated[int, Field(ge=1, le=MAX_TIMESERIES_ITEMS)] = 50,
     ) -> CallToolResult:
-        """Values at one lon/lat point across the items of a collection in a date range, oldest first (reads run concurrently, a few at a time)."""
+        """Time series at one point: a collection's values (NDVI, a band) at a lon/lat across its scenes in a date range, oldest first. E.g. 'how did NDVI evolve over the season here?'"""
         cat = deps.catalogs.get(catalog)
         check_bbox([lon, lat, lon, lat])
         eps = 1e-6

@@ -30,7 +30,7 @@ Limit = Annotated[int, Field(ge=1, le=MAX_FEATURES_LISTED)]
 def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=READ, meta=policy(discovery=True))
     async def list_vector_layers() -> CallToolResult:
-        """List the project's vector layers: name, geometry type, CRS, feature and selection counts, fields."""
+        """The project's vector layers: name, geometry type, CRS, feature and selection counts, fields (attributes). E.g. 'which fields does the parcels layer have?'"""
         layers = [layer_summary(lyr) for lyr in vector_layers(deps.project())]
         return ok({"layers": layers}, f"{len(layers)} vector layer(s): "
                                       + (", ".join(lyr["name"] for lyr in layers) or "none"))
@@ -41,7 +41,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         crs: Annotated[str, Field(description="CRS of the bbox, default EPSG:4326")] = "EPSG:4326",
         limit: Limit = 20,
     ) -> CallToolResult:
-        """Features of a layer whose geometry intersects a bbox: attributes and bbox of each."""
+        """Features of a vector layer that intersect a bbox (e.g. the map extent): attributes and bbox of each. E.g. 'which parcels are in view?'"""
         from qgis.core import (
             QgsCoordinateReferenceSystem,
             QgsCoordinateTransform,
@@ -73,7 +73,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 
     @server.tool(annotations=READ, meta=policy(requires=["vector_layer"]))
     async def get_vector_feature(layer: Layer, fid: Annotated[int, Field(description="Feature id")]) -> CallToolResult:
-        """One feature: all attributes and its geometry as GeoJSON in lon/lat (simplified when large)."""
+        """One feature of a vector layer by id: all attributes and its geometry as GeoJSON in lon/lat (simplified when large)."""
         project = require_project(deps.project())
         lyr = find_vector_layer(project, layer)
         feature = lyr.getFeature(fid)
@@ -90,7 +90,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         text: Annotated[str | None, Field(description="Meaning to look for in the features' text attributes (semantic search)")] = None,
         limit: Limit = 10,
     ) -> CallToolResult:
-        """Find features by a QGIS attribute expression (checked before running), and/or rank them by meaning of their text attributes."""
+        """Find features by their attributes with a QGIS expression (checked before running), e.g. "area" > 5000 or type = 'motorway', and/or rank them by the meaning of their text attributes."""
         from qgis.core import (
             QgsExpression,
             QgsExpressionContext,
@@ -132,7 +132,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=READ, meta=policy(requires=["selection"]))
     async def get_selected_features(layer: Annotated[str | None, Field(description="Only this layer")] = None,
                                     limit: Limit = 20) -> CallToolResult:
-        """The features selected on the map (per layer): attributes and lon/lat geometry."""
+        """The features the user selected on the map (per layer): attributes and lon/lat geometry. E.g. 'what did I select?'"""
         project = require_project(deps.project())
         layers = [find_vector_layer(project, layer)] if layer else vector_layers(project)
         out = []

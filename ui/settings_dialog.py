@@ -130,7 +130,7 @@ class SettingsDialog(QDialog):
         form.addRow("Context window (num_ctx)", self.num_ctx)
         form.addRow("Temperature", self.temperature)
         form.addRow("Max steps per message", self.max_steps)
-        form.addRow("Tools offered per step (top-K)", self.tool_top_k)
+        form.addRow("Tools offered when not all fit (top-K)", self.tool_top_k)
         self.constrained_tools = QCheckBox("Constrained tool calling (for models whose tool calls break)")
         self.constrained_tools.setChecked(s.constrained_tools)
         self.constrained_tools.setToolTip("Each reply is forced to be one JSON action: a valid tool call or the answer. "

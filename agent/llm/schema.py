@@ -18,9 +18,9 @@ from .types import ToolSpec
 log = logging.getLogger(__name__)
 
 _KEPT = ("type", "description", "enum", "properties", "required", "items", "anyOf")
-_HINTS = (("format", "format {}"), ("minimum", "minimum {}"), ("maximum", "maximum {}"),
-          ("exclusiveMinimum", "greater than {}"), ("exclusiveMaximum", "less than {}"),
-          ("minItems", "at least {} items"), ("maxItems", "at most {} items"), ("pattern", "pattern {}"))
+_BOUNDS = (("minimum", ">= {}"), ("maximum", "<= {}"), ("exclusiveMinimum", "> {}"),
+           ("exclusiveMaximum", "< {}"), ("minItems", "at least {} items"), ("maxItems", "at most {} items"),
+           ("format", "format {}"), ("pattern", "pattern {}"))
 _MAX_DEPTH = 12  # a self-referencing model stops here as a plain object
 
 
@@ -31,7 +31,8 @@ def format_tools(mcp_tools: Iterable[Any]) -> list[ToolSpec]:
 
 def format_tool(tool: Any) -> ToolSpec:
     name = _field(tool, "name")
-    description = (_field(tool, "description") or _field(tool, "title") or "").strip()
+    # a docstring's line breaks and indentation are tokens the model reads for nothing
+    description = " ".join((_field(tool, "description") or _field(tool, "title") or "").split())
     schema = _field(tool, "input_schema", "inputSchema") or {}
     return {"type": "function", "function": {
         "name": name, "description": description, "parameters": sanitize_schema(schema)}}
@@ -112,8 +113,7 @@ def _clean(node: Any, defs: Mapping[str, Any], depth: int) -> dict[str, Any]:
         out["type"] = _enum_type(out["enum"])
     hints = _hints(node)
     if hints:
-        out["description"] = (out.get("description", "").rstrip(". ") + (". " if out.get("description") else "")
-                              + hints)
+        out["description"] = (out.get("description", "").rstrip(". ") + " " + hints).lstrip()
     return out
 
 
@@ -128,9 +128,13 @@ def _enum_type(values: list[Any]) -> str:
 
 
 def _hints(node: Mapping[str, Any]) -> str:
-    """What Ollama would drop but the model needs to call correctly, said in words."""
-    parts = [label.format(node[key]) for key, label in _HINTS if key in node]
+    """What Ollama would drop but the model needs to call correctly, in as few words as it takes."""
+    parts = []
+    if "minimum" in node and "maximum" in node:
+        parts.append(f"{node['minimum']} to {node['maximum']}")
+        node = {k: v for k, v in node.items() if k not in ("minimum", "maximum")}
+    parts += [label.format(node[key]) for key, label in _BOUNDS if key in node]
     default = node.get("default")
-    if default is not None:
+    if default is not None and default is not False:  # an optional flag is off unless set: no need to say
         parts.append("default " + json.dumps(default, ensure_ascii=False))
-    return ("(" + "; ".join(parts) + ")") if parts else ""
+    return ("(" + ", ".join(parts) + ")") if parts else ""

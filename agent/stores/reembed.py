@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Awaitable, Callable, Protocol, Sequence
 
+from ..tool_selection import as_document
+
 log = logging.getLogger(__name__)
 
 Embed = Callable[[Sequence[str]], Awaitable[list[list[float]]]]
@@ -28,7 +30,7 @@ async def reembed(store: ReembeddableStore, embed: Embed, model: str, user: str,
         rows = await store.stale(user, model, dim, batch)
         if not rows:
             return done
-        vectors = await embed([content for _, content in rows])
+        vectors = await embed([as_document(model, content) for _, content in rows])
         for (memory_id, _), vector in zip(rows, vectors):
             if len(vector) != dim:
                 raise ValueError(f"the embedding model {model!r} returned vectors of {len(vector)} and {dim} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Sequence
 
+from ..longterm import MARKER as MEMORIES_MARKER
 from ..map_context import MARKER as MAP_CONTEXT_MARKER
 from .base import SessionInfo, SessionRecord
 
@@ -22,6 +23,7 @@ def title_from_memory(memory: Mapping[str, Any]) -> str:
     for msg in messages if isinstance(messages, list) else ():
         if isinstance(msg, Mapping) and msg.get("role") == "user":
             said = str(msg.get("content", "")).split(MAP_CONTEXT_MARKER, 1)[0]  # not the map context
+            said = said.split(MEMORIES_MARKER, 1)[0]  # nor the recalled memories
             text = " ".join(said.split())
             if text:
                 return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"

@@ -135,6 +135,9 @@ def test_a_remembered_crs_is_kept_in_pgvector_and_a_new_session_starts_clean(mak
 
 def test_a_new_session_is_given_the_remembered_crs(make_plugin, emu, world):
     _remember(make_plugin, emu, world)
-    system = [m["content"] for m in emu.chat_requests()[-1]["messages"] if m["role"] == "system"]
-    assert any("EPSG:2154" in s and "remember" in s.lower() for s in system), system
+    # memories ride with the user's message (after the history, so the model's cache keeps the rest)
+    asked = emu.chat_requests()[-1]["messages"][-1]
+    assert asked["role"] == "user" and "[memories] " in asked["content"], asked
+    memories = asked["content"].split("[memories] ", 1)[1]
+    assert "EPSG:2154" in memories and "remember" in memories.lower(), memories
 

@@ -77,7 +77,10 @@ def test_enter_sends_and_bubbles_feed_and_stats_follow_the_stream(chat, qloop, e
     assert panel.feed.topLevelItem(0).child(0).text(0) == "The user wants coordinates of Lyon."
     stats = panel.stats.text()  # both steps: the emulator's count + 1500 prompt tokens, 27 + 20 generated
     tokens_in = int(stats.split(" tokens in")[0].replace("\u202f", ""))
-    assert tokens_in > 1500 and " tokens in · 47 out · " in stats and stats.endswith("2 steps · 1 tool call")
+    assert tokens_in > 1500 and " · 47 out · " in stats and stats.endswith("2 steps · 1 tool call")
+    # the second step started with the whole first request: only what it added was re-read
+    reread = int(stats.split(" tokens in (")[1].split(" re-read")[0].replace("\u202f", ""))
+    assert reread == 1500 and " first token " in stats
     assert panel.send_button.text() == "Send"
     sent = emu.chat_requests()[0]["messages"][-1]["content"]
     assert sent.startswith("Where is Lyon?") and "active layer: parcels" in sent

@@ -45,6 +45,26 @@ def test_compacted_result_keeps_ids_and_numbers():
     assert compact_tool_result("t", "c", "short") == "short"
 
 
+def test_fit_compacts_older_results_first_and_keeps_every_exchange_when_that_is_enough():
+    memory = ConversationMemory()
+    for n in range(4):
+        _turn(memory, n, 4000)
+    start = len(memory)
+    memory.add_user("current question")
+    head = [{"role": "system", "content": "system prompt"}]
+    untouched = ContextFitter(num_ctx=8000, reserve_tokens=500)
+    messages, actions, _ = untouched.fit(head, memory, start, tools=None)
+    assert actions == [] and messages == head + memory.messages  # it fits: nothing changes, the cache holds
+    fitter = ContextFitter(num_ctx=3400, reserve_tokens=500)
+    messages, actions, new_start = fitter.fit(head, memory, start, tools=None)
+    assert actions == [actions[0]] and actions[0].startswith("compacted ") and "of earlier requests" in actions[0]
+    assert new_start == start and [m["content"] for m in messages if m["role"] == "user"] == [
+        "question 0", "question 1", "question 2", "question 3", "current question"]  # no exchange dropped
+    results = [m["content"] for m in messages if m["role"] == "tool"]
+    first_whole = next(i for i, r in enumerate(results) if '"compacted"' not in r)
+    assert first_whole > 0 and all('"compacted"' not in r for r in results[first_whole:])  # oldest went first
+
+
 def test_fit_compacts_this_turn_then_drops_old_turns_and_keeps_pairs():
     memory = ConversationMemory()
     for n in range(4):
@@ -55,11 +75,11 @@ def test_fit_compacts_this_turn_then_drops_old_turns_and_keeps_pairs():
         memory.add_assistant({"role": "assistant", "content": "", "tool_calls": [
             {"id": f"now{i}", "function": {"name": "search_items", "arguments": {}}}]})
         memory.add_tool_result(f"now{i}", "search_items", json.dumps({"matched": i, "blob": "y" * 3000}))
-    fitter = ContextFitter(num_ctx=3000, reserve_tokens=500)
+    fitter = ContextFitter(num_ctx=1700, reserve_tokens=500)
     head = [{"role": "system", "content": "system prompt"}]
     messages, actions, new_start = fitter.fit(head, memory, start, tools=None)
-    assert fitter.estimator.estimate(messages) <= 2500
-    assert actions[0].startswith("compacted 2 earlier tool result")
+    assert fitter.estimator.estimate(messages) <= 1200
+    assert "of earlier requests" in actions[0] and actions[1].startswith("compacted 2 earlier tool result")
     assert any("dropped" in a for a in actions)
     assert memory.messages[new_start] == {"role": "user", "content": "current question"}
     assert json.loads(messages[-1]["content"])["blob"] == "y" * 3000  # newest result intact

@@ -189,9 +189,12 @@ async def test_map_context_long_term_memories_and_restored_session_reach_the_mod
     first = h.emu.chat_requests()[0]["messages"]
     assert first[0]["role"] == "system" and "STAC GIS Agent" in first[0]["content"]
     assert "- toy: sentinel-2-l2a, landsat-c2-l2, cop-dem-glo-30" in first[0]["content"]  # preloaded
-    assert first[1]["role"] == "system" and first[1]["content"].splitlines()[1] == (
-        "- (preference) The user prefers Sentinel-2 over Landsat")
-    assert first[-1]["content"].startswith("Which imagery do I prefer, Sentinel-2 or Landsat?\n\n[map] extent:")
+    # memories change with every message: they ride with it, after the history, not in the system prompt
+    assert [m["role"] for m in first] == ["system", "user"]
+    said, memories = first[-1]["content"].split("\n\n[memories] ", 1)
+    assert said == "Which imagery do I prefer, Sentinel-2 or Landsat?"
+    assert memories.splitlines()[1] == "- (preference) The user prefers Sentinel-2 over Landsat"
+    assert "\n\n[map] extent:" in memories  # the map block ends the message
     assert "layers: parcels (vector, Polygon)" in first[-1]["content"]
 
     # a new loop on the same session id continues the saved conversation
@@ -218,7 +221,7 @@ async def test_memories_stored_with_the_embedding_model_are_recalled_from_the_re
     h.emu.script(Turn(content="EPSG:2154."))
     await h.run("Which EPSG do I work in?")
     first = h.emu.chat_requests()[0]["messages"]
-    assert first[1]["role"] == "system" and "- (fact) The user works in EPSG:2154" in first[1]["content"]
+    assert "[memories] " in first[-1]["content"] and "- (fact) The user works in EPSG:2154" in first[-1]["content"]
     await store.aclose()
 
 

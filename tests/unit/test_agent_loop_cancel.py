@@ -80,7 +80,7 @@ async def test_compaction_keeps_every_prompt_under_num_ctx(make_harness):
         assert body["messages"][0]["role"] == "system"
     last = h.emu.chat_requests()[-1]["messages"]
     assert last[-1]["content"].startswith("NDVI 0.5 parcel 12")  # the newest result is whole
-    assert '"compacted": true' in last[-3]["content"]  # an older one kept only its key facts
+    assert '"compacted":true' in last[-3]["content"]  # an older one kept only its key facts (compact JSON)
 
 
 async def test_window_truncation_never_splits_a_call_from_its_result_on_the_wire(make_harness):

@@ -30,16 +30,33 @@ def test_keywords_meet_across_plurals_and_underscores():
     assert "the" not in keywords("the map")
 
 
-async def test_score_is_cosine_plus_a_tenth_per_shared_keyword():
+async def test_score_is_cosine_plus_a_tenth_per_shared_keyword_weighted_by_rarity():
     selector = ToolSelector(_embed)
     tools = [ToolText("buffer", "Buffer the features of a vector layer by a distance."),
-             ToolText("slope", "Compute slope in degrees from an elevation raster (DEM).")]
+             ToolText("slope", "Compute slope in degrees from an elevation raster (DEM)."),
+             ToolText("zoom", "Zoom the map to a layer.")]
     await selector.index(tools)
-    query = "buffer rivers by 100 m"
+    query = "buffer the layer by 100 m"
     scores = selector.scores(query, embed_text(query))
     cos = [float(np.dot(embed_text(query), embed_text(t.text))) for t in tools]
-    assert abs(scores[0] - (cos[0] + 0.1 * 1)) < 1e-6  # "buffer" is the one shared keyword
+    rare = 0.1 * np.log(3 / 1) / np.log(3)  # "buffer": one tool of three has it
+    common = 0.1 * np.log(3 / 2) / np.log(3)  # "layer": two of three
+    assert abs(scores[0] - (cos[0] + rare + common)) < 1e-6
     assert abs(scores[1] - cos[1]) < 1e-6
+    assert abs(scores[2] - (cos[2] + common)) < 1e-6
+
+
+def test_a_word_many_tools_share_does_not_outrank_the_word_that_names_the_task():
+    tools = [ToolText("zoom_to_location", "Move the map to a location, a bbox or a layer."),
+             ToolText("search_items", "Find scenes at a location and dates."),
+             ToolText("query_raster_point", "Elevation or any raster value at one point.")]
+    selector = ToolSelector(None)
+    import asyncio
+
+    asyncio.run(selector.index(tools))
+    assert selector.select("what is the elevation at this location", k=1) == ["query_raster_point"]
+    # a tie on keywords goes to the tool whose name holds the word, not to the first in the list
+    assert selector.select("location", k=1) == ["zoom_to_location"]
 
 
 async def test_tool_embeddings_are_cached_by_name_and_description():
@@ -93,3 +110,23 @@ async def test_without_embeddings_selection_falls_back_to_keywords():
     await selector.index(_catalogue())
     assert not selector.embeddings_ok
     assert selector.select("generate contour lines from the DEM")[0] == "contour_lines"
+
+
+async def test_nomic_embed_text_gets_its_task_prefixes_over_the_wire():
+    """nomic-embed-text ranks far worse without `search_query: ` / `search_document: `."""
+    from stacgis_agent.agent.llm.ollama import OllamaProvider
+    from stacgis_agent.agent.tool_set import ToolSet
+    from testkit.ollama_emulator import OllamaEmulator
+
+    with OllamaEmulator() as emu:
+        provider = OllamaProvider(emu.url, "qwen3:8b", embed_model="nomic-embed-text")
+        try:
+            selector = ToolSelector(provider.embed, embedding_model="nomic-embed-text:latest")
+            await selector.index(_catalogue()[:3])
+            tools = ToolSet(selector, provider.embed, mode="chat", top_k=2, embedding_model="nomic-embed-text")
+            await tools.for_step("slope of the DEM")
+        finally:
+            await provider.aclose()
+        inputs = [r.body["input"] for r in emu.requests if r.path == "/api/embed"]
+    assert all(text.startswith("search_document: ") for text in inputs[0]) and len(inputs[0]) == 3
+    assert inputs[1] == ["search_query: slope of the DEM"]

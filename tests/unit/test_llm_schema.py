@@ -109,7 +109,7 @@ async def test_every_property_keeps_its_type_and_description(mcp_tools):
                                            "description": "ISO 8601 end date; open-ended when absent"}
     cloud = search["properties"]["max_cloud"]
     assert cloud["type"] == "number"
-    assert cloud["description"] == "Highest cloud cover in percent. (minimum 0; maximum 100; default 20)"
+    assert cloud["description"] == "Highest cloud cover in percent (0 to 100, default 20)"
     assert props["limit"] == {"type": "integer", "description": "(default 10)"}
     assert props["sort"]["enum"] == ["asc", "desc"] and props["sort"]["type"] == "string"
     assert props["band"]["enum"] == ["red"] and props["band"]["type"] == "string"  # single Literal → const

@@ -34,7 +34,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         background: Annotated[str | None, Field(description="Canvas background colour, '#rrggbb' or a name")] = None,
         crs: Annotated[str | None, Field(description="Project/map CRS, e.g. 'EPSG:3857' or 'EPSG:2154'")] = None,
     ) -> CallToolResult:
-        """Change the map itself: basemap (or none), canvas background colour, project CRS."""
+        """Change the map itself: basemap (or none), canvas background colour, project CRS. E.g. 'switch the project to Lambert-93'."""
         project = project_of(deps)
         canvas = canvas_of(deps)
         history = history_of(deps)

@@ -27,7 +27,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 
     @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
     async def undo_last_turn() -> CallToolResult:
-        """Undo every map change (layers, styles, extent, CRS, basemap) made by the previous request."""
+        """Undo every map change (layers, styles, extent, CRS, basemap) made by the previous request. E.g. 'undo that'."""
         turn = history_of(deps).undo_last_turn(skip_open=True)
         if turn is None:
             raise ToolInputError("There is no earlier change of the agent to undo.")

@@ -26,7 +26,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         width: Annotated[int, Field(description="Image width in pixels", ge=64, le=2048)] = 768,
         include_image: Annotated[bool, Field(description="Attach the PNG (for vision-capable models)")] = True,
     ) -> CallToolResult:
-        """Render the current map to a PNG and describe it: extent, CRS, scale and the visible layers."""
+        """Look at the map: render the current view to a picture and describe it (extent, CRS, scale, visible layers). E.g. 'what does the map show?'"""
         canvas = canvas_of(deps)
         image = await render_canvas(canvas, width)
         path = deps.output_dir() / f"map-{uuid.uuid4().hex[:8]}.png"

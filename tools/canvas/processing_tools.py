@@ -47,7 +47,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         query: Annotated[str, Field(description="Words describing the operation, e.g. 'buffer', 'clip raster', 'zonal statistics'")],
         limit: Annotated[int, Field(ge=1, le=30)] = 8,
     ) -> CallToolResult:
-        """Find QGIS Processing algorithms by what they do (names, descriptions, parameter names); returns ids and their parameters."""
+        """Find QGIS Processing algorithms (native, GDAL, GRASS) for an analysis: clip, buffer, reproject, slope, aspect, hillshade, contours, dissolve, intersect, resample, raster calculator (NDVI), vectorise. Returns ids and their parameters. E.g. 'clip the DEM to my parcel'."""
         words = [w.lower() for w in query.split() if w.strip()]
         if not words:
             raise ToolInputError("Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.")
@@ -67,8 +67,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         parameters: Annotated[dict[str, Any], Field(
             description="Parameter values by name: layers by layer name, enums by option name, outputs omitted (temporary)")],
     ) -> CallToolResult:
-        """Run a QGIS Processing algorithm without freezing QGIS; its outputs become temporary layers on the map
-        (an algorithm that changes its inputs, or an output onto a file, asks the user first)."""
+        """Run a QGIS Processing algorithm (clip, buffer, reproject, slope, contours, raster calculator...) without
+        freezing QGIS; its outputs become temporary layers on the map (an algorithm that changes its inputs, or an
+        output onto a file, asks the user first). E.g. 'buffer the rivers by 100 m'."""
         return await run_algorithm(deps, algorithm_id, parameters)
 
     @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
@@ -77,7 +78,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         parameters: Annotated[dict[str, Any], Field(
             description="Parameter values by name, with output paths where the results must be written")],
     ) -> CallToolResult:
-        """Run a Processing algorithm writing outputs to the given file paths (may overwrite files: the user confirms first)."""
+        """Run a Processing algorithm writing its outputs to the given file paths (GeoTIFF, GeoPackage...); may overwrite files, so the user confirms first. E.g. 'clip the scene and save it to clip.tif'."""
         return await run_algorithm(deps, algorithm_id, parameters)
 
     async def assess(arguments: dict[str, Any]) -> Assessment:
@@ -213,14 +214,16 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
     task = QgsProcessingAlgRunnerTask(alg, params, context, feedback)
     outcome: dict[str, Any] = {}
     running = (task, context, feedback)
-    _RUNNING.add(running)  # the task uses context and feedback until it ends, even if this call is cancelled
+    # The task holds references to context and feedback until the task manager deletes it (after
+    # `executed`): they must outlive the task, even if this call is cancelled, or QGIS crashes.
+    _RUNNING.add(running)
+    task.destroyed.connect(lambda *_: _RUNNING.discard(running))
 
     def executed(successful: bool, results: dict) -> None:
         outcome.update(ok=successful, results=results)
-        _RUNNING.discard(running)
 
     task.executed.connect(executed)
-    task.taskTerminated.connect(lambda: _RUNNING.discard(running))
+    task.taskTerminated.connect(lambda: outcome.setdefault("ok", False))
     QgsApplication.taskManager().addTask(task)
     try:
         await wait_for_qt(lambda: "ok" in outcome, RUN_TIMEOUT_S, f"Processing {algorithm_id}")

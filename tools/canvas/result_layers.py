@@ -31,7 +31,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             description="'difference' = diverging ramp centred on 0 (blue loss, red gain); 'continuous' = 2–98 % "
                         "viridis; 'auto' picks 'difference' for change rasters")] = "auto",
     ) -> CallToolResult:
-        """Add a raster file produced by a tool in this session to the map, with a fitting colour ramp."""
+        """Add a raster file produced by a tool in this session (a difference map, a Processing output) to the map, with a fitting colour ramp."""
         file = _inside_outputs(deps, path)
         if style == "auto":
             style = "difference" if file.name.startswith("change-") else "continuous"

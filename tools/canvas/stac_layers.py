@@ -41,7 +41,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         item_id: Annotated[str, Field(description="Item id from search_items")],
         asset: AssetKey = None, catalog: CatalogName = None,
     ) -> CallToolResult:
-        """Show one asset of one STAC item on the map as a raster layer read in place (no download), styled by what it measures."""
+        """Put one asset (a band, the visual image, a DEM) of one STAC item on the map as a raster layer read in place (no download), styled by what it measures. E.g. 'load the red band of that scene'."""
         cat = deps.catalogs.get(catalog)
         item = await cat.item(collection, item_id)
         return await _show_items(deps, cat, [item], asset, f"{collection} {item_id}", footprints=False)
@@ -55,7 +55,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         asset: AssetKey = None, catalog: CatalogName = None,
         footprints: Annotated[bool, Field(description="Also draw the items' outlines")] = False,
     ) -> CallToolResult:
-        """Show several STAC items as ONE mosaic layer (one per CRS) in a layer group, read in place; items with dates can be animated with the Temporal Controller."""
+        """Put several STAC items on the map as ONE mosaic layer (one per CRS) in a layer group, read in place; items with dates can be animated with the Temporal Controller. E.g. 'mosaic the July scenes'."""
         cat = deps.catalogs.get(catalog)
         if item_collection_file:
             check_outside_source(deps, item_collection_file)  # outside clients: allowed folders only
@@ -76,7 +76,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         show_imagery: Annotated[bool, Field(description="Also mosaic the items' imagery, not only outlines")] = True,
         limit: Annotated[int, Field(ge=1, le=MAX_MOSAIC_ITEMS, description="Most items to show")] = 20,
     ) -> CallToolResult:
-        """Search a collection in an area and time and show the result: one footprints layer with the item properties and, when asked, one mosaic of the imagery, grouped together."""
+        """Search a collection in an area and time and show it on the map in one go: a footprints layer of the scenes with their properties and, when asked, one mosaic of the imagery (true colour, NDVI, elevation), grouped together. E.g. 'show me Sentinel-2 over Lyon last June'."""
         cat = deps.catalogs.get(catalog)
         search = ItemSearch(collections=[collection], bbox=check_bbox(bbox), datetime=normalise_interval(datetime),
                             limit=limit)

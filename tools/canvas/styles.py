@@ -55,7 +55,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         labels_field: Annotated[str | None, Field(description="Vector: label features with this field")] = None,
         labels: Annotated[bool | None, Field(description="Vector: turn labels on or off")] = None,
     ) -> CallToolResult:
-        """Change how a layer looks: raster ramp, min/max, band combination, hillshade, opacity; vector single/categorized/graduated colours by a field, labels on/off."""
+        """Change how a layer looks: raster colour ramp, min/max stretch, band combination (true or false colour), hillshade, opacity; vector single/categorized/graduated colours by a field, labels on/off. E.g. 'use a red-yellow-green ramp on NDVI'."""
         target = find_layer(project_of(deps), layer)
         history_of(deps).renderer_changing(target)
         done: list[str] = []

@@ -43,7 +43,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         country: Annotated[str | None, Field(description=(
             "With place: the country or US state it is in (name or code), when several places share the name"))] = None,
     ) -> CallToolResult:
-        """Move the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a named place (city, region, country, or a feature of the project's layers), offline."""
+        """Move or zoom the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a named place (city, region, country, or a feature of the project's layers), offline. E.g. 'zoom to Lyon'."""
         canvas = canvas_of(deps)
         project = project_of(deps)
         target_crs = canvas.mapSettings().destinationCrs()

@@ -33,7 +33,7 @@ Interval = Annotated[Optional[str], Field(
 def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=READ, meta=policy(discovery=True))
     async def list_catalogs() -> CallToolResult:
-        """List the configured STAC catalogs (name, kind api/static, URL, how assets are read) and, for APIs, whether they support filtering and sorting."""
+        """Which STAC catalogs (data sources) are configured: name, API or static, URL, how assets are read, and whether an API can filter and sort. E.g. 'which catalogs can you reach?'"""
         rows = []
         for catalog in deps.catalogs.all():
             row: dict[str, Any] = {"name": catalog.name, "kind": catalog.kind, "url": catalog.config.url,
@@ -57,7 +57,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         bbox: Bbox = None, datetime: Interval = None,
         limit: Annotated[int, Field(ge=1, le=100)] = 10,
     ) -> CallToolResult:
-        """Find collections in one or several STAC catalogs by free text (the API's collection search when it has one), optionally only those whose extent overlaps a bbox and/or a date interval; each result names its catalog."""
+        """Find datasets (STAC collections) in one or several catalogs by words (the API's collection search when it has one): satellite imagery (Sentinel-2, Landsat, radar), elevation models (DEM), NDVI, land cover; optionally only those covering an area and dates; each result names its catalog. E.g. 'what data do I have?', 'is there a DEM of Grenoble?'"""
         names = deps.catalogs.names() if catalogs == ["*"] else list(catalogs or [])
         targets = [deps.catalogs.get(n) for n in names] if names else [deps.catalogs.get(catalog)]
         bbox = check_bbox(bbox)
@@ -95,7 +95,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     async def get_collection_info(
         collection: Annotated[str, Field(description="Collection id")], catalog: CatalogName = None,
     ) -> CallToolResult:
-        """Describe one collection: spatial/temporal extent, summaries, item assets with band names and common names, license."""
+        """Describe one dataset (collection): bands and their names, resolution, scale/offset, spatial and temporal extent, licence. E.g. 'what bands does sentinel-2-l2a have?'"""
         cat = deps.catalogs.get(catalog)
         detail = collection_detail(await cat.collection(collection))
         assets = ", ".join(a["key"] for a in detail["item_assets"]) or "not declared"
@@ -117,7 +117,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         max_cloud_cover: Annotated[float | None, Field(
             ge=0, le=100, description="Only items with eo:cloud_cover at most this (percent)")] = None,
     ) -> CallToolResult:
-        """Search STAC items by collections, area (bbox or the selected map feature), dates, CQL2 filter and sort order. Returns item ids, dates and asset keys; the full result is saved as a GeoJSON file for mapping footprints."""
+        """Find satellite scenes/images (STAC items) of collections over an area (bbox or the selected map feature) and dates, filtered (CQL2, e.g. cloud cover) and sorted. Returns item ids, dates and asset keys; the full result is saved as a GeoJSON file of footprints. E.g. 'least cloudy Sentinel-2 scene of Lyon in June'."""
         cat = deps.catalogs.get(catalog)
         bbox = check_bbox(bbox)
         intersects = None
@@ -156,7 +156,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         item_id: Annotated[str, Field(description="Item id from search_items")],
         catalog: CatalogName = None,
     ) -> CallToolResult:
-        """Get one item: its properties and every asset with roles, media type, bands, href and the GDAL path to read it in place."""
+        """One scene (STAC item) by id: its properties (date, cloud cover, projection) and every asset/band with roles, media type, href and the GDAL path to read it in place. E.g. 'which assets does this scene have?'"""
         cat = deps.catalogs.get(catalog)
         detail = item_detail(await cat.item(collection, item_id))
         keys = ", ".join(a["key"] for a in detail["assets"])
