@@ -31,7 +31,7 @@ $(PY): requirements.txt
 	@$(PY) -m pip install -q -r requirements.txt
 	@touch $(PY)
 
-$(VENV)/.dev-ready: $(PY) requirements-dev.txt
+$(VENV)/.dev-ready: $(PY) requirements-dev.txt requirements-dask.txt
 	@$(PY) -m pip install -q -r requirements-dev.txt
 	@touch $@
 

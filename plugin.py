@@ -85,7 +85,7 @@ class StacGisAgentPlugin:
 
     def _start(self) -> None:
         requirements.add_to_sys_path(self._private_dir())  # again after an install: fresh import caches
-        problems = requirements.check_requirements()
+        problems = requirements.check_requirements(requirements.requirements_for(_scale_out()))
         if problems:
             LOG.warning("Missing requirements: %s", requirements.describe(problems))
             text = requirements.describe(problems)
@@ -106,7 +106,7 @@ class StacGisAgentPlugin:
         self.runtime.start()
 
     def _install_requirements(self) -> None:
-        problems = requirements.check_requirements()
+        problems = requirements.check_requirements(requirements.requirements_for(_scale_out()))
         target = self._private_dir()
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
@@ -298,6 +298,9 @@ class AgentRuntime:
                 except Exception:
                     LOG.exception("closing %r failed", closer)
         self.provider = self.stores = self.http = None
+        from .tools import dask_runner
+
+        await dask_runner.close_all()  # the Dask clients of scale-out, if a scheduler was used
 
     async def _close_after(self, closing) -> None:
         if closing is not None:
@@ -314,3 +317,10 @@ class AgentRuntime:
             LOG.warning("The event loop is gone: the agent's connections are left to close with QGIS.",
                         exc_info=True)
         self.dock = None
+
+
+def _scale_out() -> bool:
+    """A Dask scheduler in the settings turns scale-out on: dask and distributed become requirements."""
+    from .host.settings_store import load_settings
+
+    return bool(load_settings().dask_scheduler)

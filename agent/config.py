@@ -103,6 +103,7 @@ class Settings:
     # catalog assets and the tools' output folder).
     mcp_allowed_folders: str = ""
     backup_auth_cfg: str = ""  # QGIS auth manager config id holding the backup provider's API key (as password)
+    dask_scheduler: str = ""  # "" = collection statistics read in this process; tcp://host:8786 or a Dask Gateway URL
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

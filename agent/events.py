@@ -92,6 +92,17 @@ class ToolError(Event):
 
 
 @dataclass(frozen=True)
+class ToolProgress(Event):
+    logged: ClassVar[bool] = False  # hundreds per long tool call: live only, not in the saved session
+    step: int
+    call_id: str
+    tool_name: str
+    progress: float  # e.g. items done
+    total: float | None = None  # e.g. items in all; None when unknown
+    message: str = ""  # "37 / 412 items, 2.1 MB read, ~40 s left"
+
+
+@dataclass(frozen=True)
 class Content(Event):
     text: str  # a streamed fragment, or the whole answer when is_complete
     is_complete: bool = False

@@ -37,7 +37,7 @@ async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0) -> Con
         except (LLMError, ValueError, KeyError) as exc:
             cause = exc.__cause__ if isinstance(exc, LLMError) and exc.__cause__ is not None else exc
             return ConnectionState(False, False, message=(
-                f"Ollama is not reachable at {base_url} ({type(cause).__name__}). Start it with "
+                f"Ollama is not reachable at {base_url}: {_why(cause, timeout_s)}. Start it with "
                 f"`ollama serve` (install it from https://ollama.com), or set the Ollama URL in "
                 f"the settings."))
         version = ""
@@ -54,3 +54,16 @@ async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0) -> Con
             f"or pick an installed model in the settings (installed: {others})."))
     finally:
         await provider.aclose()
+
+
+def _why(cause: BaseException, timeout_s: float) -> str:
+    """The reason in words, not an exception class name."""
+    import httpx
+
+    if isinstance(cause, httpx.ConnectError):
+        return "nothing answers at that address"
+    if isinstance(cause, httpx.TimeoutException):
+        return f"no answer within {timeout_s:g} s"
+    if isinstance(cause, (ValueError, KeyError)):
+        return "what answered there is not Ollama"
+    return str(cause).strip().splitlines()[0][:120] if str(cause).strip() else "the connection failed"

@@ -56,6 +56,9 @@ def validate_settings(settings: Settings) -> list[str]:
                         "configuration (QGIS authentication manager).")
     if settings.tool_set not in TOOL_SET_MODES:
         problems.append(f"Tool set must be one of {', '.join(TOOL_SET_MODES)} (it is “{settings.tool_set}”).")
+    if settings.dask_scheduler and urlparse(settings.dask_scheduler).scheme not in ("tcp", "tls", "http", "https"):
+        problems.append("Dask scheduler must be tcp://host:8786 (or tls://), a Dask Gateway https:// URL, or empty "
+                        "to compute on this machine.")
     problems.extend(validate_catalogs(settings))
     return problems
 

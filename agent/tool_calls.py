@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Optional
 
 from .conversation import ConversationMemory
-from .events import AskUser, ToolError, ToolResult, ToolStart
+from .events import AskUser, ToolError, ToolProgress, ToolResult, ToolStart
 from .llm.types import ToolCall
 from .policy import Policy
 from .tool_host import ToolHost, ToolOutcome, failed
@@ -99,7 +99,7 @@ class ToolCallRunner:
         for call in batch:
             self.emit(ToolStart(step, call.id, call.name, dict(call.arguments)))
         started = time.perf_counter()
-        outcomes = await asyncio.gather(*(self._call(c) for c in batch))
+        outcomes = await asyncio.gather(*(self._call(c, step) for c in batch))
         elapsed = (time.perf_counter() - started) * 1000
         return [self._finish(step, call, outcome, elapsed) for call, outcome in zip(batch, outcomes)]
 
@@ -123,7 +123,7 @@ class ToolCallRunner:
                                               "ask the user what they want instead.")
             approved = True
         started = time.perf_counter()
-        outcome = await self._call(call, approved)
+        outcome = await self._call(call, step, approved)
         return self._finish(step, call, outcome, (time.perf_counter() - started) * 1000)
 
     def _check(self, call: ToolCall) -> str | None:
@@ -139,10 +139,12 @@ class ToolCallRunner:
                     + ". Call it again with corrected arguments.")
         return None
 
-    async def _call(self, call: ToolCall, approved: bool = False) -> ToolOutcome:
+    async def _call(self, call: ToolCall, step: int = 0, approved: bool = False) -> ToolOutcome:
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            self.emit(ToolProgress(step, call.id, call.name, done, total, message or ""))
+
         try:
-            return await self.host.call(call.name, call.arguments, approved=approved) if approved else \
-                await self.host.call(call.name, call.arguments)
+            return await self.host.call(call.name, call.arguments, approved=approved, progress=progress)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a protocol-level failure is still only this call's failure

@@ -132,12 +132,14 @@ class ToolHost:
             problems.append(f"{where}: {err.message}")
         return problems
 
-    async def call(self, name: str, arguments: dict[str, Any], approved: bool = False) -> ToolOutcome:
-        """`approved`: the user said yes to this call in the chat; the server's confirmation gets that answer."""
+    async def call(self, name: str, arguments: dict[str, Any], approved: bool = False,
+                   progress: Any = None) -> ToolOutcome:
+        """`approved`: the user said yes to this call in the chat; the server's confirmation gets that answer.
+        `progress(done, total, message)` receives the tool's MCP progress notifications."""
         client = self._require()
         self._approved_calls += approved
         try:
-            result = await client.call_tool(name, arguments)
+            result = await client.call_tool(name, arguments, progress_callback=progress)
         finally:
             self._approved_calls -= approved
         return outcome_of(result, name)

@@ -130,6 +130,18 @@ def raster_stats(out: str) -> list[Row]:
             Row("raster_stats", "overview mean error vs exact", f"{_num(error[1]):.3f}%", "exact mean", "—")]
 
 
+def collection_stats(out: str) -> list[Row]:
+    time_ = _find(r"^time\s+([\d.]+) s\s+([\d.]+) s", out)
+    rate = _find(r"^items/s\s+([\d.]+)\s+([\d.]+)", out)
+    share = _find(r"^% of the files\s+([\d.]+) %\s+([\d.]+) %", out)
+    return [Row("collection_stats", "NDVI statistics, 1,000 items over 100 km × 100 km", f"{_num(time_[1]):.1f} s",
+                f"naive full-res read {_num(time_[2]):.0f} s (projected)", _ratio(_num(time_[1]), _num(time_[2]), 3)),
+            Row("collection_stats", "items per second", f"{_num(rate[1]):.1f}/s", f"naive {_num(rate[2]):.2f}/s",
+                _ratio(_num(rate[1]), _num(rate[2]), 0)),
+            Row("collection_stats", "bytes read, share of the files", f"{_num(share[1]):.2f} %",
+                f"naive {_num(share[2]):.1f} %", _ratio(_num(share[1]), _num(share[2]), 3))]
+
+
 def stac_search(out: str) -> list[Row]:
     small = _find(r"^\s+10\s+([\d.]+)\s+\d+\s+\d+\s+[\d.]+\s+([\d.]+)", out)
     large = _find(r"^\s+1000\s+([\d.]+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)", out)
@@ -233,6 +245,7 @@ class Bench:
 BENCHES = [
     Bench("agent_mcp", agent_mcp), Bench("agent_overhead", agent_overhead),
     Bench("agent_selection", agent_selection), Bench("canvas_render", canvas_render), Bench("layer_stall", layer_stall),
+    Bench("collection_stats", collection_stats, slow=True),
     Bench("model_protocol", model_protocol, slow=True), Bench("provider_ollama", provider_ollama),
     Bench("raster_stats", raster_stats, slow=True), Bench("stac_search", stac_search),
     Bench("stores_gate", stores_gate, quick_args=("--pairs", "500")),

@@ -38,6 +38,18 @@ REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement("numpy", "numpy", "numpy", ""),
 )
 
+# Optional: scale-out of collection statistics to a Dask cluster (Settings.dask_scheduler); installed only then.
+SCALE_OUT: tuple[Requirement, ...] = (
+    Requirement("dask", "dask", "dask>=2024.1", "2024.1"),
+    Requirement("distributed", "distributed", "distributed>=2024.1", "2024.1"),
+)
+
+
+def requirements_for(scale_out: bool) -> tuple[Requirement, ...]:
+    """What the plugin needs: the base list, plus dask/distributed when a Dask scheduler is configured."""
+    return REQUIREMENTS + SCALE_OUT if scale_out else REQUIREMENTS
+
+
 # Packages QGIS or other plugins may already have imported at a version mcp cannot use.
 CLASH_CHECKS = (("pydantic", "2", "mcp 2.x needs pydantic 2"),)
 

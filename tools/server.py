@@ -21,7 +21,7 @@ from .deps import ToolDeps
 log = logging.getLogger(__name__)
 
 TOOL_FAMILIES = ("stac.tools", "raster", "vector", "analytics", "charts", "memory_tools", "knowledge", "discovery",
-                 "resources", "mcp_prompts")
+                 "resources", "mcp_prompts", "collection_stats")
 EXTRA_MODULES = ()
 
 INSTRUCTIONS = ("Tools for a GIS analyst in QGIS: find STAC collections and items, read rasters and vectors "

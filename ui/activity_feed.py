@@ -7,7 +7,14 @@ from typing import Any
 
 from qgis.PyQt.QtCore import QRect, QSize, Qt
 from qgis.PyQt.QtGui import QBrush, QColor, QFont
-from qgis.PyQt.QtWidgets import QAbstractItemView, QLabel, QStyledItemDelegate, QTreeWidget, QTreeWidgetItem
+from qgis.PyQt.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QProgressBar,
+    QStyledItemDelegate,
+    QTreeWidget,
+    QTreeWidgetItem,
+)
 
 from ..agent.events import (
     AskUser,
@@ -18,6 +25,7 @@ from ..agent.events import (
     ProviderSwitched,
     Thinking,
     ToolError,
+    ToolProgress,
     ToolResult,
     ToolStart,
 )
@@ -71,6 +79,7 @@ class ActivityFeed(QTreeWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.autoscroll = StickToBottom(self.verticalScrollBar())
         self._thinking: dict[int, tuple[QTreeWidgetItem, QTreeWidgetItem]] = {}
+        self._progress: dict[str, tuple[QTreeWidgetItem, QProgressBar]] = {}  # call id -> line and bar
         self.placeholder = QLabel(EMPTY_TEXT, self.viewport())
         self.placeholder.setWordWrap(True)
         self.placeholder.setStyleSheet("color: #6e6e6e; padding: 8px;")
@@ -99,6 +108,7 @@ class ActivityFeed(QTreeWidget):
         bridge.iteration_limit.connect(self.add_iteration_limit)
         bridge.error.connect(self.add_error)
         bridge.done.connect(self.add_done)
+        bridge.tool_progress.connect(self.show_progress)
 
     def entries(self) -> list[str]:
         """The top-level lines as the user reads them, oldest first."""
@@ -136,6 +146,34 @@ class ActivityFeed(QTreeWidget):
     def add_tool_start(self, event: ToolStart) -> None:
         self.add_entry(f"Calling {event.tool_name}", _pretty(event.tool_args))
 
+    def show_progress(self, event: ToolProgress) -> None:
+        """One line and one bar per running call, updated in place: "37 / 412 items, 2.1 MB read, ~40 s left"."""
+        text = f"{event.tool_name}: {event.message or f'{event.progress:g} done'}"
+        if event.call_id not in self._progress:
+            item = self.add_entry(text)
+            bar = QProgressBar()
+            bar.setMaximumHeight(14)
+            holder = QTreeWidgetItem([""])
+            item.addChild(holder)
+            item.setExpanded(True)
+            self.setItemWidget(holder, 0, bar)
+            self._progress[event.call_id] = (item, bar)
+        item, bar = self._progress[event.call_id]
+        item.setText(0, text)
+        item.setToolTip(0, text)
+        if event.total:
+            bar.setRange(0, 1000)
+            bar.setValue(round(1000 * min(1.0, event.progress / event.total)))
+        else:
+            bar.setRange(0, 0)  # busy, no total known
+
+    def progress_of(self, call_id: str) -> tuple[str, int] | None:
+        """(line, percent) shown for a call, or None."""
+        if call_id not in self._progress:
+            return None
+        item, bar = self._progress[call_id]
+        return item.text(0), round(100 * bar.value() / max(1, bar.maximum()))
+
     def add_tool_result(self, event: ToolResult) -> None:
         self.add_entry(f"{event.tool_name} completed ({event.duration_ms:.0f} ms)", _pretty(event.result))
 
@@ -160,5 +198,6 @@ class ActivityFeed(QTreeWidget):
 
     def add_done(self, event: Done) -> None:
         self._thinking.clear()  # the next turn numbers its steps from 1 again
+        self._progress.clear()
         label = "Stopped" if event.stopped else "Done"
         self.add_entry(f"{label} · {format_usage(event.usage)}", color=NOTICE_COLOR)

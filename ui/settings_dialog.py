@@ -173,6 +173,9 @@ class SettingsDialog(QDialog):
         form.addRow("Password (QGIS authentication)", self.postgres_auth_cfg)
         self.postgres_result = _result_label()
         form.addRow("", self.postgres_result)
+        self.dask_scheduler = QLineEdit(s.dask_scheduler)
+        self.dask_scheduler.setPlaceholderText("tcp://scheduler:8786 (empty: statistics computed on this machine)")
+        form.addRow("Dask scheduler", self.dask_scheduler)
         return tab
 
     def _outside_tab(self, s: Settings) -> QWidget:
@@ -210,7 +213,8 @@ class SettingsDialog(QDialog):
             redis_url=self.redis_url.text().strip(), postgres_dsn=self.postgres_dsn.text().strip(),
             postgres_auth_cfg=self.postgres_auth_id(),
             mcp_http_enabled=self.mcp_enabled.isChecked(), mcp_http_port=self.mcp_port.value(),
-            mcp_allowed_folders=self.outside.allowed_folders(), backup_auth_cfg=self._backup_auth_id())
+            mcp_allowed_folders=self.outside.allowed_folders(), backup_auth_cfg=self._backup_auth_id(),
+            dask_scheduler=self.dask_scheduler.text().strip())
 
     def _backup_auth_id(self) -> str:
         chosen = self.backup_auth_cfg.configId()

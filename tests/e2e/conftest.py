@@ -4,11 +4,21 @@ scenarios — a real STAC API over Lyon with COGs over HTTP."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from testkit.e2e_world import lyon_world
 from testkit.plugin_loader import dock_into_main_window, forget_loop, load_plugin, unload_plugin
 from testkit.reactive_emulator import ReactiveEmulator
+
+
+@pytest.fixture(autouse=True)
+def _collect_widgets_now():
+    """Free unparented widgets at the end of each test, not inside a later Qt virtual call (see
+    tests/qgis/conftest.py)."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 
 import pytest
@@ -23,6 +24,15 @@ def qt_process_until():
     from testkit.plugin_driver import process_until
 
     return process_until
+
+
+@pytest.fixture(autouse=True)
+def _collect_widgets_now():
+    """Widgets a test made without a parent are freed by Python's cycle collector. Left to chance,
+    it can run inside a Qt virtual call of the very widget it frees (a QTreeView's layout timer:
+    a crash in QAbstractSlider::setRange). Collect at the end of each test, outside any Qt call."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)

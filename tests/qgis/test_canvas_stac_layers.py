@@ -125,6 +125,8 @@ async def test_single_band_index_gets_a_diverging_pseudocolour_ramp_and_nodata(t
     assert not ok  # the nodata rows show nothing
     stops = renderer.shader().rasterShaderFunction().colorRampItemList()
     assert len(stops) >= 5 and stops[0].color != stops[-1].color
+    # a band the catalog names only by its asset: the legend says what it is, not "Band 1 (Gray)"
+    assert "Gray" not in layer.bandName(1) and "ndvi" in layer.bandName(1).lower(), layer.bandName(1)
 
 
 async def test_footprints_are_one_layer_with_item_ids_and_links(tools):

@@ -60,3 +60,4 @@ def test_server_down_says_ollama_serve(qgis_iface, monkeypatch, qt_process_until
     finally:
         plugin.unload()
     assert "not reachable" in text and "ollama serve" in text
+    assert "nothing answers at that address" in text and "Error" not in text  # words, not an exception name

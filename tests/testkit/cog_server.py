@@ -37,6 +37,7 @@ class _Counting:
 
         with self.server.lock:
             self.server.requests[path] += 1
+            self.server.connections.add(tuple(scope.get("client") or ()))  # (host, port): one per TCP connection
             if any(k == b"range" for k, _ in scope.get("headers", [])):
                 self.server.range_requests[path] += 1
         if self.server.latency_s:
@@ -53,6 +54,7 @@ class CogServer:
         self.bytes_sent: Counter = Counter()
         self.requests: Counter = Counter()
         self.range_requests: Counter = Counter()
+        self.connections: set = set()
         app = Starlette(routes=[*routes, Mount("/", app=StaticFiles(directory=str(self.root)))])
         config = uvicorn.Config(_Counting(app, self), host="127.0.0.1", port=self.port, log_level="warning",
                                 lifespan="off")
@@ -71,6 +73,7 @@ class CogServer:
             self.bytes_sent.clear()
             self.requests.clear()
             self.range_requests.clear()
+            self.connections.clear()
 
     def start(self) -> CogServer:
         self._thread = threading.Thread(target=self._server.run, name="cog-server", daemon=True)

@@ -10,6 +10,7 @@ SAMPLES = [
     ev.UserMessage("NDVI over Lyon?", "m1", 1.5),
     ev.Thinking(1, "The user wants NDVI."),
     ev.ToolStart(1, "c1", "search_items", {"bbox": [4.7, 45.6, 5.0, 45.9], "limit": 3}),
+    ev.ToolProgress(1, "c1", "collection_statistics", 37, 412, "37 / 412 items, 2.1 MB read, ~40 s left"),
     ev.ToolResult(1, "c1", "search_items", {"items": [{"id": "S2A_1"}]}, 12.5),
     ev.ToolError(1, "c2", "buffer", "Layer 'roads' not found."),
     ev.Content("Mean NDVI is 0.42.", is_complete=True),

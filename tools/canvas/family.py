@@ -5,10 +5,22 @@ from __future__ import annotations
 from mcp.server.mcpserver import MCPServer
 
 from ..deps import ToolDeps
-from . import basemaps, layers, map_view, panels, processing_tools, result_layers, stac_layers, styles, zoom
+from . import (
+    basemaps,
+    index_layer,
+    layers,
+    map_view,
+    panels,
+    processing_tools,
+    result_layers,
+    stac_layers,
+    styles,
+    zoom,
+)
 from .project_access import history_of
 
-MODULES = (stac_layers, layers, result_layers, zoom, styles, basemaps, panels, map_view, processing_tools)
+MODULES = (stac_layers, layers, result_layers, zoom, styles, basemaps, panels, map_view, processing_tools,
+           index_layer)
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:

@@ -90,7 +90,7 @@ def _choose(item: Mapping[str, Any], asset_key: str | None) -> AssetChoice:
             by_colour.setdefault(bands[0]["common_name"], key)
     if all(c in by_colour for c in RGB):
         keys = [by_colour[c] for c in RGB]
-        bands = [{**_band_meta(assets[k])[0], "colour": c} for k, c in zip(keys, RGB)]
+        bands = [{**_band_meta(assets[k], k)[0], "colour": c} for k, c in zip(keys, RGB)]
         return AssetChoice(item_id, "rgb", keys, [assets[k]["href"] for k in keys], bands,
                            item_epsg(item, assets[keys[0]]), start, end)
     for key, asset in assets.items():
@@ -105,7 +105,7 @@ def _one(item: Mapping[str, Any], key: str, start: str | None, end: str | None) 
     asset = item["assets"][key]
     if not asset.get("href"):
         raise ToolInputError(f"Asset '{key}' of item '{item.get('id')}' has no href.")
-    bands = _band_meta(asset)
+    bands = _band_meta(asset, key)
     names = [b.get("common_name") for b in bands]
     kind = "visual" if (key == "visual" or "visual" in (asset.get("roles") or [])
                         or (len(bands) >= 3 and all(c in names for c in RGB))) else "single"
@@ -115,8 +115,10 @@ def _one(item: Mapping[str, Any], key: str, start: str | None, end: str | None) 
                        start, end, classes=list(classes))
 
 
-def _band_meta(asset: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _band_meta(asset: Mapping[str, Any], key: str = "") -> list[dict[str, Any]]:
     bands = asset_bands(asset) or [{}]
+    if len(bands) == 1 and not (bands[0].get("name") or bands[0].get("common_name")) and (asset.get("title") or key):
+        bands[0]["name"] = str(asset.get("title") or key)  # the legend says "NDVI", not "Band 1 (Gray)"
     raster = asset.get("raster:bands") or []
     unified = asset.get("bands") or []
     for i, band in enumerate(bands):

@@ -17,7 +17,7 @@ def asset_bands(asset: Mapping[str, Any]) -> list[dict[str, Any]]:
         r = raster[i] if i < len(raster) else {}
         u = unified[i] if i < len(unified) else {}
         band = {
-            "name": u.get("name") or e.get("name"),
+            "name": u.get("name") or e.get("name") or r.get("name"),
             "common_name": u.get("eo:common_name") or e.get("common_name"),
             "description": u.get("description") or e.get("description") or r.get("description"),
             "nodata": _first(u.get("nodata"), r.get("nodata"), asset.get("nodata")),

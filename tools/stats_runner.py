@@ -1,0 +1,80 @@
+"""Runs per-item reads with bounded concurrency, in threads of this process or as Dask tasks, streaming each
+result and a progress line ("37 / 412 items, 2.1 MB read, ~40 s left"); cancelling stops outstanding reads."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import time
+from dataclasses import dataclass
+from typing import AsyncIterator, Awaitable, Callable, Sequence
+
+from .stats_worker import ItemResult, ItemTask, read_item
+
+DEFAULT_CONCURRENCY = 8  # HTTP range reads overlap well beyond the core count; GDAL work per item is small
+
+ProgressFn = Callable[[int, int, str], Awaitable[None]]
+
+
+@dataclass
+class Progress:
+    total: int
+    done: int = 0
+    bytes_read: int = 0
+    started: float = 0.0
+
+    def line(self) -> str:
+        elapsed = time.perf_counter() - self.started
+        text = f"{self.done} / {self.total} items, {self.bytes_read / 1e6:.1f} MB read"
+        if 0 < self.done < self.total and elapsed > 0.5:
+            left = elapsed / self.done * (self.total - self.done)
+            text += f", ~{left:.0f} s left"
+        return text
+
+
+async def run_items(tasks: Sequence[ItemTask], *, progress: ProgressFn | None = None,
+                    concurrency: int = DEFAULT_CONCURRENCY, scheduler: str = "",
+                    min_interval_s: float = 0.2) -> AsyncIterator[ItemResult]:
+    """Yields each item's result as it completes. `scheduler` = a Dask address: the reads run there."""
+    state = Progress(total=len(tasks), started=time.perf_counter())
+    source = _dask_results(tasks, scheduler) if scheduler else _thread_results(tasks, concurrency)
+    last = 0.0
+    if progress is not None:
+        await progress(0, state.total, state.line())
+    try:
+        async for result in source:
+            state.done += 1
+            state.bytes_read += result.bytes_read
+            now = time.perf_counter()
+            if progress is not None and (now - last >= min_interval_s or state.done == state.total):
+                last = now
+                await progress(state.done, state.total, state.line())
+            yield result
+    finally:
+        await source.aclose()  # stopped anywhere (even while reporting progress): the reads stop now
+
+
+async def _thread_results(tasks: Sequence[ItemTask], concurrency: int) -> AsyncIterator[ItemResult]:
+    cancel = threading.Event()
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="stacgis-read")
+    loop = asyncio.get_running_loop()
+    pending = {loop.run_in_executor(pool, read_item, task, cancel) for task in tasks}
+    try:
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        # Stop: queued reads never start, running ones abort at their next block (GDAL's progress callback)
+        cancel.set()
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def _dask_results(tasks: Sequence[ItemTask], scheduler: str) -> AsyncIterator[ItemResult]:
+    from . import dask_runner
+
+    async for result in dask_runner.results(tasks, scheduler):
+        yield result
