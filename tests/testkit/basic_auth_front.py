@@ -5,21 +5,19 @@ refused requests and remembers which Authorization headers it saw."""
 from __future__ import annotations
 
 import base64
-import threading
-import time
 from pathlib import Path
 
 import httpx
-import uvicorn
 from starlette.responses import PlainTextResponse, Response
 from starlette.staticfiles import StaticFiles
 
+from .asgi_thread import LoopbackServer
 from .servers import free_port
 
 HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"}
 
 
-class BasicAuthFront:
+class BasicAuthFront(LoopbackServer):
     def __init__(self, cogs: Path, api_url: str, user: str, password: str) -> None:
         self.port = free_port()
         self.refused = 0
@@ -52,25 +50,6 @@ class BasicAuthFront:
             kept = {k: v for k, v in answer.headers.items() if k.lower() not in HOP_HEADERS}
             return await Response(answer.content, status_code=answer.status_code, headers=kept)(scope, receive, send)
 
-        self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                     lifespan="off"))
-        self._thread: threading.Thread | None = None
+        self._serve(app, "Basic-auth front")
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> BasicAuthFront:
-        self._thread = threading.Thread(target=self._server.run, name="basic-auth-front", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("the Basic-auth front did not start")
-            time.sleep(0.02)
-        return self
-
-    def stop(self) -> None:
-        self._server.should_exit = True
-        if self._thread:
-            self._thread.join(10)

@@ -10,16 +10,16 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
+from .asgi_thread import LoopbackServer
 from .servers import free_port
 
 
-class PlanetaryComputerEmulator:
+class PlanetaryComputerEmulator(LoopbackServer):
     def __init__(self, root: Path, ttl_s: float = 3600.0) -> None:
         self.port = free_port()
         self.ttl_s = ttl_s
@@ -72,13 +72,7 @@ class PlanetaryComputerEmulator:
                 scope = {**scope, "query_string": b""}
             return await files(scope, receive, send)
 
-        self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                     lifespan="off"))
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        self._serve(app, "Planetary Computer emulator")
 
     @property
     def token_url(self) -> str:
@@ -91,17 +85,4 @@ class PlanetaryComputerEmulator:
     def valid_query(self, query: str) -> bool:
         return self.tokens.get(query, 0) > time.time()
 
-    def start(self) -> PlanetaryComputerEmulator:
-        self._thread = threading.Thread(target=self._server.run, name="pc-emulator", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("the Planetary Computer emulator did not start")
-            time.sleep(0.02)
-        return self
 
-    def stop(self) -> None:
-        self._server.should_exit = True
-        if self._thread:
-            self._thread.join(10)
