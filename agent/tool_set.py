@@ -8,7 +8,7 @@ the whole conversation at every step. So the list is:
 - decided once per chat ("chat") or once per user message ("message"), not per step;
 - kept in a stable order, and only ever grown: a tool unlocked by the project state (a
   raster appears) or relevant to a later message is appended at the end, never shuffled in;
-- with few tools (`ALL_TOOLS_MAX`) whose descriptions take at most a third of the context window,
+- with few tools (`ALL_TOOLS_MAX`) whose descriptions take at most half of the context window,
   simply every allowed tool in the server's order; otherwise a selection per chat.
 
 "step" re-selects at every step from the message and the latest thinking; it is kept for
@@ -30,7 +30,10 @@ MODES = ("auto", "all", "chat", "message", "step")
 # a selection at K<=10 still misses tools (bench/bench_prompt_cache.py and
 # bench/bench_agent_selection.py print both sides).
 ALL_TOOLS_MAX = 60
-ALL_TOOLS_SHARE = 1 / 3  # of num_ctx: the rest is left to the conversation and the answer
+# Of num_ctx: the rest is left to the conversation and the answer. At the default 16,384 the 38 tools
+# (~7,000 tokens) are all offered: recall 1.0 and each later step re-reads only what it added, where a
+# per-chat top-10 missed a needed tool for 17 % of the labelled requests (bench/bench_agent_selection.py).
+ALL_TOOLS_SHARE = 1 / 2
 GROWTH_LIMIT = 3  # a per-chat selection grown past this many times K starts over (one full re-read)
 
 

@@ -68,8 +68,9 @@ def test_importing_and_using_the_raster_tools_leaves_gdal_error_mode_as_it_was(h
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=str(REPO))
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])
-    expected = [host_mode, 0, 0]
-    assert report["before"] == expected
+    # GDAL 3.6 keeps one mode per module; newer GDAL (3.40's 3.10, 3.44's 3.13) switches ogr and osr with gdal
+    expected = report["before"]
+    assert expected[0] == host_mode
     assert report["after_import"] == expected
     assert report["after_use"] == expected
     assert report["other_thread"] == expected

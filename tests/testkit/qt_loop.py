@@ -9,9 +9,10 @@ and the test fails with the tasks still pending.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import qasync
-from qgis.PyQt.QtCore import QTimer
+from qgis.PyQt.QtCore import QCoreApplication, QTimer
 
 DEADLINE_S = 60.0
 
@@ -22,6 +23,14 @@ class LoopOverrun(AssertionError):
 
 class BoundedQEventLoop(qasync.QEventLoop):
     deadline_s = DEADLINE_S
+
+    def run_forever(self):
+        try:
+            return super().run_forever()
+        finally:
+            # qasync processes Qt events once more after run_forever has cleared the running loop; on
+            # Python 3.14 a task stepped then fails ("is not the running loop") and waits forever.
+            asyncio._set_running_loop(self)
 
     def run_until_complete(self, future, deadline_s: float | None = None):
         limit = self.deadline_s if deadline_s is None else deadline_s
@@ -39,6 +48,7 @@ class BoundedQEventLoop(qasync.QEventLoop):
         tick = QTimer()
         tick.timeout.connect(lambda: None)
         tick.start(100)
+        previous = asyncio._get_running_loop()
         try:
             return super().run_until_complete(future)
         except RuntimeError:
@@ -47,15 +57,25 @@ class BoundedQEventLoop(qasync.QEventLoop):
                                   f"{describe_pending(self)}") from None
             raise
         finally:
+            asyncio._set_running_loop(previous)
             guard.stop()
             tick.stop()
 
 
-def forget_running_loop() -> None:
+def forget_running_loop(settle_s: float = 2.0) -> None:
     """The plugin attaches qasync with already_running=True, as inside a real QGIS, which marks it
     as this thread's running loop; the test process has no running Qt loop, so the next test (and
-    its own asyncio loops) must not see that mark. The one low-level asyncio call of the tests:
-    event loops themselves (qasync) set this mark, and no public API clears it."""
+    its own asyncio loops) must not see that mark. Its tasks (unload's closing) get up to `settle_s`
+    to finish first: once unmarked, Python 3.14 refuses to step them. The tests' only low-level
+    asyncio calls: event loops themselves (qasync) set this mark, and no public API clears it."""
+    loop = asyncio._get_running_loop()
+    if loop is not None and not loop.is_closed():
+        deadline, rounds = time.monotonic() + settle_s, 0
+        # a few rounds at least: work scheduled with call_soon (unload's closing) is not a task yet
+        while (rounds < 5 or any(not t.done() for t in asyncio.all_tasks(loop))) and time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            rounds += 1
+            time.sleep(0.005)
     asyncio._set_running_loop(None)
 
 

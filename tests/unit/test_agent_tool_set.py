@@ -74,13 +74,13 @@ async def test_auto_offers_everything_for_a_small_tool_set_and_selects_for_a_lar
     assert large.effective_mode == "chat" and len(await large.for_step("zoom to Lyon")) == 2
 
 
-async def test_auto_selects_when_every_tool_would_fill_more_than_a_third_of_the_context_window():
+async def test_auto_selects_when_every_tool_would_fill_more_than_half_of_the_context_window():
     tools = await _tool_set("auto")
-    tools.context_window, tools.all_tools_tokens = 16384, 7000  # 38 real tools at the default num_ctx
+    tools.context_window, tools.all_tools_tokens = 8192, 7000  # 38 real tools in a small window
     assert tools.effective_mode == "chat" and len(await tools.for_step("zoom to Lyon")) == 2
-    roomy = await _tool_set("auto")
-    roomy.context_window, roomy.all_tools_tokens = 32768, 7000
-    assert roomy.effective_mode == "all"
+    default = await _tool_set("auto")
+    default.context_window, default.all_tools_tokens = 16384, 7000  # the default num_ctx: all of them
+    assert default.effective_mode == "all"
 
 
 async def test_the_loop_measures_its_tools_against_num_ctx(make_harness):
@@ -92,7 +92,7 @@ async def test_the_loop_measures_its_tools_against_num_ctx(make_harness):
     roomy.emu.script(Turn(content="Hello."))
     await roomy.run("zoom to Lyon")
     assert len(chat_tools(roomy.emu.chat_requests()[-1])) > 3
-    tight = make_harness(tool_top_k=2, num_ctx=2048)
+    tight = make_harness(tool_top_k=2, num_ctx=1024)
     tight.emu.script(Turn(content="Hello."))
     await tight.run("what is in the catalog?")
     assert tight.loop.tool_set.effective_mode == "chat"

@@ -98,6 +98,9 @@ def test_raster_tools_resolve_hrefs_with_the_owning_catalog(tmp_path):
      "HTTP response code: 403", ["'pc'", "Planetary Computer", "expired", "offline"]),
     (CatalogConfig("landsat", "https://l", access="s3"), "s3://usgs-landsat/a.tif",
      "HTTP response code: 403 - AccessDenied", ["'landsat'", "requester-pays", "Requester pays"]),
+    (CatalogConfig("landsat", "https://l", access="s3"), "s3://usgs-landsat/a.tif",  # GDAL 3.13 (QGIS 3.44)
+     "GDAL cannot open '/vsis3/usgs-landsat/a.tif': InvalidCredentials: No valid AWS credentials found.",
+     ["'landsat'", "requester-pays", "Requester pays"]),
     (CatalogConfig("landsat", "https://l", access="s3", s3_requester_pays=True), "s3://usgs-landsat/a.tif",
      "InvalidAccessKeyId", ["'landsat'", "access key and secret"]),
     (CatalogConfig("team", "https://t", access="qgis_auth"), "https://t/a.tif",

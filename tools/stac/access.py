@@ -136,8 +136,9 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str,
     denied = any(s in text for s in ("401", "403", "accessdenied", "access denied", "forbidden", "unauthorized",
                                      "invalidaccesskeyid", "signaturedoesnotmatch", "authenticationfailed"))
     s3 = href.startswith("s3://") or "/vsis3/" in href
-    # after a 403 GDAL 3.6 looks for other AWS credentials and reports that it found none
-    denied = denied or (s3 and "aws_secret_access_key and aws_no_sign_request" in text)
+    # after a 403 GDAL looks for other AWS credentials and reports that it found none (3.6 and 3.13 wordings)
+    denied = denied or (s3 and any(s in text for s in ("aws_secret_access_key and aws_no_sign_request",
+                                                        "no valid aws credentials found")))
     if s3 and any(w in text for w in ("authorizationheadermalformed", "permanentredirect", "wrong region",
                                       "region '", "incorrectendpoint")):
         return (f"S3 answered that the region or endpoint of '{href}' is wrong for {who}: set the bucket's region "
