@@ -316,3 +316,27 @@ async def test_approved_in_place_algorithms_run_on_the_main_thread_as_qgis_runs_
         done = await Outside(server, "accept").call("native:truncatetable", {"INPUT": "roads"})
         assert not done.is_error, done.content[0].text
     assert rows_on_disk(data / "roads.gpkg") == 0
+
+
+async def test_background_algorithms_run_while_the_map_keeps_redrawing(world, qgis_iface):
+    """The worker once built the project's expression scope while the canvas built its own: QGIS
+    crashed in QgsProject::createExpressionContextScope (1 run in 4). The scope is now built on the
+    main thread before the task starts; here the canvas redraws all the while."""
+    from qgis.PyQt.QtCore import QTimer
+
+    server, _, outputs = world
+    canvas = qgis_iface.mapCanvas()
+    qgis_iface.mainWindow().show()  # a hidden canvas does not draw
+    canvas.setLayers(list(QgsProject.instance().mapLayers().values()))
+    canvas.setExtent(canvas.fullExtent())
+    redraw = QTimer()
+    redraw.timeout.connect(canvas.refresh)
+    redraw.start(1)
+    try:
+        for n in range(12):
+            result = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.01 * (n + 1)})
+            assert not result.is_error, result.content[0].text
+    finally:
+        redraw.stop()
+    added = [lyr for lyr in QgsProject.instance().mapLayers().values() if lyr.name() not in ("roads", "cities")]
+    assert len(added) == 12, [lyr.name() for lyr in added]

@@ -17,6 +17,8 @@ from pydantic import Field
 from qgis.core import (
     Qgis,
     QgsApplication,
+    QgsExpressionContext,
+    QgsExpressionContextUtils,
     QgsMapLayer,
     QgsProcessingAlgorithm,
     QgsProcessingAlgRunnerTask,
@@ -202,6 +204,12 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
     params = prepare_parameters(deps, alg, given or {})
     context = QgsProcessingContext()
     context.setProject(project_of(deps))
+    # The project's expression scope is built here, on the main thread, as QGIS's Processing dialog
+    # does: left empty, the worker builds it while the canvas builds its own, and QGIS crashes.
+    expressions = QgsExpressionContext()
+    expressions.appendScope(QgsExpressionContextUtils.globalScope())
+    expressions.appendScope(QgsExpressionContextUtils.projectScope(project_of(deps)))
+    context.setExpressionContext(expressions)
     feedback = _Feedback()
     valid, message = alg.checkParameterValues(params, context)
     if not valid:
