@@ -17,7 +17,7 @@ suites=("$@")
 [ "$(id -u)" -eq 0 ] || { echo "test_matrix: needs root (debootstrap, chroot, mounts)" >&2; exit 1; }
 
 current_root=""
-cleanup() { [ -n "$current_root" ] && "$here/matrix_mounts.sh" umount "$current_root"; }
+cleanup() { if [ -n "$current_root" ]; then "$here/matrix_mounts.sh" umount "$current_root"; fi; }  # returns 0: the exit status stays the suites'
 trap cleanup EXIT INT TERM
 
 req_hash=$(cat "$repo/requirements.txt" "$repo/requirements-dev.txt" | sha1sum | cut -c1-12)
