@@ -232,12 +232,24 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
 
     task.executed.connect(executed)
     task.taskTerminated.connect(lambda: outcome.setdefault("ok", False))
+    # The map waits while the algorithm reads the project in its worker: a redraw builds the project's
+    # expression scope meanwhile, and that race crashed QGIS (QgsProject::createExpressionContextScope).
+    # QGIS itself stays responsive; the map redraws once the algorithm is done.
+    iface = deps.iface()
+    canvas = iface.mapCanvas() if iface is not None else None
+    was_frozen = canvas.isFrozen() if canvas is not None else True
+    if not was_frozen:
+        canvas.freeze(True)
     QgsApplication.taskManager().addTask(task)
     try:
         await wait_for_qt(lambda: "ok" in outcome, RUN_TIMEOUT_S, f"Processing {algorithm_id}")
     except BaseException:
         feedback.cancel()
         raise
+    finally:
+        if not was_frozen:
+            canvas.freeze(False)
+            canvas.refresh()
     return _finish(deps, alg, algorithm_id, outcome, context, feedback)
 
 
