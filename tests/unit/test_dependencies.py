@@ -3,15 +3,13 @@ command really installs into a private folder that the plugin then imports from.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import importlib
 import subprocess
 import sys
 import types
-import zipfile
 
 from stacgis_agent.host import requirements as deps
+from testkit.probe_wheel import build_probe_wheel
 
 
 def test_missing_package_is_reported_by_name():
@@ -63,32 +61,10 @@ def test_constraints_pin_compiled_packages_qgis_already_has():
     assert pins == ["numpy==1.24.2"]
 
 
-def _build_wheel(folder, name="stacgis_probe_pkg", version="1.0.0"):
-    """A real, minimal wheel built with the stdlib, so the install test needs no network."""
-    dist = name.replace("_", "-")
-    wheel = folder / f"{name}-{version}-py3-none-any.whl"
-    files = {
-        f"{name}/__init__.py": b"VALUE = 42\n",
-        f"{name}-{version}.dist-info/METADATA":
-            f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n".encode(),
-        f"{name}-{version}.dist-info/WHEEL":
-            b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    record = []
-    with zipfile.ZipFile(wheel, "w") as zf:
-        for path, data in files.items():
-            zf.writestr(path, data)
-            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-            record.append(f"{path},sha256={digest},{len(data)}")
-        record.append(f"{name}-{version}.dist-info/RECORD,,")
-        zf.writestr(f"{name}-{version}.dist-info/RECORD", "\n".join(record) + "\n")
-    return wheel
-
-
 def test_install_into_private_folder_then_import(tmp_path, monkeypatch):
     wheels = tmp_path / "wheels"
     wheels.mkdir()
-    _build_wheel(wheels)
+    build_probe_wheel(wheels)
     target = deps.private_site_dir(tmp_path / "profile")
     target.mkdir(parents=True)
     reqs = (deps.Requirement("stacgis_probe_pkg", "stacgis-probe-pkg", "stacgis-probe-pkg>=1.0", "1.0"),)
