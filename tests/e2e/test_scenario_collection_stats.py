@@ -12,13 +12,10 @@ import pytest
 from qgis.core import QgsProject
 
 from testkit.analyst_view import chat, feed
-from testkit.cog_server import CogServer
-from testkit.collection_world import COLLECTION, DATES, expected_ndvi, make_collection_world
+from testkit.collection_world import COLLECTION, DATES, expected_ndvi, served_collection_world
 from testkit.ollama_emulator import Turn
 from testkit.plugin_driver import send, wait_turn
 from testkit.reactive_emulator import tool_results
-from testkit.servers import server_missing
-from testkit.stac_api import StacApi, StacApiUnavailable
 
 pytestmark = pytest.mark.server
 
@@ -26,20 +23,8 @@ pytestmark = pytest.mark.server
 @pytest.fixture(scope="module")
 def s2_servers(tmp_path_factory):
     """Its own STAC API and COG server: the shared Lyon world's catalog stays as other scenarios expect it."""
-    root = tmp_path_factory.mktemp("s2")
-    cogs = CogServer(root).start()
-    api = StacApi()
-    try:
-        s2_world = make_collection_world(root, cogs.url)
-        try:
-            api.start()
-        except StacApiUnavailable as exc:
-            server_missing(str(exc))
-        api.load([s2_world.collection()], s2_world.items)
-        yield api, s2_world
-    finally:
-        api.stop()
-        cogs.stop()
+    with served_collection_world(tmp_path_factory.mktemp("s2")) as served:
+        yield served
 
 
 @pytest.fixture

@@ -13,29 +13,14 @@ from qgis.core import QgsProject
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.canvas_servers import canvas_deps
-from testkit.cog_server import CogServer
-from testkit.collection_world import COLLECTION, DATES, NODATA, OFFSET, SCALE, make_collection_world
+from testkit.collection_world import COLLECTION, DATES, NODATA, OFFSET, SCALE, served_collection_world
 from testkit.mcp_calls import OneShotClient
-from testkit.servers import server_missing
-from testkit.stac_api import StacApi, StacApiUnavailable
 
 
 @pytest.fixture(scope="module")
 def s2_servers(tmp_path_factory):
-    root = tmp_path_factory.mktemp("s2")
-    cogs = CogServer(root).start()
-    api = StacApi()
-    try:
-        world = make_collection_world(root, cogs.url)
-        try:
-            api.start()
-        except StacApiUnavailable as exc:
-            server_missing(str(exc))
-        api.load([world.collection()], world.items)
-        yield api, world
-    finally:
-        api.stop()
-        cogs.stop()
+    with served_collection_world(tmp_path_factory.mktemp("s2")) as served:
+        yield served
 
 
 @pytest.fixture

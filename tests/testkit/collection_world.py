@@ -5,6 +5,7 @@ others. The arrays are kept so tests compute the expected numbers with numpy on 
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,3 +169,26 @@ class SlowFiles:
 
         await asyncio.sleep(self.delay_s)
         await self.files(scope, receive, send)
+
+
+@contextlib.contextmanager
+def served_collection_world(root: Path):
+    """The world's COGs over HTTP and its items in a real STAC API of their own: yields (api, world).
+    A STAC API that cannot start is reported through server_missing (a failure in CI)."""
+    from .cog_server import CogServer
+    from .servers import server_missing
+    from .stac_api import StacApi, StacApiUnavailable
+
+    cogs = CogServer(root).start()
+    api = StacApi()
+    try:
+        world = make_collection_world(root, cogs.url)
+        try:
+            api.start()
+        except StacApiUnavailable as exc:
+            server_missing(str(exc))
+        api.load([world.collection()], world.items)
+        yield api, world
+    finally:
+        api.stop()
+        cogs.stop()
