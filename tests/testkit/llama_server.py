@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import time
@@ -73,6 +74,17 @@ class ServerTiming:
         return self.eval_tokens / (self.eval_ms / 1000) if self.eval_ms else 0.0
 
 
+def engine_failure(returncode: int | None, error: Exception) -> str:
+    """One sentence naming why the engine failed at its first prompt, and the fix."""
+    fix = "rebuild it portably with `rm -rf .build/llama-venv && make setup-test`"
+    if returncode in (-signal.SIGILL, 132):
+        return ("the llama.cpp engine died with an illegal instruction (SIGILL) at its first prompt: it was "
+                f"compiled for CPU features this machine does not let a process use (e.g. AMX); {fix}")
+    if returncode is not None:
+        return f"the llama.cpp engine exited ({returncode}) at its first prompt; {fix}"
+    return f"the llama.cpp engine did not answer its first prompt ({error}); {fix}"
+
+
 class LlamaServer:
     def __init__(self, n_ctx: int = 4096, threads: int | None = None):
         self.port = free_port()
@@ -103,12 +115,24 @@ class LlamaServer:
                 raise RuntimeError(f"the model server exited ({self._proc.returncode}): {self.log_tail()}")
             try:
                 if httpx.get(self.url + "/v1/models", timeout=1, trust_env=False).status_code == 200:
-                    return self
+                    return self._checked(timeout_s)
             except httpx.HTTPError:
                 pass
             time.sleep(0.25)
         self.stop()
         raise RuntimeError(f"the model server did not answer within {timeout_s:g} s: {self.log_tail()}")
+
+    def _checked(self, timeout_s: float) -> LlamaServer:
+        """The engine answers one short prompt before a test relies on it (a server can list its
+        model and still die at the first prompt: an engine built for CPU features the OS does not grant)."""
+        try:
+            httpx.post(self.url + "/v1/completions", json={"prompt": "Hi", "max_tokens": 1},
+                       timeout=timeout_s, trust_env=False).raise_for_status()
+        except httpx.HTTPError as exc:
+            code = self._proc.poll() if self._proc else None
+            self.stop()
+            raise RuntimeError(engine_failure(code, exc)) from None
+        return self
 
     def log_text(self) -> str:
         self._log.flush()
