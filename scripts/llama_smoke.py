@@ -21,10 +21,10 @@ PROBE = (
 REBUILD = "rebuild it portably with `rm -rf .build/llama-venv && make setup-test`"
 
 
-def engine_problem(model: str, timeout_s: float = 300.0) -> str | None:
+def engine_problem(model: str, timeout_s: float = 300.0, probe: str = PROBE) -> str | None:
     """None when one prompt runs; else the sentence to show."""
     try:
-        proc = subprocess.run([sys.executable, "-c", PROBE, model], capture_output=True, text=True,
+        proc = subprocess.run([sys.executable, "-c", probe, model], capture_output=True, text=True,
                               timeout=timeout_s)
     except subprocess.TimeoutExpired:
         return f"the llama.cpp engine did not answer one short prompt within {timeout_s:g} s; {REBUILD}"
