@@ -16,6 +16,9 @@ from typing import Any, Iterable
 
 from .safety import Safety, tool_policy_meta, tool_safety
 
+STATE_MARKER = "[tools] "  # starts the state note appended to the newest message; session titles cut it off
+NAMED = 4  # tools named per missing state in the note; the rest are counted
+
 # When a tool provides one of these, the generic states it implies hold as well.
 _IMPLIED = {"raster_layer": {"layer"}, "vector_layer": {"layer"}, "mesh_layer": {"layer"},
             "point_cloud_layer": {"layer"}, "vector_tile_layer": {"layer"}}
@@ -84,6 +87,24 @@ class Policy:
         providers = sorted(n for n, r in self.rules.items() if set(missing) & r.provides)[:5]
         hint = f" First use one of: {', '.join(providers)}." if providers else ""
         return f"Tool '{name}' is not available yet: it needs {needs}.{hint}"
+
+    def state_note(self) -> str:
+        """What the project's state lets the model do now, in one line for the newest message.
+
+        The tool list stays the same for the whole chat (the model's KV cache keeps it), so the
+        routing by state is said here instead: which tools would refuse and what they wait for.
+        Empty when every tool can run."""
+        waiting: dict[str, list[str]] = {}
+        for name, rule in self.rules.items():
+            for need in sorted(rule.requires - self.state):
+                waiting.setdefault(need, []).append(name)
+        if not waiting:
+            return ""
+        parts = []
+        for need, names in sorted(waiting.items()):
+            shown = ", ".join(names[:NAMED]) + (f" and {len(names) - NAMED} more" if len(names) > NAMED else "")
+            parts.append(f"no {need.replace('_', ' ')} yet, so {shown} will refuse")
+        return STATE_MARKER + "; ".join(parts) + "."
 
     def is_destructive(self, name: str) -> bool:
         rule = self.rules.get(name)

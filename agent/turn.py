@@ -39,6 +39,7 @@ from .llm.types import (
     ThinkingChunk,
     ToolSpec,
 )
+from .policy import STATE_MARKER
 from .system_prompt import ANSWER_NOW, CONTINUE, SUMMARISE_NOW
 from .tool_calls import ASK_USER_SPEC, ToolCallRunner, is_approval
 
@@ -150,6 +151,7 @@ class TurnRunner:
         ports, state, settings = self.ports, self.state, self.settings
         if context is not None:  # without one, the state of the previous request still holds
             self.policy.set_state(context.states())
+        self._note_state(self.policy.state_note())  # rides with the user's message, the newest one
         self.policy.reset_exploration()
         turn_start = len(self.memory) - 1
         runner = ToolCallRunner(ports.tools, self.policy, self.memory, self._emit_counted, ports.ask,
@@ -160,7 +162,9 @@ class TurnRunner:
         for step in range(1, max_steps + 1):
             state.steps = step
             answer_now = summarise or step >= max_steps - 1
-            specs = None if answer_now else await self._select_tools(message, last_thought)
+            # the same tools at every step, even the last (the tail says "answer now"): the tool
+            # list sits at the top of the prompt, and changing it makes the model re-read everything
+            specs = await self._select_tools(message, last_thought)
             tail = [{"role": "system", "content": SUMMARISE_NOW if summarise else ANSWER_NOW}] if answer_now else []
             messages, actions, turn_start = self.fitter.fit(head, self.memory, turn_start, specs, tail)
             if actions:
@@ -174,7 +178,10 @@ class TurnRunner:
             if response.tool_calls and not answer_now:
                 self.memory.add_assistant(response.as_message())
                 state.streamed = ""
+                note = self.policy.state_note()
                 await runner.run_all(step, response.tool_calls)
+                if self.policy.state_note() != note:  # a layer appeared or went: say so in the newest message
+                    self._note_state(self.policy.state_note() or STATE_MARKER + "every tool can run now.")
                 if self.policy.exploration_exhausted():
                     summarise = not await self._keep_exploring()
                 continue
@@ -192,6 +199,15 @@ class TurnRunner:
         self.memory.add_assistant({"role": "assistant", "content": summary})
         self.emit(Content(summary, is_complete=True))
         self._done(summary)
+
+    def _note_state(self, note: str) -> None:
+        """Appends what the tools can do now to the newest message (the user's, or a tool result)."""
+        if not note or not len(self.memory):
+            return
+        index = len(self.memory) - 1
+        last = self.memory.messages[index]
+        if last.get("role") in ("user", "tool"):
+            self.memory.replace_content(index, f"{last.get('content', '')}\n\n{note}")
 
     async def _refresh_layers(self) -> None:
         """Re-reads the project's layers (if the server publishes them) after a tool changed something."""
@@ -213,8 +229,9 @@ class TurnRunner:
     async def _select_tools(self, message: str, last_thought: str) -> list[ToolSpec]:
         # the tool set decides rarely and only appends (agent/tool_set.py): the top of the prompt
         # stays the same from step to step, so the model's KV cache is reused
-        names = await self.ports.tool_set.for_step(message, last_thought, allowed=self.policy.allowed(),
-                                                   required=self.policy.required_tools())
+        # every tool, whatever the project's state: a call the state does not allow yet is refused
+        # with one sentence (ToolCallRunner), and the state itself rides in the newest message
+        names = await self.ports.tool_set.for_step(message, last_thought, required=self.policy.required_tools())
         specs = [self.ports.specs[n] for n in names if n in self.ports.specs]
         if "ask_user" not in names:
             specs.insert(0, ASK_USER_SPEC)

@@ -52,8 +52,10 @@ async def test_three_tool_calls_answered_end_to_end_with_the_exact_event_sequenc
 
     requests = h.emu.chat_requests()
     assert len(requests) == 4
-    # raster_stats needs a raster layer: not offered until load_item made one
-    assert "raster_stats" not in chat_tools(requests[0]) and "raster_stats" in chat_tools(requests[2])
+    # raster_stats needs a raster layer: listed from the start, the newest message says when it can run
+    assert chat_tools(requests[0]) == chat_tools(requests[2]) and "raster_stats" in chat_tools(requests[0])
+    assert "raster_stats will refuse" in requests[0]["messages"][-1]["content"]
+    assert requests[2]["messages"][-1]["content"].endswith("[tools] every tool can run now.")
     tool_msg = requests[1]["messages"][-1]
     assert tool_msg["role"] == "tool" and tool_msg["tool_name"] == "search_items"
     assert json.loads(tool_msg["content"])["matched"] == 42

@@ -101,17 +101,32 @@ async def test_per_step_selection_breaks_the_cache_at_the_top_of_the_prompt(make
     assert min(shares) < 0.5
 
 
-async def test_a_tool_unlocked_by_the_project_is_appended_and_nothing_moves(make_harness):
+async def test_the_tool_list_stays_when_a_layer_appears_and_the_state_rides_in_the_newest_message(make_harness):
     h = make_harness()
     h.emu.script(
         Turn(tool_calls=[("load_item", {"item_id": "S2B_31TFL_20250612"})]),
         Turn(tool_calls=[("raster_stats", {"layer": "S2B_31TFL_20250612"})]),
         Turn(content="Mean 0.41."))
     await h.run("Load the June scene and give me its mean", _map("parcels"))
-    first, second, third = (chat_tools(b) for b in h.emu.chat_requests())
-    assert "raster_stats" not in first  # it needs a raster layer
-    assert second == first + ["raster_stats"] and third == second
+    bodies = h.emu.chat_requests()
+    first, second, third = (chat_tools(b) for b in bodies)
+    assert "raster_stats" in first and second == first and third == first  # listed from the start, never moved
+    assert "no raster layer yet, so raster_stats will refuse" in bodies[0]["messages"][-1]["content"]
+    loaded = bodies[1]["messages"][-1]
+    assert loaded["role"] == "tool" and loaded["content"].endswith("[tools] every tool can run now.")
     assert h.world.ran("raster_stats")
+    prompts = [render(b) for b in bodies]
+    for before, after in zip(prompts, prompts[1:]):  # the layer appearing re-reads only what was added
+        assert after.startswith(before), f"cache broken after {reused(before, after)} of {len(before)} chars"
+
+
+async def test_a_tool_the_state_does_not_allow_yet_refuses_with_one_sentence(make_harness):
+    h = make_harness()
+    h.emu.script(Turn(tool_calls=[("raster_stats", {"layer": "dem"})]), Turn(content="I need a raster first."))
+    await h.run("Mean of the DEM?", _map("parcels"))
+    refused = h.emu.chat_requests()[1]["messages"][-1]
+    assert refused["role"] == "tool" and "not available yet: it needs raster layer" in refused["content"]
+    assert "load_item" in refused["content"] and not h.world.ran("raster_stats")
 
 
 async def test_a_new_chat_starts_with_the_same_system_prompt_and_tools_as_the_last_one(make_harness):
