@@ -74,6 +74,7 @@ class ActivityFeed(QTreeWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.setItemDelegate(_WrappingDelegate(self))
         self._width = -1
+        self._failed = False  # an error ended this turn: its Done line says so instead of "0 tokens"
         self.setUniformRowHeights(False)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -174,10 +175,18 @@ class ActivityFeed(QTreeWidget):
         item, bar = self._progress[call_id]
         return item.text(0), round(100 * bar.value() / max(1, bar.maximum()))
 
+    def _finish_progress(self, call_id: str, completed: bool) -> None:
+        item_bar = self._progress.pop(call_id, None)
+        if item_bar is not None and completed:
+            item_bar[1].setRange(0, 1000)
+            item_bar[1].setValue(1000)
+
     def add_tool_result(self, event: ToolResult) -> None:
+        self._finish_progress(event.call_id, completed=True)
         self.add_entry(f"{event.tool_name} completed ({event.duration_ms:.0f} ms)", _pretty(event.result))
 
     def add_tool_error(self, event: ToolError) -> None:
+        self._finish_progress(event.call_id, completed=False)
         self.add_entry(f"{event.tool_name} failed: {event.error}", color=ERROR_COLOR)
 
     def add_ask_user(self, event: AskUser) -> None:
@@ -191,6 +200,7 @@ class ActivityFeed(QTreeWidget):
         self.add_entry(event.text, color=NOTICE_COLOR)
 
     def add_error(self, event: Error) -> None:
+        self._failed = True
         self.add_entry(event.message, color=ERROR_COLOR)
 
     def add_iteration_limit(self, event: IterationLimit) -> None:
@@ -198,6 +208,18 @@ class ActivityFeed(QTreeWidget):
 
     def add_done(self, event: Done) -> None:
         self._thinking.clear()  # the next turn numbers its steps from 1 again
+        for item, bar in self._progress.values():  # a call still showing "~900 s left" did not finish
+            if bar.maximum() == 0 or bar.value() < bar.maximum():
+                done = f"{round(100 * bar.value() / bar.maximum())} %" if bar.maximum() else "part"
+                item.setText(0, f"{item.text(0).split(':', 1)[0]}: stopped ({done} done)")
+                bar.setRange(0, max(1, bar.maximum()))
         self._progress.clear()
-        label = "Stopped" if event.stopped else "Done"
-        self.add_entry(f"{label} · {format_usage(event.usage)}", color=NOTICE_COLOR)
+        failed, self._failed = self._failed, False
+        measured = event.usage.prompt_tokens or event.usage.eval_tokens
+        if failed and not event.stopped:
+            label = "Ended by the error above" + (f" · {format_usage(event.usage)}" if measured else "")
+        elif event.stopped:
+            label = "Stopped" + (f" · {format_usage(event.usage)}" if measured else "")
+        else:
+            label = f"Done · {format_usage(event.usage)}"
+        self.add_entry(label, color=NOTICE_COLOR)

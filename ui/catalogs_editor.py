@@ -28,7 +28,8 @@ from qgis.PyQt.QtWidgets import (
 from ..agent.catalog_presets import ACCESS_METHODS, PRESETS, CatalogPreset, access_method
 from ..agent.config import CatalogConfig
 
-COLUMNS = ("Name", "URL or path", "Kind", "Headers (Key: value; …)")
+COLUMNS = ("Name", "URL or path", "Kind", "Headers")
+HEADERS_TIP = "Extra HTTP headers for this catalog, as Key: value; Key2: value2 (secrets belong in an auth config)"
 NEEDS_AUTH = ("qgis_auth", "bearer", "s3")
 
 
@@ -57,6 +58,7 @@ class CatalogsEditor(QWidget):
         layout = QVBoxLayout(self)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.horizontalHeaderItem(3).setToolTip(HEADERS_TIP)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.currentCellChanged.connect(lambda row, *_: self._show_access(row))

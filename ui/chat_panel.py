@@ -119,6 +119,7 @@ class ChatPanel(QWidget):
         input_row = QHBoxLayout()
         self.input = MessageInput()
         self.input.submitted.connect(self.send)
+        self.input.empty_submitted.connect(self.stats.setText)  # Enter on an empty box says what to do
         self.send_button = QPushButton("Send")
         self.send_button.clicked.connect(self._send_or_stop)
         self.mic_button = QPushButton("Speak")

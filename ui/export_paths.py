@@ -15,7 +15,7 @@ _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f
 
 def file_name_for(title: str, fallback: str = "conversation") -> str:
     """The title kept whole (accents included); only what a file system refuses is replaced."""
-    name = unicodedata.normalize("NFC", title)
+    name = unicodedata.normalize("NFC", title).rstrip("…")  # a title cut for the list: no "…" in a file name
     name = _FORBIDDEN.sub(" - ", name)
     name = re.sub(r"\s+", " ", name).strip(" .-")
     if len(name) > MAX_NAME_CHARS:  # only for very long titles, and at a word boundary

@@ -5,9 +5,12 @@ from __future__ import annotations
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import QPlainTextEdit
 
+EMPTY_HINT = "Type a question first, e.g. \"show the NDVI of June\"."
+
 
 class MessageInput(QPlainTextEdit):
     submitted = pyqtSignal(str)
+    empty_submitted = pyqtSignal(str)  # Enter on an empty box: the hint to show
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -17,10 +20,12 @@ class MessageInput(QPlainTextEdit):
         self.last_sent = ""
 
     def submit(self) -> None:
-        """Emits the typed text (the Send button does the same as Enter); empty text is ignored."""
+        """Emits the typed text (the Send button does the same as Enter); empty text sends nothing and says so."""
         text = self.toPlainText().strip()
         if text:
             self.submitted.emit(text)
+        else:
+            self.empty_submitted.emit(EMPTY_HINT)
 
     def keyPressEvent(self, event) -> None:
         key = event.key()
