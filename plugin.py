@@ -34,6 +34,7 @@ class StacGisAgentPlugin:
         self.log_handler = None
         self.tasks = None
         self.runtime = None
+        self.locator_filter = None
 
     # QGIS entry points -------------------------------------------------------------------
     def initGui(self):  # noqa: N802
@@ -54,9 +55,13 @@ class StacGisAgentPlugin:
         self.dock.setToggleVisibilityAction(self.action)  # keeps action and dock in sync
         self.dock.requirements_panel.install_requested.connect(self._install_requirements)
         self.dock.setUserVisible(True)
+        self._register_locator()
         self._start()
 
     def unload(self):
+        if self.locator_filter is not None:
+            self.iface.deregisterLocatorFilter(self.locator_filter)
+            self.locator_filter = None
         if self.runtime is not None:
             self.runtime.shutdown()
             self.runtime = None
@@ -78,6 +83,31 @@ class StacGisAgentPlugin:
         if self.log_handler is not None:
             message_log.uninstall(self.log_handler)
             self.log_handler = None
+
+    # The locator bar (Ctrl+K): "ask <question>" ---------------------------------------------
+    def _register_locator(self) -> None:
+        from .host.locator import AskAgentFilter
+
+        register = getattr(self.iface, "registerLocatorFilter", None)  # a bare test iface may lack it
+        if register is not None:
+            self.locator_filter = AskAgentFilter(self.ask)
+            register(self.locator_filter)
+
+    def ask(self, question: str) -> None:
+        """Opens the dock and sends `question` to the chat (from the locator bar)."""
+        if self.dock is None:
+            return
+        self.dock.setUserVisible(True)
+        if self.runtime is None or self.runtime.panel is None:
+            self.dock.set_status("Install the requirements first (see above); then ask again.", ok=False)
+            return
+        panel = self.runtime.panel
+        if panel.session.busy:
+            self.dock.set_status("The assistant is still answering; your question is in the box, send it when done.")
+            panel.input.setPlainText(question)
+            return
+        panel.input.setPlainText(question)
+        panel.input.submit()
 
     # Requirements ------------------------------------------------------------------------
     def _private_dir(self) -> Path:

@@ -1,6 +1,7 @@
 """Prompt cache: tokens a real model re-reads per step, for four ways of choosing the tools.
 
-1. Records the /api/chat requests of one scripted chat (3 messages, 2-3 steps each) from the
+1. Records the /api/chat requests of one scripted chat (3 messages, 2-3 steps each; a raster
+   layer is on the map from the second message on) from the
    real agent loop: the plugin's real MCP tools (canvas family included), the offline demo
    catalog, real tool results; only the model's replies are scripted (Ollama emulator).
    Once per tool-set mode: per-step selection (top-10 and the old default top-20),
@@ -87,9 +88,15 @@ async def record(mode: str, top_k: int) -> list[dict]:
     known = {f.name for f in dataclasses.fields(Settings)}
     values = {"chat_model": "qwen3:8b", "tool_top_k": top_k, "tool_set": mode}
     settings = Settings.from_dict({k: v for k, v in values.items() if k in known})
-    context = MapContext(extent=tuple(LYON), crs="EPSG:4326", center_lonlat=(4.835, 45.76), scale=25000,
-                         active_layer="parcels", layers=(LayerInfo("parcels", "vector", geometry="Polygon",
-                                                                   feature_count=42),))
+    parcels = LayerInfo("parcels", "vector", geometry="Polygon", feature_count=42)
+    dem = LayerInfo("demo-elevation-lyon", "raster")
+
+    def context_for(index: int) -> MapContext:
+        """From the second message on, a raster layer is on the map (the analyst added the DEM):
+        the project's state changes between messages, which used to change the tool list."""
+        layers = (parcels,) if index == 0 else (parcels, dem)
+        return MapContext(extent=tuple(LYON), crs="EPSG:4326", center_lonlat=(4.835, 45.76), scale=25000,
+                          active_layer="parcels", layers=layers)
     with OllamaEmulator() as emu:
         settings = dataclasses.replace(settings, ollama_url=emu.url)
         provider = OllamaProvider(emu.url, settings.chat_model, options=ChatOptions(
@@ -97,9 +104,9 @@ async def record(mode: str, top_k: int) -> list[dict]:
         deps = ToolDeps.from_settings(settings, embed=provider.embed)
         loop = AgentLoop(provider, build_server(deps, extra_families=[family]), settings)
         try:
-            for message, turns in script():
+            for index, (message, turns) in enumerate(script()):
                 emu.script(*turns)
-                async for _ in loop.run(message, context):
+                async for _ in loop.run(message, context_for(index)):
                     pass
             if mode == "all":  # what the default would choose with these tools at this num_ctx
                 chooses = ToolSet(loop.selector, None, mode="auto", context_window=settings.num_ctx)
@@ -213,7 +220,7 @@ def _before(checkout: str) -> dict[str, list[dict]]:
         subprocess.run([sys.executable, str(script_copy), "--record-only", str(out)], check=True)
     finally:
         script_copy.unlink()
-    return {"code before (per step, top-20)": json.loads(out.read_text())}
+    return {"code before (its default)": json.loads(out.read_text())}
 
 
 def main() -> None:
@@ -225,8 +232,8 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     import conftest  # noqa: F401  (makes stacgis_agent and testkit importable)
 
-    if _arg("--record-only"):  # an older checkout without tool-set modes: its default only
-        Path(_arg("--record-only")).write_text(json.dumps(asyncio.run(record("step", 20))))
+    if _arg("--record-only"):  # an older checkout: its default mode only
+        Path(_arg("--record-only")).write_text(json.dumps(asyncio.run(record("auto", 10))))
         return
     recordings = _before(_arg("--before")) if _arg("--before") else {}
     recordings.update({label: asyncio.run(record(mode, k)) for label, mode, k in MODES})
