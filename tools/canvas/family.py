@@ -9,6 +9,7 @@ from . import (
     basemaps,
     index_layer,
     layers,
+    layouts,
     map_view,
     panels,
     processing_tools,
@@ -20,7 +21,7 @@ from . import (
 from .project_access import history_of
 
 MODULES = (stac_layers, layers, result_layers, zoom, styles, basemaps, panels, map_view, processing_tools,
-           index_layer)
+           index_layer, layouts)
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
