@@ -181,3 +181,51 @@ async def test_an_export_stays_in_the_output_folder_and_never_replaces_a_file(cl
     out = str(deps.output_dir().resolve())
     assert all(p.startswith(out) and "/outside/" not in p for p in paths)
     assert paths[0] != paths[1] and paths[1].endswith("map (2).png")
+
+
+def _parcels():
+    from qgis.core import QgsFeature, QgsGeometry, QgsVectorLayer
+
+    layer = QgsVectorLayer("Polygon?crs=EPSG:4326&field=name:string&field=ndvi_mean:double", "parcels", "memory")
+    rows = [("North field", 0.412, 4.80), ("[% env('HOME') %]", 0.275, 4.83), ("River meadow", 0.6049, 4.86)]
+    features = []
+    for name, value, x in rows:
+        feature = QgsFeature(layer.fields())
+        feature.setAttributes([name, value])
+        feature.setGeometry(QgsGeometry.fromRect(QgsRectangle(x, 45.74, x + 0.015, 45.75)))
+        features.append(feature)
+    layer.dataProvider().addFeatures(features)
+    QgsProject.instance().addMapLayer(layer)
+    return layer
+
+
+def _pdf_pages(pdf: str) -> list[str]:
+    text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True, check=True).stdout
+    return [page for page in text.split("\f") if page.strip()]
+
+
+async def test_an_atlas_has_one_page_per_selected_feature_with_its_own_numbers(client, monkeypatch):
+    one, _deps = client
+    monkeypatch.setenv("HOME", "/secret-home-marker")
+    parcels = _parcels()
+    parcels.selectByIds([f.id() for f in parcels.getFeatures() if f["name"] != "North field"])
+    made = await one.call_tool("make_atlas", {"layer": "parcels", "title": "NDVI per parcel",
+                                              "fields": ["ndvi_mean"], "selected_only": True})
+    assert not made.is_error, made.content[0].text
+    assert made.structured_content["pages"] == 2
+    exported = await one.call_tool("export_print_layout", {"name": "NDVI per parcel", "format": "pdf", "dpi": 96})
+    assert not exported.is_error, exported.content[0].text
+    pages = _pdf_pages(exported.structured_content["path"])
+    assert len(pages) == 2
+    by_name = {("River meadow" if "River meadow" in p else "hostile"): p for p in pages}
+    assert "ndvi_mean: 0.605" in by_name["River meadow"] and "NDVI per parcel" in by_name["River meadow"]
+    assert "ndvi_mean: 0.275" in by_name["hostile"] and "env('HOME')" in by_name["hostile"]
+    assert all("secret-home-marker" not in p for p in pages)
+    assert all("North field" not in p for p in pages)  # not selected: no page
+
+
+async def test_an_atlas_names_a_missing_field_and_what_exists(client):
+    one, _deps = client
+    _parcels()
+    result = await one.call_tool("make_atlas", {"layer": "parcels", "title": "x", "fields": ["evi"]})
+    assert result.is_error and "no field(s) evi" in result.content[0].text and "ndvi_mean" in result.content[0].text

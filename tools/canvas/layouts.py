@@ -38,6 +38,7 @@ from qgis.core import (
     QgsPrintLayout,
     QgsRectangle,
     QgsUnitTypes,
+    QgsVectorLayer,
 )
 from qgis.PyQt.QtGui import QFont
 
@@ -107,6 +108,39 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                   f"Exported '{name}' to {target} ({format.upper()}, {dpi} dpi).")
 
 
+    @server.tool(annotations=WRITE, meta=policy(requires=["vector_layer"]))
+    async def make_atlas(
+        layer: Annotated[str, Field(description="Polygon or point layer: one page per feature (e.g. parcels)")],
+        title: Annotated[str, Field(description="Title printed on every page")],
+        fields: Annotated[list[str] | None, Field(
+            description="Fields printed under each page's title, e.g. statistics written to the layer; "
+                        "default: its numeric fields")] = None,
+        selected_only: Annotated[bool, Field(description="Only the selected features")] = False,
+        page_size: Annotated[Literal[PAGE_SIZES], Field(description="Paper size")] = "A4",
+        orientation: Annotated[Literal["landscape", "portrait"], Field(description="Page orientation")] = "landscape",
+        name: Annotated[str | None, Field(description="Layout name; default: the title")] = None,
+    ) -> CallToolResult:
+        """Make an atlas: one map page per feature of a layer (e.g. per parcel), each zoomed to its feature with that feature's own numbers under the title; export it with export_print_layout. E.g. 'one page per selected parcel with its NDVI'."""
+        project = project_of(deps)
+        coverage = find_layer(project, layer, QgsVectorLayer)
+        ids = sorted(coverage.selectedFeatureIds()) if selected_only else []
+        if selected_only and not ids:
+            raise ToolInputError(f"No feature of '{coverage.name()}' is selected; select some or set selected_only false.")
+        shown = _layers_to_show(deps, None) if any(
+            n.isVisible() for n in project.layerTreeRoot().findLayers()) else [coverage]
+        if coverage not in shown:
+            shown = [coverage, *shown]
+        extent = QgsCoordinateTransform(coverage.crs(), project.crs(), project).transformBoundingBox(coverage.extent())
+        layout_name = " ".join((name or title).split())[:120] or "Atlas"
+        layout, replaced = _fresh_layout(project, layout_name)
+        report = compose(layout, title=title, subtitle=None, layers=shown, extent=extent, crs=project.crs(),
+                         page_size=page_size, orientation=orientation, credits=await _credits(deps, shown),
+                         feature_line=feature_line(coverage, fields))
+        pages = _enable_atlas(layout, coverage, ids)
+        return ok({"layout": layout_name, "replaced": replaced, "pages": pages, **report},
+                  f"Atlas '{layout_name}': {pages} page(s), one per feature of '{coverage.name()}'"
+                  f"{' (selected)' if ids else ''}. Export it with export_print_layout.")
+
 # -- what goes on the page ---------------------------------------------------------------------
 
 def _layers_to_show(deps: ToolDeps, names: list[str] | None) -> list[QgsMapLayer]:
@@ -150,6 +184,7 @@ def _fresh_layout(project: Any, name: str) -> tuple[QgsPrintLayout, bool]:
     manager = project.layoutManager()
     layout = manager.layoutByName(name)
     if layout is not None:
+        layout.atlas().setEnabled(False)  # make_atlas turns it on again for an atlas
         for item in list(layout.items()):
             if isinstance(item, QgsLayoutItemPage) or not hasattr(item, "uuid"):
                 continue
@@ -164,7 +199,7 @@ def _fresh_layout(project: Any, name: str) -> tuple[QgsPrintLayout, bool]:
 
 def compose(layout: QgsPrintLayout, *, title: str, subtitle: str | None, layers: list[QgsMapLayer],
             extent: QgsRectangle, crs: QgsCoordinateReferenceSystem, page_size: str, orientation: str,
-            credits: str) -> dict[str, Any]:
+            credits: str, feature_line: str = "") -> dict[str, Any]:
     page = layout.pageCollection().page(0)
     page.setPageSize(page_size, QgsLayoutItemPage.Landscape if orientation == "landscape" else QgsLayoutItemPage.Portrait)
     width, height = page.pageSize().width(), page.pageSize().height()
@@ -174,6 +209,10 @@ def compose(layout: QgsPrintLayout, *, title: str, subtitle: str | None, layers:
     top += 11
     if subtitle:
         _label(layout, subtitle, 11, False, MARGIN, top, width - 2 * MARGIN, 6)
+        top += 7
+    if feature_line:  # an atlas: the feature's own values, evaluated per page from the expression built here
+        line = _label(layout, "", 11, False, MARGIN, top, width - 2 * MARGIN, 6)
+        line.setText(feature_line)
         top += 7
     top += 2
     credits_h = 12.0
@@ -205,6 +244,42 @@ def compose(layout: QgsPrintLayout, *, title: str, subtitle: str | None, layers:
             "legend_layers": [lyr.name() for lyr in layers], "credits": credits,
             "scale_bar": f"{bar.numberOfSegments()} × {bar.unitsPerSegment():g} {_unit_name(bar)}",
             "overview": overview is not None, "fitted": fitted}
+
+
+def feature_line(layer: Any, fields: list[str] | None) -> str:
+    """The atlas line "name — ndvi_mean: 0.412 · area_ha: 3.1" for the page's feature, as a label text
+    whose expressions are built here from quoted field names (QgsExpression.quotedColumnRef): the
+    layer's names and values are data, never code."""
+    from qgis.core import QgsExpression
+
+    names = [f.name() for f in layer.fields()]
+    chosen = fields or [f.name() for f in layer.fields() if f.isNumeric()][:4]
+    unknown = [f for f in chosen if f not in names]
+    if unknown:
+        raise ToolInputError(f"'{layer.name()}' has no field(s) {', '.join(unknown)}; its fields: {', '.join(names)}")
+    label_field = next((f.name() for f in layer.fields() if f.name().lower() in ("name", "nom", "label", "id")), None)
+    parts = [f"[% {QgsExpression.quotedColumnRef(label_field)} %]"] if label_field else []
+    values = [f"{plain(f)}: [% format_number({QgsExpression.quotedColumnRef(f)}, 3) %]"
+              if layer.fields().field(f).isNumeric() else f"{plain(f)}: [% {QgsExpression.quotedColumnRef(f)} %]"
+              for f in chosen]
+    if values:
+        parts.append(" · ".join(values))
+    return " — ".join(parts) or "Feature [% @atlas_featurenumber %] of [% @atlas_totalfeatures %]"
+
+
+def _enable_atlas(layout: QgsPrintLayout, coverage: Any, ids: list[int]) -> int:
+    atlas = layout.atlas()
+    atlas.setCoverageLayer(coverage)
+    atlas.setEnabled(True)
+    atlas.setFilterFeatures(bool(ids))
+    if ids:  # integers only: the filter is no text from anyone
+        atlas.setFilterExpression(f"$id IN ({', '.join(str(int(i)) for i in ids)})")
+    main = max((i for i in layout.items() if isinstance(i, QgsLayoutItemMap)), key=lambda m: m.rect().width())
+    main.setAtlasDriven(True)
+    main.setAtlasScalingMode(QgsLayoutItemMap.Auto)
+    main.setAtlasMargin(0.15)
+    atlas.updateFeatures()
+    return atlas.count()
 
 
 def _place(item: Any, x: float, y: float, w: float, h: float) -> None:
@@ -438,6 +513,15 @@ def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
 
 def export(layout: QgsPrintLayout, target: Path, fmt: str, dpi: int) -> None:
     exporter = QgsLayoutExporter(layout)
+    if layout.atlas().enabled():
+        if fmt != "pdf":
+            raise ToolInputError("An atlas is exported as one PDF (a page per feature); use format 'pdf'.")
+        settings = QgsLayoutExporter.PdfExportSettings()
+        settings.dpi = dpi
+        result, error = QgsLayoutExporter.exportToPdf(layout.atlas(), str(target), settings)
+        if result != QgsLayoutExporter.Success or not target.exists():
+            raise ToolInputError(f"QGIS could not export the atlas ({error or result}); check the output folder.")
+        return
     if fmt == "pdf":
         settings = QgsLayoutExporter.PdfExportSettings()
         settings.dpi = dpi
