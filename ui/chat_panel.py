@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import Coroutine
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
@@ -42,7 +43,7 @@ class ChatPanel(QWidget):
     connection_check_requested = pyqtSignal()  # the user asked to check the connection to Ollama again
 
     def __init__(self, session: ChatSession, store: SessionStore | None = None, *, user: str = "default",
-                 tasks: TaskRegistry | None = None,
+                 tasks: TaskRegistry | None = None, outputs: Path | None = None,
                  parent=None):
         super().__init__(parent)
         self.session = session
@@ -57,7 +58,7 @@ class ChatPanel(QWidget):
         self.tabs.addTab(self._build_chat_tab(), "Chat")
         self.sessions: SessionsPanel | None = None
         if store is not None:
-            self.sessions = SessionsPanel(store, user, map_script=self.map_script)
+            self.sessions = SessionsPanel(store, user, map_script=self.map_script, outputs=outputs)
             self.sessions.session_opened.connect(lambda record: self._start(self.restore(record), "restore-session"))
             self.sessions.new_session_requested.connect(lambda: self._start(self.new_session(), "new-session"))
             self.sessions.session_deleted.connect(self._on_session_deleted)

@@ -40,9 +40,11 @@ class SessionsPanel(QWidget):
     session_deleted = pyqtSignal(str)
 
     def __init__(self, store: SessionStore, user: str = "default",
-                 map_script: Callable[[str], str] | None = None, parent=None):
-        """`map_script(title)`: the map as it is now as a PyQGIS script (ui.project_script)."""
+                 map_script: Callable[[str], str] | None = None, outputs: Path | None = None, parent=None):
+        """`map_script(title)`: the map as it is now as a PyQGIS script (ui.project_script); `outputs`: the
+        tools' output folder, the only place a report takes pictures from."""
         super().__init__(parent)
+        self._outputs = outputs
         self.store = store
         self.user = user
         self._map_script = map_script
@@ -56,15 +58,19 @@ class SessionsPanel(QWidget):
         layout.addWidget(self.message)
         rows = [QHBoxLayout(), QHBoxLayout()]
         self.buttons: dict[str, QPushButton] = {}
-        for row, (key, label, handler) in zip((0, 0, 0, 0, 1, 1), (
+        for row, (key, label, handler) in zip((0, 0, 0, 0, 1, 1, 1), (
             ("new", "New", self.new_session_requested.emit),
             ("open", "Open", lambda: self._start(self.open_selected())),
             ("rename", "Rename…", lambda: self._start(self.rename_selected())),
             ("delete", "Delete…", lambda: self._start(self.delete_selected())),
             ("markdown", "Export Markdown…", lambda: self._start(self.export_selected("markdown"))),
             ("pyqgis", "Export map (PyQGIS)…", lambda: self._start(self.export_selected("pyqgis"))),
+            ("report", "Export report (PDF)…", lambda: self._start(self.export_selected("report"))),
         )):
             button = QPushButton(label)
+            if key == "report":
+                button.setToolTip("The conversation as a PDF report: questions, answers, charts, exported map "
+                                  "pages and every STAC item and parameter used (an .html name writes HTML)")
             if key == "pyqgis":
                 button.setToolTip("A script that rebuilds the map as it is now in QGIS (groups, layers, styles, "
                                   "view), named after the selected conversation")
@@ -153,16 +159,22 @@ class SessionsPanel(QWidget):
         record = await self.store.history(session_id)
         if record is None:
             return None
-        suffix = ".md" if kind == "markdown" else ".py"
+        suffix = {"markdown": ".md", "pyqgis": ".py", "report": ".pdf"}[kind]
         title = record.info.title or "conversation"
         path = self.ask_export_path(suggested_export_path(title, suffix), suffix)
         if not path:
             return None
-        text = session_to_markdown(record) if kind == "markdown" else self._map_script(title)
         target = Path(path)
-        target.write_text(text, encoding="utf-8")
+        if kind == "report":
+            from .session_report import write_report  # qgis.PyQt's PDF writer, only when asked
+
+            write_report(record, self._outputs or target.parent / ".no-pictures", target)
+        else:
+            text = session_to_markdown(record) if kind == "markdown" else self._map_script(title)
+            target.write_text(text, encoding="utf-8")
         remember_export_folder(target.parent)
-        what = "the conversation" if kind == "markdown" else "a script that rebuilds the map as it is now"
+        what = {"markdown": "the conversation", "pyqgis": "a script that rebuilds the map as it is now",
+                "report": "the report"}[kind]
         self.message.setText(f"Saved {what} to {target}")
         return target
 
@@ -177,7 +189,9 @@ class SessionsPanel(QWidget):
         return answer == QMessageBox.StandardButton.Yes
 
     def _ask_export_path(self, suggested: Path, suffix: str) -> str | None:
-        kind = "Markdown (*.md)" if suffix == ".md" else "Python script (*.py)"
-        caption = "Export conversation" if suffix == ".md" else "Export map as PyQGIS script"
+        kind = {".md": "Markdown (*.md)", ".py": "Python script (*.py)",
+                ".pdf": "PDF report (*.pdf);;HTML report (*.html)"}[suffix]
+        caption = {".md": "Export conversation", ".py": "Export map as PyQGIS script",
+                   ".pdf": "Export report"}[suffix]
         path, _filter = QFileDialog.getSaveFileName(self, caption, str(suggested), kind)
         return path or None

@@ -114,6 +114,15 @@ async def test_export_markdown_and_pyqgis_write_files(panel, tmp_path):
     assert script.name == "Sentinel-2 over Lyon.py" and "from qgis.core import" in script.read_text()
 
 
+async def test_export_report_writes_a_pdf_from_the_sessions_tab(panel, tmp_path):
+    panel.sessions.select("s-old")
+    panel.sessions.ask_export_path = lambda suggested, suffix: str(tmp_path / suggested.name)
+    assert panel.sessions.buttons["report"].text() == "Export report (PDF)…"
+    report = await panel.sessions.export_selected("report")
+    assert report.name == "Sentinel-2 over Lyon.pdf" and report.read_bytes().startswith(b"%PDF")
+    assert "Saved the report to" in panel.sessions.message.text()
+
+
 async def test_restore_from_memory_when_the_log_has_no_user_messages(panel, store):
     await store.get_or_create("s-mem")
     await store.save("s-mem", {"messages": [
