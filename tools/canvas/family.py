@@ -6,6 +6,7 @@ from mcp.server.mcpserver import MCPServer
 
 from ..deps import ToolDeps
 from . import (
+    animation,
     basemaps,
     index_layer,
     layers,
@@ -21,7 +22,7 @@ from . import (
 from .project_access import history_of
 
 MODULES = (stac_layers, layers, result_layers, zoom, styles, basemaps, panels, map_view, processing_tools,
-           index_layer, layouts)
+           index_layer, layouts, animation)
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:

@@ -499,7 +499,7 @@ def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
     """A new file in the output folder: one safe name component, the suffix forced, never an existing file."""
     stem = _UNSAFE.sub("_", Path(str(wanted).replace("\\", "/")).name).strip(" ._") or "layout"
     stem = stem[:100]
-    if stem.lower().endswith(suffix):
+    if suffix and stem.lower().endswith(suffix):
         stem = stem[: -len(suffix)]
     folder.mkdir(parents=True, exist_ok=True)
     target, n = folder / f"{stem}{suffix}", 2
