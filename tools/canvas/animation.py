@@ -44,7 +44,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         seconds_per_frame: Annotated[float, Field(ge=0.1, le=10)] = 1.0,
         name: Annotated[str, Field(description="File name for the GIF and the frames' folder")] = "animation",
     ) -> CallToolResult:
-        """Animate layers with dates (e.g. STAC scenes of several days): sets QGIS's Temporal Controller over them and writes one dated frame per date, plus a GIF, into the output folder. E.g. 'animate the NDVI over the summer'."""
+        """Animate dated layers (scenes of several days) as a GIF: sets QGIS's Temporal Controller over them and writes one dated frame per date into the output folder. E.g. 'make an animation of these scenes'."""
         project = project_of(deps)
         canvas = canvas_of(deps)
         chosen = _temporal_layers(project, layers)
