@@ -163,11 +163,12 @@ class AgentRuntime:
     """The agent's pieces built from the settings and connected to the dock."""
 
     def __init__(self, iface, dock, tasks):
-        from .host.settings_store import load_settings
+        from .host.settings_store import load_settings, move_redis_password
 
         self.iface = iface
         self.dock = dock
         self.tasks = tasks
+        moved = move_redis_password()  # an older profile's Redis password goes to the auth database first
         self.settings = load_settings()
         # Where the plugin keeps its files (sessions, memories, outputs); tests point it elsewhere.
         self.profile_dir = Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
@@ -175,7 +176,7 @@ class AgentRuntime:
         self.session = self.panel = self.endpoint = None
         self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
         self.turns = None  # tools.canvas.undo.ChatTurns: which answer belongs to which turn
-        self._pending_notices: list[str] = []
+        self._pending_notices: list[str] = [moved] if moved else []
 
     def start(self) -> None:
         import httpx
@@ -185,7 +186,7 @@ class AgentRuntime:
         from .agent.llm.factory import provider_from_settings
         from .agent.stores.factory import build_stores
         from .host.canvas_context import map_context_from_iface
-        from .host.settings_store import read_secret, with_postgres_password
+        from .host.settings_store import read_secret, with_server_credentials
         from .tools.canvas import family as canvas_family
         from .tools.canvas.project_access import history_of
         from .tools.canvas.undo import ChatTurns
@@ -196,7 +197,7 @@ class AgentRuntime:
 
         s = self.settings
         self.panel = None  # a rebuild's notices wait for the new chat
-        self.stores = build_stores(with_postgres_password(s), self.profile_dir, on_notice=self._notice)
+        self.stores = build_stores(with_server_credentials(s), self.profile_dir, on_notice=self._notice)
         self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent",
                                                backup_api_key=read_secret(s.backup_auth_cfg)[1])
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=True)

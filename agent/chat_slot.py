@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
 log = logging.getLogger(__name__)
@@ -13,10 +14,29 @@ POLL_S = 0.5  # how often the place in the queue is re-read while waiting
 REFRESH_S = 30.0  # well inside the Redis gate's slot TTL
 
 
+@dataclass(frozen=True)
+class QueuePlace:
+    """Where a waiting chat stands: chats queued before it, and chats holding a slot now."""
+
+    ahead: int
+    running: int
+
+    @property
+    def text(self) -> str:
+        """The dock's waiting line. The first in line waits for the running chats, not for
+        "0" others, so that is what it reads."""
+        if self.ahead > 0:
+            return f"Waiting for a free slot ({self.ahead} ahead)"
+        if self.running <= 0:
+            return "Waiting for a free slot: you are next"
+        chats = "1 chat" if self.running == 1 else f"{self.running} chats"
+        return f"Waiting for a free slot: {chats} running, you are next"
+
+
 @contextlib.asynccontextmanager
-async def chat_slot(gate: Any, session_id: str, on_queue: Callable[[int | None], None],
+async def chat_slot(gate: Any, session_id: str, on_queue: Callable[[QueuePlace | None], None],
                     on_notice: Callable[[str], None]) -> AsyncIterator[None]:
-    """`on_queue(n)` while waiting with n chats ahead, `on_queue(None)` once the wait is over.
+    """`on_queue(place)` while waiting, `on_queue(None)` once the wait is over.
     A gate that fails lets the turn run without it and says so: a chat is never lost to it."""
     if gate is None:
         yield
@@ -36,7 +56,7 @@ async def chat_slot(gate: Any, session_id: str, on_queue: Callable[[int | None],
                 await gate.release(session_id)
 
 
-async def _wait(gate: Any, session_id: str, on_queue: Callable[[int | None], None]) -> bool:
+async def _wait(gate: Any, session_id: str, on_queue: Callable[[QueuePlace | None], None]) -> bool:
     if await gate.acquire(session_id, timeout=0):
         return True
     acquire = asyncio.ensure_future(gate.acquire(session_id))
@@ -44,7 +64,7 @@ async def _wait(gate: Any, session_id: str, on_queue: Callable[[int | None], Non
         while not acquire.done():
             capacity = await gate.capacity(session_id)
             position = capacity.queue_position
-            on_queue(max(0, position - 1) if position else 0)
+            on_queue(QueuePlace(ahead=max(0, position - 1) if position else 0, running=capacity.active))
             await asyncio.wait([acquire], timeout=POLL_S)
         return acquire.result()
     finally:

@@ -90,7 +90,8 @@ class Settings:
     ask_user_timeout_s: float = 300.0
     constrained_tools: bool = False  # force JSON-constrained tool calling for weak models
     catalogs: list[CatalogConfig] = field(default_factory=default_catalogs)
-    redis_url: str = ""  # "" = embedded SQLite sessions and in-process gate
+    redis_url: str = ""  # "" = embedded SQLite sessions and in-process gate; no password: see redis_auth_cfg
+    redis_auth_cfg: str = ""  # QGIS auth manager config id holding the Redis user (optional) and password
     postgres_dsn: str = ""  # "" = embedded SQLite + numpy memory; password via auth_cfg
     postgres_auth_cfg: str = ""
     max_concurrent_chats: int = 4

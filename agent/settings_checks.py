@@ -40,16 +40,23 @@ async def check_ollama_connection(base_url: str, model: str) -> CheckResult:
     return CheckResult(state.ok, state.message)
 
 
-async def check_redis(url: str) -> CheckResult:
+async def check_redis(url: str, user: str = "", password: str = "") -> CheckResult:
     import redis.asyncio as redis
 
-    client = redis.from_url(url, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S)
+    from .stores.redis_url import redacted, url_with_credentials
+
+    shown = redacted(url)  # the message never carries a password
+    client = redis.from_url(url_with_credentials(url, user, password), socket_connect_timeout=TIMEOUT_S,
+                            socket_timeout=TIMEOUT_S)
     try:
         await client.ping()
         info = await client.info("server")
-        return CheckResult(True, f"Redis {info.get('redis_version', '')} answered at {url}.")
+        return CheckResult(True, f"Redis {info.get('redis_version', '')} answered at {shown}.")
+    except redis.AuthenticationError as exc:  # also "NOAUTH": a password is needed and none was given
+        return CheckResult(False, f"Redis at {shown} refused the login ({exc}); pick or create the auth "
+                                  "configuration that holds its user and password.")
     except Exception as exc:
-        return CheckResult(False, f"Redis did not answer at {url}: {exc}. Is redis-server running there?")
+        return CheckResult(False, f"Redis did not answer at {shown}: {exc}. Is redis-server running there?")
     finally:
         await client.aclose()
 

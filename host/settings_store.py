@@ -76,12 +76,56 @@ def with_postgres_password(settings: Settings) -> Settings:
     return dataclasses.replace(settings, postgres_dsn=dsn_with_credentials(settings.postgres_dsn, user, password))
 
 
+def with_redis_credentials(settings: Settings) -> Settings:
+    """The Redis URL as stored has no password; the auth manager holds it (and the ACL user)."""
+    from ..agent.stores.redis_url import url_with_credentials
+
+    if not (settings.redis_url and settings.redis_auth_cfg):
+        return settings
+    user, password = read_secret(settings.redis_auth_cfg)
+    return dataclasses.replace(settings, redis_url=url_with_credentials(settings.redis_url, user, password))
+
+
+def with_server_credentials(settings: Settings) -> Settings:
+    """The settings the stores connect with: both servers' credentials from the auth manager.
+    Kept in memory only; what is saved is always the settings without them."""
+    return with_redis_credentials(with_postgres_password(settings))
+
+
+REDIS_AUTH_NAME = "STAC GIS Agent: Redis"
+
+
+def move_redis_password(qsettings: QgsSettings | None = None) -> str:
+    """An older version kept `redis://:password@host` in QGIS's settings file. Moves the
+    credentials into a new auth config and stores the bare URL; returns what to tell the user
+    ("" when there was nothing to move)."""
+    from ..agent.stores.redis_url import redacted, split_credentials
+
+    qs = qsettings or QgsSettings()
+    bare, user, password = split_credentials(str(qs.value(PREFIX + "redis_url", "") or ""))
+    if not password:
+        return ""
+    existing = str(qs.value(PREFIX + "redis_auth_cfg", "") or "")
+    try:
+        auth_id = store_secret(REDIS_AUTH_NAME, user, password, existing_id=existing)
+    except RuntimeError as exc:
+        LOG.warning("The Redis password could not be moved to the authentication database: %s", exc)
+        return (f"The Redis password is still written in clear in QGIS's settings file: {exc} "
+                "The plugin moves it there on the next start.")
+    qs.setValue(PREFIX + "redis_url", bare)
+    qs.setValue(PREFIX + "redis_auth_cfg", auth_id)
+    qs.sync()
+    LOG.info("Redis credentials for %s moved to auth config %s", redacted(bare), auth_id)
+    return (f"The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication "
+            f"database (auth config “{REDIS_AUTH_NAME}”, id {auth_id}) and the Redis URL no longer holds it.")
+
+
 def edit_settings(settings: Settings, parent=None, endpoint_access=None) -> Settings | None:
     """Shows the settings dialog; the saved settings when the user pressed Save, else None."""
     from ..ui.settings_dialog import SettingsDialog
 
     dialog = SettingsDialog(settings, read_password=lambda auth_id: read_secret(auth_id)[1],
-                            endpoint_access=endpoint_access, parent=parent)
+                            read_login=read_secret, endpoint_access=endpoint_access, parent=parent)
     if not dialog.exec():
         return None
     save_settings(dialog.settings())

@@ -236,10 +236,10 @@ class ChatPanel(QWidget):
             self._replaying = False
         self.tabs.setCurrentIndex(0)
 
-    def show_queue(self, ahead: int | None) -> None:
-        """`None` hides the waiting line; otherwise the number of chats ahead of this one."""
-        waiting = ahead is not None
-        self.queue_label.setText(f"Waiting for a free slot ({ahead} ahead)" if waiting else "")
+    def show_queue(self, place) -> None:
+        """`None` hides the waiting line; otherwise where this chat waits (agent.chat_slot.QueuePlace)."""
+        waiting = place is not None
+        self.queue_label.setText(place.text if waiting else "")
         self.queue_label.setVisible(waiting)
         self.cancel_wait_button.setVisible(waiting)
 

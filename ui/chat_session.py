@@ -85,7 +85,7 @@ class ChatSession(QObject):
     user_message = pyqtSignal(str)  # the text the user sent, before any agent event
     map_changed = pyqtSignal(str)  # message_id of a finished turn whose tools changed the map
     session_changed = pyqtSignal(str)  # session_id now open ("" for a new, unsaved one)
-    queue_changed = pyqtSignal(object)  # chats ahead while waiting for a free slot; None once running
+    queue_changed = pyqtSignal(object)  # agent.chat_slot.QueuePlace while waiting for a slot; None once running
 
     def __init__(self, loop_factory: LoopFactory, *, context_source: ContextSource | None = None,
                  changes_map: Callable[[str], bool] | None = None, gate: Any = None,

@@ -34,6 +34,7 @@ from ..agent import settings_checks as checks
 from ..agent.config import Settings
 from ..agent.llm.types import ModelInfo
 from ..agent.settings_validation import RANGES, validate_settings
+from ..agent.stores.redis_url import split_credentials
 from .catalogs_editor import CatalogsEditor
 from .outside_access import OutsideAccessTab
 
@@ -44,6 +45,13 @@ def describe_model(model: ModelInfo) -> str:
     abilities = [c for c in ("tools", "thinking", "vision", "embedding") if c in model.capabilities]
     ctx = f" · {model.context_length:,} ctx".replace(",", "\u202f") if model.context_length else ""
     return f"{model.name} — {', '.join(abilities) or 'text only'}{ctx}"
+
+
+TEAM_LIMIT_HELP = (
+    "With Redis, chats and the concurrent-chat limit are shared by everyone using the same server: "
+    "the limit counts the chats of the whole team, and others wait in line. While Redis is "
+    "unreachable the limit holds per computer only (each QGIS may run that many chats), so the "
+    "shared LLM server can get more at once until Redis is back.")
 
 
 def _result_label() -> QLabel:
@@ -60,12 +68,13 @@ def _show(label: QLabel, result: checks.CheckResult) -> None:
 
 class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, *, read_password: Callable[[str], str] | None = None,
-                 endpoint_access=None, parent=None):
+                 read_login: Callable[[str], tuple[str, str]] | None = None, endpoint_access=None, parent=None):
         super().__init__(parent)
         self._endpoint_access = endpoint_access  # tools.http_endpoint.EndpointAccess: the token and client configs
         self.setWindowTitle("STAC GIS Agent settings")
         self._original = settings
         self._read_password = read_password
+        self._read_login = read_login  # auth config id -> (user, password), for the Redis test
         self.models: list[ModelInfo] = []
         self.tasks: list[asyncio.Task] = []
         tabs = QTabWidget()
@@ -153,13 +162,7 @@ class SettingsDialog(QDialog):
         tab = QWidget()
         form = QFormLayout(tab)
         form.addRow(QLabel("Leave empty to keep everything in the embedded SQLite files."))
-        self.redis_url = QLineEdit(s.redis_url)
-        self.redis_url.setPlaceholderText("redis://host:6379/0")
-        self.test_redis_button = QPushButton("Test")
-        self.test_redis_button.clicked.connect(lambda: self._start(self.test_redis()))
-        form.addRow("Redis URL", self._with_button(self.redis_url, self.test_redis_button))
-        self.redis_result = _result_label()
-        form.addRow("", self.redis_result)
+        self._redis_rows(form, s)
         self.postgres_dsn = QLineEdit(s.postgres_dsn)
         self.postgres_dsn.setPlaceholderText("postgresql://agent@db-host:5432/agent")
         self.postgres_auth_cfg = QgsAuthConfigSelect(self, "postgres")
@@ -177,6 +180,26 @@ class SettingsDialog(QDialog):
         self.dask_scheduler.setPlaceholderText("tcp://scheduler:8786 (empty: statistics computed on this machine)")
         form.addRow("Dask scheduler", self.dask_scheduler)
         return tab
+
+    def _redis_rows(self, form: QFormLayout, s: Settings) -> None:
+        self.redis_url = QLineEdit(s.redis_url)
+        self.redis_url.setPlaceholderText("redis://host:6379/0 · rediss://host:6380/0 for TLS (no password here)")
+        self.test_redis_button = QPushButton("Test")
+        self.test_redis_button.clicked.connect(lambda: self._start(self.test_redis()))
+        form.addRow("Redis URL", self._with_button(self.redis_url, self.test_redis_button))
+        self.redis_auth_cfg = QgsAuthConfigSelect(self)  # Basic: the ACL user (may be empty) and the password
+        self.redis_auth_cfg.setConfigId(s.redis_auth_cfg)
+        self._redis_cfg_touched = False  # an id the auth database cannot show now is kept, as for PostgreSQL
+        self.redis_auth_cfg.selectedConfigIdChanged.connect(lambda _id: setattr(self, "_redis_cfg_touched", True))
+        form.addRow("Redis password (QGIS authentication)", self.redis_auth_cfg)
+        self.max_concurrent_chats = self._spin(QSpinBox(), "max_concurrent_chats", s.max_concurrent_chats)
+        self.max_concurrent_chats.setToolTip(TEAM_LIMIT_HELP)
+        form.addRow("Concurrent chats (whole team)", self.max_concurrent_chats)
+        help_text = QLabel(TEAM_LIMIT_HELP)
+        help_text.setWordWrap(True)
+        form.addRow("", help_text)
+        self.redis_result = _result_label()
+        form.addRow("", self.redis_result)
 
     def _outside_tab(self, s: Settings) -> QWidget:
         self.outside = OutsideAccessTab(s, self._endpoint_access)
@@ -210,7 +233,8 @@ class SettingsDialog(QDialog):
             temperature=round(self.temperature.value(), 2), max_steps=self.max_steps.value(),
             tool_top_k=self.tool_top_k.value(), constrained_tools=self.constrained_tools.isChecked(),
             catalogs=self.catalogs.catalogs(),
-            redis_url=self.redis_url.text().strip(), postgres_dsn=self.postgres_dsn.text().strip(),
+            redis_url=self.redis_url.text().strip(), redis_auth_cfg=self.redis_auth_id(),
+            max_concurrent_chats=self.max_concurrent_chats.value(), postgres_dsn=self.postgres_dsn.text().strip(),
             postgres_auth_cfg=self.postgres_auth_id(),
             mcp_http_enabled=self.mcp_enabled.isChecked(), mcp_http_port=self.mcp_port.value(),
             mcp_allowed_folders=self.outside.allowed_folders(), backup_auth_cfg=self._backup_auth_id(),
@@ -219,6 +243,10 @@ class SettingsDialog(QDialog):
     def _backup_auth_id(self) -> str:
         chosen = self.backup_auth_cfg.configId()
         return chosen if (chosen or self._backup_cfg_touched) else self._original.backup_auth_cfg
+
+    def redis_auth_id(self) -> str:
+        chosen = self.redis_auth_cfg.configId()
+        return chosen if (chosen or self._redis_cfg_touched) else self._original.redis_auth_cfg
 
     def postgres_auth_id(self) -> str:
         chosen = self.postgres_auth_cfg.configId()
@@ -232,13 +260,22 @@ class SettingsDialog(QDialog):
         return data if data and combo.itemText(combo.currentIndex()) == text else text
 
     def accept(self) -> None:
-        problems = validate_settings(self.settings())
+        problems = validate_settings(self.settings()) + self._redis_url_problems()
         if problems:
             self.problems.setText("Not saved:\n" + "\n".join(f"• {p}" for p in problems))
             self.problems.show()
             return
         self.problems.hide()
         super().accept()
+
+    def _redis_url_problems(self) -> list[str]:
+        """A password in the URL would be written in clear to QGIS's settings file: refused."""
+        _bare, _user, password = split_credentials(self.redis_url.text().strip())
+        if not password:
+            return []
+        return ["Do not put the Redis password in the URL: remove it and store it in an auth configuration "
+                "(“Redis password” below, Basic method: user may be empty), so it stays in QGIS's "
+                "authentication database."]
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -307,7 +344,9 @@ class SettingsDialog(QDialog):
                                                       if first else result.message))
 
     async def test_redis(self) -> None:
-        _show(self.redis_result, await checks.check_redis(self.redis_url.text().strip()))
+        auth = self.redis_auth_id()
+        user, password = self._read_login(auth) if (auth and self._read_login) else ("", "")
+        _show(self.redis_result, await checks.check_redis(self.redis_url.text().strip(), user, password))
 
     async def test_postgres(self) -> None:
         auth = self.postgres_auth_id()

@@ -62,12 +62,22 @@ class PgConnection:
 
     async def run(self, what: str, work: Callable[[psycopg.AsyncConnection], Awaitable[T]],
                   timeout_s: float | None = None) -> T:
-        """Runs `work(conn)` with a time limit; connection trouble becomes StoreUnavailable."""
+        """Runs `work(conn)` with a time limit; connection trouble becomes StoreUnavailable.
+
+        A connection kept from before a server restart only learns it is dead on its next query,
+        so a reused connection that breaks is replaced and `work` runs once more on a fresh one."""
         async with self._lock:
             try:
-                if self._conn is None or self._conn.closed or self._conn.broken:
-                    self._conn = await asyncio.wait_for(self._open(), self.timeout_s)
-                return await asyncio.wait_for(work(self._conn), timeout_s or self.timeout_s)
+                reused = not self._needs_opening()
+                try:
+                    return await self._attempt(work, timeout_s)
+                except (psycopg.OperationalError, psycopg.InterfaceError, OSError) as exc:
+                    if not (reused and self._lost_connection()):
+                        raise
+                    log.info("PostgreSQL connection from before a restart dropped (%s); retrying once",
+                             first_line(exc))
+                    await self._drop()
+                    return await self._attempt(work, timeout_s)
             except asyncio.CancelledError:
                 await asyncio.shield(self._drop())  # a query cut off midway leaves the connection unusable
                 raise
@@ -78,6 +88,20 @@ class PgConnection:
                     f"PostgreSQL at {redacted_dsn(self.dsn)} failed while {what} ({first_line(exc)}); "
                     "check that the server is running and the connection settings are right"
                 ) from exc
+
+    async def _attempt(self, work: Callable[[psycopg.AsyncConnection], Awaitable[T]],
+                       timeout_s: float | None) -> T:
+        if self._needs_opening():
+            self._conn = await asyncio.wait_for(self._open(), self.timeout_s)
+        return await asyncio.wait_for(work(self._conn), timeout_s or self.timeout_s)
+
+    def _needs_opening(self) -> bool:
+        return self._conn is None or self._conn.closed or self._conn.broken
+
+    def _lost_connection(self) -> bool:
+        """True when the failure was the connection itself (closed by the server), not the query:
+        only then can the same work succeed on a new connection."""
+        return self._conn is not None and (self._conn.closed or self._conn.broken)
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 from typing import Iterator
-from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -13,6 +12,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .errors import StoreUnavailable, first_line
+from .redis_url import redacted
+
+__all__ = ["connect_redis", "redacted", "unavailable_as"]
 
 
 def connect_redis(url: str, timeout_s: float = 2.0) -> aioredis.Redis:
@@ -22,13 +24,6 @@ def connect_redis(url: str, timeout_s: float = 2.0) -> aioredis.Redis:
         url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s,
         retry=Retry(NoBackoff(), 1),  # one retry: a pooled connection may predate a server restart
         decode_responses=False)
-
-
-def redacted(url: str) -> str:
-    """The URL without its password, for messages."""
-    parts = urlsplit(url)
-    host = parts.hostname or "localhost"
-    return f"{parts.scheme}://{host}:{parts.port or 6379}"
 
 
 @contextlib.contextmanager

@@ -24,6 +24,7 @@ class ResilientConcurrencyGate:
     async def acquire(self, session_id: str, timeout: float | None = None) -> bool:
         if self.health.should_try():
             try:
+                await self.health.catch_up()  # sessions kept here meanwhile go back before the turn reads them
                 # No time limit here: waiting for a slot is not slowness; each poll has its own limit.
                 granted = await self.primary.acquire(session_id, timeout)
                 self.health.recovered()
@@ -57,6 +58,7 @@ class ResilientConcurrencyGate:
     async def capacity(self, session_id: str | None = None) -> Capacity:
         if self.health.should_try():
             try:
+                await self.health.catch_up()
                 result = await self.health.call("reading the chat capacity",
                                                 lambda: self.primary.capacity(session_id))
                 self.health.recovered()

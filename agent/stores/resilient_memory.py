@@ -25,21 +25,21 @@ class ResilientMemoryStore:
         self.outbox = outbox
         self.health = health
         self._outbox_may_hold = True  # unknown at start: a crash may have left memories there
+        health.add_catch_up(self._drain)
 
     async def _either(self, what: str, on_primary: Callable[[], Awaitable[T]],
                       on_outbox: Callable[[], Awaitable[T]]) -> T:
         if self.health.should_try():
             try:
-                moved = await self._drain()
+                await self.health.catch_up()
                 result = await self.health.call(what, on_primary)
-                self.health.recovered(f" ({moved} memorie(s) saved meanwhile were sent to it)" if moved else "")
+                self.health.recovered()
                 return result
             except StoreUnavailable as exc:
                 self.health.failed(exc)
         return await on_outbox()
 
-    async def _drain(self) -> int:
-        moved = 0
+    async def _drain(self) -> None:
         while self._outbox_may_hold:
             batch = await self.outbox.export(limit=200)
             if not batch:
@@ -51,8 +51,7 @@ class ResilientMemoryStore:
                     h.user, h.content, h.kind, i.embedding, h.metadata, i.model,
                     memory_id=h.id, created_at=h.created_at))
                 await self.outbox.delete(hit.user, hit.id)
-                moved += 1
-        return moved
+                self.health.sent("{} memorie(s) saved meanwhile were sent to it")
 
     async def add(self, user: str, content: str, kind: str, embedding: Sequence[float],
                   metadata: dict[str, Any] | None = None, model: str = "") -> str:

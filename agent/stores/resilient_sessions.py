@@ -22,14 +22,15 @@ class ResilientSessionStore:
         self.fallback = fallback
         self.health = health
         self._changed: set[str] = set()  # changed on the fallback while the server was away
+        health.add_catch_up(self._copy_back)
 
     async def _either(self, what: str, on_primary: Callable[[], Awaitable[T]],
                       on_fallback: Callable[[], Awaitable[T]], session_id: str | None = None) -> T:
         if self.health.should_try():
             try:
-                copied = await self._copy_back()
+                await self.health.catch_up()
                 result = await self.health.call(what, on_primary)
-                self.health.recovered(f" ({copied} session(s) copied back)" if copied else "")
+                self.health.recovered()
                 return result
             except StoreUnavailable as exc:
                 self.health.failed(exc)
@@ -38,8 +39,7 @@ class ResilientSessionStore:
             self._changed.add(session_id)
         return result
 
-    async def _copy_back(self) -> int:
-        copied = 0
+    async def _copy_back(self) -> None:
         for session_id in sorted(self._changed):
             record = await self.fallback.history(session_id)
             if record is None:
@@ -47,8 +47,7 @@ class ResilientSessionStore:
             else:
                 await self.health.call("copying a session back", lambda rec=record: self._push(rec))
             self._changed.discard(session_id)
-            copied += 1
-        return copied
+            self.health.sent("{} session(s) copied back")
 
     async def _push(self, record: SessionRecord) -> None:
         info = record.info

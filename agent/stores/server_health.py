@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from typing import Awaitable, Callable, Optional, TypeVar
 
 from .errors import StoreUnavailable
@@ -12,11 +13,16 @@ from .errors import StoreUnavailable
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 NoticeCallback = Optional[Callable[[str], None]]
+CatchUp = Callable[[], Awaitable[None]]
 
 
 class ServerHealth:
     """Decides when to try the server again (backing off while it stays down) and turns slowness
-    into `StoreUnavailable`, so the caller falls back instead of freezing the chat."""
+    into `StoreUnavailable`, so the caller falls back instead of freezing the chat.
+
+    Several stores share one server (Redis: sessions and the chat gate; PostgreSQL: sessions,
+    memories, notes). Whichever reaches it first after an outage runs every store's catch-up
+    (what was kept locally meanwhile goes back), so the single recovery notice says all of it."""
 
     def __init__(self, name: str, what_falls_back: str, on_notice: NoticeCallback = None, *,
                  op_timeout_s: float = 3.0, retry_after_s: float = 2.0, max_retry_after_s: float = 60.0):
@@ -29,6 +35,25 @@ class ServerHealth:
         self.down = False
         self._next_try = 0.0
         self._wait = retry_after_s
+        self._catch_ups: list[CatchUp] = []
+        self._catching_up = asyncio.Lock()  # two calls at once must not send the same item twice
+        self._sent: Counter[str] = Counter()  # "{} session(s) copied back" -> how many, since the outage
+
+    def add_catch_up(self, catch_up: CatchUp) -> None:
+        """`catch_up()` sends the server what a store kept locally; it reports each item with
+        `sent()` and raises StoreUnavailable when the server fails midway."""
+        self._catch_ups.append(catch_up)
+
+    async def catch_up(self) -> None:
+        """Runs before any call that reaches the server, so it never answers with older data
+        than this computer holds. Cheap when nothing is waiting."""
+        async with self._catching_up:
+            for catch_up in self._catch_ups:
+                await catch_up()
+
+    def sent(self, phrase: str, n: int = 1) -> None:
+        """Counts items sent back for the recovery notice; `phrase` holds {} for the number."""
+        self._sent[phrase] += n
 
     def should_try(self) -> bool:
         return not self.down or time.monotonic() >= self._next_try
@@ -51,12 +76,14 @@ class ServerHealth:
                        "nothing is lost, and the plugin reconnects by itself when it returns.")
         self._next_try = now + self._wait
 
-    def recovered(self, detail: str = "") -> None:
+    def recovered(self) -> None:
         if self.down:
             self.down = False
             self._wait = self.retry_after_s
-            log.info("%s is back", self.name)
-            self._tell(f"{self.name} is reachable again{detail}.")
+            sent = ", ".join(phrase.format(n) for phrase, n in self._sent.items())
+            log.info("%s is back%s", self.name, f" ({sent})" if sent else "")
+            self._tell(f"{self.name} is reachable again{f' ({sent})' if sent else ''}.")
+        self._sent.clear()
 
     def _tell(self, text: str) -> None:
         if self.on_notice is not None:

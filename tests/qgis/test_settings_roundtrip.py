@@ -16,7 +16,7 @@ def _qsettings(tmp_path):
 def test_every_field_round_trips(tmp_path):
     original = Settings(
         ollama_url="http://gpu-box:11434", chat_model="llama3.1:8b", num_ctx=8192, temperature=0.5,
-        max_steps=9, constrained_tools=True, redis_url="redis://127.0.0.1:6390/0",
+        max_steps=9, constrained_tools=True, redis_url="redis://127.0.0.1:6390/0", redis_auth_cfg="rds1234",
         catalogs=[CatalogConfig("Earth Search", "https://earth-search.example/v1",
                                 headers={"X-Api-Key": "k"}),
                   CatalogConfig("Demo", "/data/catalog.json", kind="static")],

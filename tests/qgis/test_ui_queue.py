@@ -46,7 +46,8 @@ def test_waits_for_a_free_slot_showing_chats_ahead_then_starts_by_itself(queued_
         assert emu.chat_requests() == []
         await gate.release("colleague-1")
         await other
-        await until(lambda: panel.queue_label.text() == "Waiting for a free slot (0 ahead)")
+        # first in line: the colleague's chat runs, and no "0 ahead"
+        await until(lambda: panel.queue_label.text() == "Waiting for a free slot: 1 chat running, you are next")
         await gate.release("colleague-2")
         await until(lambda: not panel.session.busy)
 

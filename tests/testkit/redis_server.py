@@ -12,8 +12,9 @@ from .servers import free_port, server_missing, wait_for_port
 
 
 class RedisServer:
-    def __init__(self, port: int | None = None):
+    def __init__(self, port: int | None = None, password: str = ""):
         self.port = port or free_port()
+        self.password = password  # "" = no AUTH; the URL never carries it (it lives in an auth config)
         self._proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -26,7 +27,8 @@ class RedisServer:
             raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
         self._proc = subprocess.Popen(
             [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--daemonize", "no", "--protected-mode", "no"],
+             "--daemonize", "no", "--protected-mode", "no",
+             *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if not wait_for_port(self.port):
             self.stop()
