@@ -53,7 +53,7 @@ def item_brief(item: Mapping[str, Any]) -> dict[str, Any]:
     props = item.get("properties") or {}
     brief = {"id": item.get("id"), "collection": item.get("collection"), "datetime": props.get("datetime"),
              "bbox": _round_bbox(item.get("bbox")), "assets": sorted((item.get("assets") or {}).keys())}
-    if not props.get("datetime"):
+    if not props.get("datetime") or props.get("start_datetime") or props.get("end_datetime"):
         brief["start_datetime"] = props.get("start_datetime")
         brief["end_datetime"] = props.get("end_datetime")
     if "eo:cloud_cover" in props:
