@@ -114,9 +114,10 @@ def static_catalog(folder: Path, items: list[dict]) -> Path:
     """A catalog.json linking `items` (written beside it): the plugin's catalog for the test."""
     folder.mkdir(parents=True, exist_ok=True)
     links = []
-    for item in items:
-        (folder / f"{item['id']}.json").write_text(json.dumps(item), encoding="utf-8")
-        links.append({"rel": "item", "href": f"./{item['id']}.json"})
+    for number, item in enumerate(items):
+        name = f"item-{number}.json"  # ids may hold a '/' (pystac's 0.9 example does)
+        (folder / name).write_text(json.dumps(item), encoding="utf-8")
+        links.append({"rel": "item", "href": f"./{name}"})
     catalog = {"type": "Catalog", "stac_version": "1.0.0", "id": "corpus", "description": "Published items",
                "links": links}
     (folder / "catalog.json").write_text(json.dumps(catalog), encoding="utf-8")
