@@ -5,6 +5,8 @@ stripes (testkit/stac_corpus.py): red in the west third, green in the middle, bl
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from qgis.core import QgsLayerTreeLayer, QgsMultiBandColorRenderer, QgsProject, QgsRasterLayer
@@ -83,6 +85,23 @@ async def test_blue_green_red_nir_analytic_is_drawn_in_true_colour_by_common_nam
     legend = _legend(layer)
     assert legend[0].startswith("Band 3: red") and legend[2].startswith("Band 1: blue"), legend
     assert "red = band 3 (red), green = band 2 (green), blue = band 1 (blue), by common name" in result.content[0].text
+
+
+async def test_a_mosaic_of_blue_green_red_nir_scenes_is_drawn_in_true_colour(load, cogs):
+    west = corpus_item("stac-spec-extended-item.json")
+    east = json.loads(json.dumps(west))  # the same scene once more, one scene-width east: a mosaic of two
+    width = west["bbox"][2] - west["bbox"][0]
+    east["id"] += "-east"
+    east["bbox"] = [west["bbox"][0] + width, west["bbox"][1], west["bbox"][2] + width, west["bbox"][3]]
+    items = [localise(item, "analytic", cogs.root, cogs.url) for item in (west, east)]
+    result = await load(items, asset="analytic")
+    assert not result.is_error, result.content[0].text
+    layer = _raster()
+    assert layer.source().endswith(".vrt") and layer.width() > 1.5 * layer.height()
+    renderer = layer.renderer()
+    assert (renderer.redBand(), renderer.greenBand(), renderer.blueBand()) == (3, 2, 1)
+    assert _legend(layer)[0].startswith("Band 3: red"), _legend(layer)
+    assert "red = band 3 (red)" in result.content[0].text
 
 
 async def test_maxar_worldview2_in_stac_0_8_is_read_and_drawn_in_true_colour(load, cogs):
