@@ -37,7 +37,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         rows = []
         for catalog in deps.catalogs.all():
             row: dict[str, Any] = {"name": catalog.name, "kind": catalog.kind, "url": catalog.config.url,
-                                   "access": deps.catalogs.access(catalog.name).label}
+                                   "access": deps.catalogs.access(catalog.name).label,
+                                   "source": ("QGIS Browser connection (read-only here; edit it in the Browser)"
+                                              if catalog.name in deps.catalogs.from_browser else "plugin settings")}
             if catalog.kind == "api":
                 try:
                     row["filter"] = await catalog.conforms("filter")
