@@ -11,12 +11,14 @@ import qgis.core
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from stacgis_agent.tools.stac.browser_connections import add_to_browser
+from stacgis_agent.tools.stac.browser_connections import SettingsConnections, add_to_browser
 from stacgis_agent.tools.stac.search import ItemSearch
 from testkit.mcp_calls import OneShotClient
 from testkit.stac_replay import StacReplay, load_session
 
-Connections = getattr(qgis.core, "QgsStacConnection", None)
+# PyQGIS has QgsStacConnection from 3.42; on 3.40 the plugin reads the settings QGIS keeps them in
+Connections = getattr(qgis.core, "QgsStacConnection", None) or (
+    SettingsConnections if qgis.core.Qgis.QGIS_VERSION_INT >= 34000 else None)
 pytestmark = pytest.mark.skipif(Connections is None, reason="QGIS Browser STAC connections exist from QGIS 3.40")
 PC = "https://planetarycomputer.microsoft.com/api/stac/v1"
 
@@ -50,13 +52,22 @@ async def test_a_browser_stac_connection_is_a_read_only_catalog_of_the_plugin(br
         assert len(outcome.items) == 10
 
 
+def test_qgis_browser_shows_a_connection_written_where_the_plugin_reads_them(qgis_app, browser_connection):
+    from qgis.core import QgsApplication
+
+    provider = QgsApplication.dataItemProviderRegistry().provider("STAC")
+    root = provider.createDataItem("", None)
+    names = [child.name() for child in root.createChildren()]
+    assert browser_connection in names  # QGIS's own Browser lists what add/read use
+
+
 async def test_a_plugin_catalog_is_written_to_the_browser_once(qgis_app, replay, tmp_path):
     config = CatalogConfig(name="Plugin PC", url=replay.url, headers={"X-Api-Key": "secret"})
     name = add_to_browser(config)
     try:
         assert name in Connections.connectionList()
         written = Connections.connection(name)
-        assert written.url == replay.url and "secret" not in str(dict(written.httpHeaders.headers()))
+        assert written.url == replay.url and "secret" not in str(written.httpHeaders)
         async with httpx.AsyncClient(timeout=10) as http:
             deps = ToolDeps.from_settings(Settings(catalogs=[config]), http=http, work_dir=str(tmp_path))
             assert deps.catalogs.names() == ["Plugin PC"]  # the same URL is not listed twice

@@ -20,12 +20,71 @@ BROWSER_SUFFIX = " (QGIS Browser)"
 
 
 def _connection_class() -> Any:
-    """QgsStacConnection where this QGIS has it (3.40+), else None."""
+    """QgsStacConnection where PyQGIS has it (3.42+), the same settings read directly on 3.40 (where the class
+    exists in QGIS but not in Python), else None."""
     try:
-        from qgis.core import QgsApplication, QgsStacConnection
+        from qgis.core import Qgis, QgsApplication
     except ImportError:
         return None
-    return QgsStacConnection if QgsApplication.instance() is not None else None  # settings need the app
+    if QgsApplication.instance() is None or Qgis.QGIS_VERSION_INT < 34000:  # settings need the app
+        return None
+    try:
+        from qgis.core import QgsStacConnection
+    except ImportError:
+        return SettingsConnections
+    return QgsStacConnection
+
+
+class SettingsConnections:
+    """QGIS 3.40's STAC connections as QGIS stores them (connections/stac/items/<name>/url, authcfg,
+    http-header/…), with QgsStacConnection's static interface."""
+
+    PREFIX = "connections/stac/items"
+
+    class Data:
+        def __init__(self) -> None:
+            self.url, self.authCfg, self.username, self.password = "", "", "", ""
+            self.httpHeaders: dict[str, str] = {}
+
+    @classmethod
+    def connectionList(cls) -> list[str]:
+        from qgis.core import QgsSettings
+
+        settings = QgsSettings()
+        settings.beginGroup(cls.PREFIX)
+        names = list(settings.childGroups())
+        settings.endGroup()
+        return names
+
+    @classmethod
+    def connection(cls, name: str) -> SettingsConnections.Data:
+        from qgis.core import QgsSettings
+
+        settings = QgsSettings()
+        data = cls.Data()
+        key = f"{cls.PREFIX}/{name}"
+        data.url = str(settings.value(f"{key}/url", "") or "")
+        data.authCfg = str(settings.value(f"{key}/authcfg", "") or "")
+        data.username = str(settings.value(f"{key}/username", "") or "")
+        settings.beginGroup(f"{key}/http-header")
+        data.httpHeaders = {k: str(settings.value(k)) for k in settings.childKeys()}
+        settings.endGroup()
+        return data
+
+    @classmethod
+    def addConnection(cls, name: str, data: SettingsConnections.Data) -> None:
+        from qgis.core import QgsSettings
+
+        settings = QgsSettings()
+        settings.setValue(f"{cls.PREFIX}/{name}/url", data.url)
+        if data.authCfg:
+            settings.setValue(f"{cls.PREFIX}/{name}/authcfg", data.authCfg)
+
+    @classmethod
+    def deleteConnection(cls, name: str) -> None:
+        from qgis.core import QgsSettings
+
+        QgsSettings().remove(f"{cls.PREFIX}/{name}")
 
 
 def browser_catalogs(configured: Iterable[CatalogConfig] = ()) -> list[CatalogConfig]:
@@ -72,7 +131,7 @@ def add_to_browser(config: CatalogConfig) -> str:
 def _plain_headers(headers: Any) -> dict[str, str]:
     """The connection's HTTP headers as a dict (QgsHttpHeaders), without QGIS's own referer entry when empty."""
     try:
-        values = dict(headers.headers())
+        values = dict(headers) if isinstance(headers, dict) else dict(headers.headers())
     except (AttributeError, TypeError):
         return {}
     return {str(k): str(v) for k, v in values.items() if v not in (None, "")}
