@@ -55,8 +55,10 @@ async def test_a_browser_stac_connection_is_a_read_only_catalog_of_the_plugin(br
 def test_qgis_browser_shows_a_connection_written_where_the_plugin_reads_them(qgis_app, browser_connection):
     from qgis.core import QgsApplication
 
-    provider = QgsApplication.dataItemProviderRegistry().provider("STAC")
-    root = provider.createDataItem("", None)
+    providers = QgsApplication.dataItemProviderRegistry().providers()
+    stac = [p for p in providers if p.name().lower() == "stac"]
+    assert len(stac) == 1, [p.name() for p in providers]
+    root = stac[0].createDataItem("", None)
     names = [child.name() for child in root.createChildren()]
     assert browser_connection in names  # QGIS's own Browser lists what add/read use
 
