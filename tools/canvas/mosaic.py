@@ -187,19 +187,31 @@ def describe_bands(path: str, meta: list[dict]) -> dict[str, Any]:
         valid = values[np.isfinite(values)]
         info: dict[str, Any] = {"band": i, "dtype": gdal.GetDataTypeName(band.DataType),
                                 "nodata": band.GetNoDataValue(), "scale": band.GetScale(), "offset": band.GetOffset(),
-                                "name": band_label(band_meta) or band.GetDescription() or f"band {i}"}
-        stats = band_meta.get("statistics") or {}
+                                "name": band_label(band_meta) or band.GetDescription() or f"band {i}",
+                                "common_name": band_meta.get("common_name"), "stac_name": band_meta.get("name")}
         if valid.size:
             info["p2"], info["p98"] = (float(v) for v in np.percentile(valid, [2, 98]))
             info["min"], info["max"] = float(valid.min()), float(valid.max())
-        if "minimum" in stats and "maximum" in stats:
-            info["p2"], info["p98"] = float(stats["minimum"]), float(stats["maximum"])
+        declared = declared_range(band_meta.get("statistics") or {}, band.GetScale(), band.GetOffset())
+        if declared is not None:
+            info["p2"], info["p98"] = declared
         if band.DataType in (gdal.GDT_Byte, gdal.GDT_UInt16, gdal.GDT_Int16) and valid.size:
             unique = np.unique(valid)
             if unique.size <= MAX_CLASSES:
                 info["classes"] = [float(v) for v in unique]
         bands.append(info)
     return {"bands": bands, "band_count": ds.RasterCount, "bounds_lonlat": raster_bounds_lonlat(ds)}
+
+
+def declared_range(stats: dict, scale: float | None, offset: float | None) -> tuple[float, float] | None:
+    """The catalog's minimum/maximum in the units QGIS draws: STAC statistics count raw values (as GDAL's
+    do), and QGIS draws them with the band's scale and offset applied."""
+    if not isinstance(stats.get("minimum"), (int, float)) or not isinstance(stats.get("maximum"), (int, float)):
+        return None
+    scale = 1.0 if scale is None else scale
+    offset = offset or 0.0
+    low, high = sorted((stats["minimum"] * scale + offset, stats["maximum"] * scale + offset))
+    return float(low), float(high)
 
 
 def sample_band(ds: Any, index: int, physical: bool = True) -> np.ndarray:

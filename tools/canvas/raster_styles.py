@@ -20,6 +20,7 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from ..common import ToolInputError
+from .stac_assets import true_colour_bands
 
 RAMP_BY_KIND = {"index": ("RdYlGn", False), "temperature": ("Spectral", True), "other": ("Viridis", False)}
 
@@ -99,10 +100,14 @@ def default_style(layer: QgsRasterLayer, kind: str, choice_kind: str, bands: lis
                   classes: list[dict] | None = None) -> str:
     """Styles a freshly loaded STAC layer; returns the renderer's name for the tool's summary."""
     if choice_kind in ("visual", "rgb") and len(bands) >= 3:
-        byte = all(b.get("dtype") == "Byte" for b in bands[:3])
-        ranges = None if byte else [(b.get("p2", 0.0), b.get("p98", 1.0)) for b in bands[:3]]
-        rgb(layer, (1, 2, 3), ranges)
-        return "multiband colour"
+        colour = true_colour_bands([{"common_name": b.get("common_name"), "name": b.get("stac_name") or b.get("name")}
+                                    for b in bands])
+        chosen = [bands[n - 1] for n in colour.bands]
+        scaled = any((b.get("scale") or 1.0) != 1.0 or (b.get("offset") or 0.0) != 0.0 for b in chosen)
+        byte = all(b.get("dtype") == "Byte" for b in chosen) and not scaled
+        ranges = None if byte else [(b.get("p2", 0.0), b.get("p98", 1.0)) for b in chosen]
+        rgb(layer, colour.bands, ranges)
+        return f"multiband colour: {colour.words([str(b.get('name') or '') for b in bands])}"
     first = bands[0] if bands else {}
     if kind == "classes" and (classes or first.get("classes")):
         labels = {float(c["value"]): str(c.get("description") or c.get("name") or c["value"]) for c in classes or []}

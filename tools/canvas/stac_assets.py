@@ -5,12 +5,15 @@ Pure data (no QGIS, no GDAL): item JSON in, plain choices out.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..common import ToolInputError
 from ..stac.bands import asset_bands
+from ..stac.legacy import upgraded_item
 from ..stac.summaries import asset_type
+from ..stac.timeutil import item_times as property_times
 
 RGB = ("red", "green", "blue")
 _RASTER_HINTS = ("tiff", "geotiff", "jp2", "image/vnd", "x-hdf", "netcdf", "unknown")
@@ -33,10 +36,8 @@ class AssetChoice:
 
 
 def item_times(item: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    props = item.get("properties") or {}
-    if props.get("datetime"):
-        return props["datetime"], props["datetime"]
-    return props.get("start_datetime"), props.get("end_datetime")
+    """The item's start and end (its range when it has one, else its instant twice)."""
+    return property_times(item.get("properties") or {})
 
 
 def item_epsg(item: Mapping[str, Any], asset: Mapping[str, Any] | None = None) -> int | None:
@@ -61,10 +62,13 @@ def item_crs(item: Mapping[str, Any], asset: Mapping[str, Any] | None = None) ->
             return code
         if isinstance(source.get("proj:wkt2"), str) and source["proj:wkt2"].strip():
             return source["proj:wkt2"]
+        if isinstance(source.get("proj:projjson"), dict) and source["proj:projjson"]:
+            return json.dumps(source["proj:projjson"])  # GDAL reads PROJJSON text like WKT
     return None
 
 
 def choose_assets(item: Mapping[str, Any], asset_key: str | None = None) -> AssetChoice:
+    item = upgraded_item(item)  # 0.8/0.9 band layout read as 1.0
     choice = _choose(item, asset_key)
     choice.crs = item_crs(item, (item.get("assets") or {}).get(choice.keys[0]))
     bbox = item.get("bbox")
@@ -93,6 +97,10 @@ def _choose(item: Mapping[str, Any], asset_key: str | None) -> AssetChoice:
         bands = [{**_band_meta(assets[k], k)[0], "colour": c} for k, c in zip(keys, RGB)]
         return AssetChoice(item_id, "rgb", keys, [assets[k]["href"] for k in keys], bands,
                            item_epsg(item, assets[keys[0]]), start, end)
+    for key, asset in assets.items():  # one multi-band image with red, green and blue among its bands
+        names = {b.get("common_name") for b in asset_bands(asset)}
+        if asset.get("href") and all(c in names for c in RGB):
+            return _one(item, key, start, end)
     for key, asset in assets.items():
         roles = asset.get("roles") or []
         if "data" in roles and any(h in asset_type(key, asset).lower() for h in _RASTER_HINTS):
@@ -119,14 +127,35 @@ def _band_meta(asset: Mapping[str, Any], key: str = "") -> list[dict[str, Any]]:
     bands = asset_bands(asset) or [{}]
     if len(bands) == 1 and not (bands[0].get("name") or bands[0].get("common_name")) and (asset.get("title") or key):
         bands[0]["name"] = str(asset.get("title") or key)  # the legend says "NDVI", not "Band 1 (Gray)"
-    raster = asset.get("raster:bands") or []
-    unified = asset.get("bands") or []
-    for i, band in enumerate(bands):
-        stats = (raster[i] if i < len(raster) else {}).get("statistics") or \
-                (unified[i] if i < len(unified) else {}).get("statistics")
-        if stats:
-            band["statistics"] = stats
     return bands
+
+
+@dataclass
+class TrueColour:
+    bands: tuple[int, int, int]  # 1-based band numbers drawn as red, green, blue
+    basis: str  # "common name", "band name" or "position"
+
+    def words(self, names: list[str]) -> str:
+        """'red = band 3 (red), green = band 2 (green), blue = band 1 (blue), by common name'."""
+        parts = []
+        for colour, number in zip(RGB, self.bands):
+            name = names[number - 1] if number - 1 < len(names) and names[number - 1] else ""
+            parts.append(f"{colour} = band {number}" + (f" ({name})" if name else ""))
+        return ", ".join(parts) + f", by {self.basis}"
+
+
+def true_colour_bands(bands: list[dict[str, Any]]) -> TrueColour:
+    """Which bands to draw as red, green and blue: by STAC common_name, else by a band name that says the
+    colour ('Red', 'red'), else the first three in order."""
+    for basis, key in (("common name", "common_name"), ("band name", "name")):
+        found = {}
+        for number, band in enumerate(bands, start=1):
+            value = str(band.get(key) or "").strip().lower()
+            if value in RGB:
+                found.setdefault(value, number)
+        if all(c in found for c in RGB):
+            return TrueColour((found["red"], found["green"], found["blue"]), basis)
+    return TrueColour((1, 2, 3), "position")
 
 
 def band_kind(choice: AssetChoice, collection: str = "") -> str:

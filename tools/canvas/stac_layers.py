@@ -64,8 +64,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             items = list(await asyncio.gather(*(cat.item(collection, i) for i in item_ids)))
         else:
             raise ToolInputError("Give collection and item_ids, or the item_collection_file from search_items.")
-        label = collection or (items[0].get("collection") if items else "STAC items")
-        return await _show_items(deps, cat, items, asset, f"{label} ({len(items)} items)", footprints=footprints)
+        return await _show_items(deps, cat, items, asset, items_title(items, collection), footprints=footprints)
 
     @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
     async def visualize_collection(
@@ -87,6 +86,16 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if not show_imagery:
             return await _show_footprints_only(deps, cat, outcome.items, title)
         return await _show_items(deps, cat, outcome.items, asset, title, footprints=True)
+
+
+def items_title(items: list[dict], collection: str | None = None) -> str:
+    """'sentinel-2-l2a (3 items)'; an item without a collection goes by its id, never 'None'."""
+    collections = sorted({str(i["collection"]) for i in items if i.get("collection")})
+    label = collection or (collections[0] if len(collections) == 1 else "")
+    if len(items) == 1:
+        item_id = str(items[0].get("id") or "STAC item")
+        return f"{label} {item_id}" if label else item_id
+    return f"{label or 'STAC items'} ({len(items)} items)"
 
 
 async def _show_footprints_only(deps: ToolDeps, cat: Any, items: list[dict], title: str) -> CallToolResult:

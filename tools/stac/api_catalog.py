@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
 
@@ -11,7 +13,7 @@ import httpx
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
 from .http_json import CatalogError, NotFound, fetch_json
-from .search import PAGE_SIZE, ItemSearch, SearchOutcome, and_filters, cloud_filter, cloud_ok
+from .search import PAGE_SIZE, ItemSearch, SearchOutcome, and_filters, cloud_filter, cloud_ok, get_param
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +34,14 @@ class ApiCatalog:
         self._queryables: dict[str, dict] = {}
         self._collections: list[dict] | None = None
         self._collection_docs: dict[str, dict] = {}
+        self._landing: dict | None = None
+        self._method: str | None = None  # "POST" or "GET" for item search, once known
 
-    async def _get(self, path_or_url: str, **kwargs: Any) -> Any:
+    async def _get(self, path_or_url: str, extra_headers: dict | None = None, **kwargs: Any) -> Any:
+        """`extra_headers` (a next link's own headers) go first: the catalog's scoped credentials win."""
         url = path_or_url if path_or_url.startswith("http") else self.root + path_or_url
-        return await fetch_json(self.http, url, catalog=self.name, headers=self.headers_for(url) or None,
+        headers = {**(extra_headers or {}), **(self.headers_for(url) or {})}
+        return await fetch_json(self.http, url, catalog=self.name, headers=headers or None,
                                 remedy=self.remedy, **kwargs)
 
     async def conformance(self) -> list[str]:
@@ -95,68 +101,197 @@ class ApiCatalog:
             raise ToolInputError(f"Item '{item_id}' is not in collection '{collection_id}'; "
                                  "use search_items to find item ids.") from None
 
-    async def search_collections(self, q: str, limit: int) -> list[dict] | None:
+    async def landing(self) -> dict:
+        """The root document: its links say which search methods the API offers."""
+        if self._landing is None:
+            doc = await self._get("/")
+            self._landing = doc if isinstance(doc, dict) else {}
+        return self._landing
+
+    async def search_method(self) -> str:
+        """POST when the landing page offers it (or says nothing about search), else GET, which the spec requires."""
+        if self._method is None:
+            try:
+                links = (await self.landing()).get("links") or []
+            except CatalogError:
+                links = []
+            methods = {str(link.get("method") or "GET").upper() for link in links
+                       if isinstance(link, dict) and link.get("rel") == "search"}
+            self._method = "POST" if "POST" in methods or not methods else "GET"
+        return self._method
+
+    async def search_collections(self, q: str, limit: int) -> CollectionMatches | None:
         """Collections matching free text `q`, searched by the API (collection search); None when it cannot."""
         if not q or not await self.conforms("collection-search#free-text"):
             return None
         doc = await self._get("/collections", params={"q": q, "limit": limit})
         if not isinstance(doc, dict) or not isinstance(doc.get("collections"), list):
             raise CatalogError(f"Catalog '{self.name}' /collections?q= is not a STAC collection list.")
-        return doc["collections"]
+        return CollectionMatches(doc["collections"], matched_count(doc))
 
-    async def _apply_extensions(self, search: ItemSearch) -> None:
-        """Cloud cover as a CQL2 filter or a Query-extension clause, and fewer bytes per item with Fields."""
+    async def _cloud_is_queryable(self, collections: list[str]) -> bool:
+        """The server may filter on eo:cloud_cover only where every searched collection's queryables name it
+        (or allow any property with additionalProperties: true)."""
+        for collection in collections or [None]:
+            declared = await self.queryables(collection) or {}
+            if "eo:cloud_cover" not in (declared.get("properties") or {}) \
+                    and declared.get("additionalProperties") is not True:
+                return False
+        return True
+
+    async def _apply_extensions(self, search: ItemSearch) -> list[str]:
+        """Cloud cover as a CQL2 filter or a Query-extension clause where the queryables allow it, else filtered
+        here (said in the notes); fewer bytes per item with Fields."""
+        notes = []
         if search.max_cloud_cover is not None:
-            if await self.conforms("filter"):
-                search.filter = and_filters(search.filter, cloud_filter(search.max_cloud_cover))
+            can_filter, can_query = await self.conforms("filter"), await self.conforms("#query")
+            if (can_filter or can_query) and await self._cloud_is_queryable(search.collections):
+                if can_filter:
+                    search.filter = and_filters(search.filter, cloud_filter(search.max_cloud_cover))
+                else:
+                    search.query = {**(search.query or {}), "eo:cloud_cover": {"lte": search.max_cloud_cover}}
                 search.max_cloud_cover = None
-            elif await self.conforms("#query"):
-                search.query = {**(search.query or {}), "eo:cloud_cover": {"lte": search.max_cloud_cover}}
-                search.max_cloud_cover = None
+            else:
+                notes.append(f"Catalog '{self.name}' cannot filter on eo:cloud_cover for these collections (not "
+                             f"queryable), so cloud cover <= {search.max_cloud_cover:g} was applied here to the "
+                             "returned items; items without a cloud cover were kept.")
         if search.fields is None and await self.conforms("#fields"):
             search.fields = {"exclude": ["links"]}  # the one part of an item nothing here reads
+        return notes
 
     async def search(self, search: ItemSearch) -> SearchOutcome:
-        """Gathers up to `search.limit` items, fetching each page once, in order."""
+        """Gathers up to `search.limit` items, fetching each page once, in order; a stop is said in the notes."""
         if not await self.conforms("item-search"):
             raise CatalogError(f"Catalog '{self.name}' does not offer item search (/search).")
-        await self._apply_extensions(search)
+        notes = await self._apply_extensions(search)
         page_size = min(PAGE_SIZE, max(1, search.limit))
+        pages = SearchPages(self, search, page_size, await self.search_method())
         items: list[dict] = []
         seen_ids: set[tuple] = set()
-        number_matched = None
-        pages = 0
-        request: tuple[str, str, dict | None] | None = ("POST", self.root + "/search", search.body(page_size))
-        visited: set[str] = set()
-        while request and len(items) < search.limit:
-            method, url, body = request
-            marker = f"{method} {url} {sorted(body.items()) if body else ''}"
-            if marker in visited:  # a catalog whose next link points back would loop forever
-                break
-            visited.add(marker)
-            doc = await self._get(url, method=method, body=body)
-            pages += 1
-            if not isinstance(doc, dict) or not isinstance(doc.get("features"), list):
-                raise CatalogError(f"Catalog '{self.name}' returned a search page that is not a FeatureCollection.")
-            if number_matched is None:
-                number_matched = doc.get("numberMatched", (doc.get("context") or {}).get("matched"))
+        async for doc in pages:
             for feature in doc["features"]:
                 key = (feature.get("collection"), feature.get("id"))
-                if not cloud_ok(feature, search.max_cloud_cover):  # the API could not filter: done here
-                    continue
-                if key not in seen_ids:
+                if cloud_ok(feature, search.max_cloud_cover) and key not in seen_ids:  # local cloud filter
                     seen_ids.add(key)
                     items.append(feature)
-            next_url, next_method, next_body, merge = _next_link(doc, self.root)
-            if next_url is None:
-                request = None
-            elif next_method == "POST":
-                request = ("POST", next_url, {**(body or {}), **(next_body or {})} if merge or not next_body
-                           else next_body)
-            else:
-                request = ("GET", next_url, None)
-        more = request is not None or len(items) > search.limit
-        return SearchOutcome(items[: search.limit], number_matched, pages, more)
+            if len(items) >= search.limit:
+                break
+        notes += pages.notes
+        matched = None if search.max_cloud_cover is not None else pages.number_matched  # counted before our filter
+        everything_back = matched is not None and len(items) >= matched
+        more = len(items) > search.limit or (pages.pending is not None and not everything_back)
+        return SearchOutcome(items[: search.limit], matched, pages.fetched, more, notes)
+
+
+@dataclass
+class CollectionMatches:
+    collections: list[dict]
+    number_matched: int | None  # what the API counted, when it says
+
+
+def matched_count(doc: dict) -> int | None:
+    """numberMatched (or the older context.matched) of a page; None when the API does not count."""
+    value = doc.get("numberMatched", (doc.get("context") or {}).get("matched"))
+    return value if isinstance(value, int) else None
+
+
+@dataclass
+class PageRequest:
+    method: str
+    url: str
+    body: dict | None = None
+    params: dict | None = None
+    headers: dict = field(default_factory=dict)
+
+    def marker(self) -> str:
+        return json.dumps([self.method, self.url, self.body, self.params, self.headers], sort_keys=True, default=str)
+
+
+class SearchPages:
+    """The pages of one item search, following `next` links (href, method, body, merge, headers) in order.
+    GET when the API offers no POST search, and again GET when a POST is answered 405. Where paging must stop
+    early (a link that loops, a failing page), `notes` says so; `pending` is the page not fetched."""
+
+    def __init__(self, catalog: ApiCatalog, search: ItemSearch, page_size: int, method: str) -> None:
+        self.catalog = catalog
+        self.search = search
+        self.page_size = page_size
+        url = catalog.root + "/search"
+        self.pending: PageRequest | None = (PageRequest("POST", url, search.body(page_size)) if method == "POST"
+                                            else PageRequest("GET", url, params=search.query_params(page_size)))
+        self.fetched = 0
+        self.number_matched: int | None = None
+        self.notes: list[str] = []
+        self._visited: set[str] = set()
+
+    def __aiter__(self) -> SearchPages:
+        return self
+
+    async def __anext__(self) -> dict:
+        request = self.pending
+        if request is None:
+            raise StopAsyncIteration
+        if request.marker() in self._visited:  # a next link that points back would loop forever
+            self.notes.append(f"Paging stopped after page {self.fetched}: catalog '{self.catalog.name}' sent a next "
+                              "link to a page already fetched; more items may exist.")
+            raise StopAsyncIteration
+        self._visited.add(request.marker())
+        try:
+            doc = await self._fetch(request)
+        except CatalogError as exc:
+            if not self.fetched:
+                raise
+            self.notes.append(f"Paging stopped after page {self.fetched}: the next page failed ({exc}); "
+                              "the items listed are those of the pages before.")
+            raise StopAsyncIteration from None
+        self.fetched += 1
+        if not isinstance(doc, dict) or not isinstance(doc.get("features"), list):
+            raise CatalogError(f"Catalog '{self.catalog.name}' returned a search page that is not a FeatureCollection.")
+        if self.number_matched is None:
+            self.number_matched = matched_count(doc)
+        self.pending = self._next(doc, request)
+        return doc
+
+    async def _fetch(self, request: PageRequest) -> Any:
+        if request.method == "POST" and self.catalog._method == "GET":  # refused before: as GET straight away
+            _as_get(request)
+        try:
+            return await self.catalog._get(request.url, method=request.method, body=request.body,
+                                           params=request.params, extra_headers=request.headers)
+        except CatalogError as exc:
+            if request.method != "POST" or not _refused_method(exc):
+                raise
+        self.catalog._method = "GET"  # the API does not take POST searches: GET from now on
+        _as_get(request)
+        return await self.catalog._get(request.url, params=request.params, extra_headers=request.headers)
+
+    def _next(self, doc: dict, current: PageRequest) -> PageRequest | None:
+        link = next((lnk for lnk in doc.get("links") or []
+                     if isinstance(lnk, dict) and lnk.get("rel") == "next" and lnk.get("href")), None)
+        if link is None:
+            return None
+        url = urljoin(self.catalog.root + "/", link["href"])
+        headers = {str(k): str(v) for k, v in (link.get("headers") or {}).items()} \
+            if isinstance(link.get("headers"), dict) else {}
+        if str(link.get("method") or "GET").upper() != "POST":
+            return PageRequest("GET", url, headers=headers)
+        body = link.get("body") if isinstance(link.get("body"), dict) else None
+        if body is None:
+            body = current.body if current.body is not None else dict(current.params or {})
+        elif link.get("merge"):
+            body = {**(current.body or {}), **body}
+        return PageRequest("POST", url, body, headers=headers)
+
+
+def _as_get(request: PageRequest) -> None:
+    """The same page asked by GET: the POST body as query parameters."""
+    request.params = {k: get_param(k, v) for k, v in (request.body or {}).items()}
+    request.method, request.body = "GET", None
+
+
+def _refused_method(exc: CatalogError) -> bool:
+    """HTTP 405 Method Not Allowed: the API has no POST search."""
+    return "HTTP 405" in str(exc)
 
 
 def _next_link(doc: dict, root: str) -> tuple[str | None, str, dict | None, bool]:

@@ -12,6 +12,7 @@ from ...agent.config import CatalogConfig
 from ..common import ToolInputError
 from .access import CatalogAccess, CatalogSecrets
 from .api_catalog import ApiCatalog
+from .browser_connections import browser_catalogs
 from .gdal_reads import ReadOptions, plan_read
 from .static_catalog import StaticCatalog
 
@@ -29,13 +30,18 @@ def qgis_secrets(config: CatalogConfig) -> CatalogSecrets:
 
 class CatalogRegistry:
     def __init__(self, configs: list[CatalogConfig], http: httpx.AsyncClient,
-                 secrets: SecretsFn = qgis_secrets) -> None:
+                 secrets: SecretsFn = qgis_secrets, browser: bool = True) -> None:
         self.http = http
         self.secrets = secrets  # read from the auth database at each use: nothing secret is kept here
         self._catalogs: dict[str, Catalog] = {}
         self._access: dict[str, CatalogAccess] = {}
+        self.from_browser: set[str] = set()  # names of the QGIS Browser's STAC connections (read-only here)
         for config in configs:
             self.add(config)
+        for config in browser_catalogs(configs) if browser else []:  # QGIS 3.40+; none before
+            if config.name not in self._catalogs:
+                self.add(config)
+                self.from_browser.add(config.name)
 
     def add(self, config: CatalogConfig) -> Catalog:
         kind = config.kind if config.kind in ("api", "static") else "api"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,27 @@ class ItemSearch:
             body["fields"] = self.fields
         return body
 
+    def query_params(self, page_size: int) -> dict[str, str]:
+        """The same search as GET query parameters (the spec's required form; POST is optional):
+        lists comma-joined, objects as JSON text, sortby as '+field,-field'."""
+        params: dict[str, str] = {}
+        for key, value in self.body(page_size).items():
+            params[key] = get_param(key, value)
+        return params
+
+
+def get_param(key: str, value: Any) -> str:
+    """One search parameter written for a GET query string."""
+    if key == "sortby" and isinstance(value, list):
+        return ",".join(("-" if s.get("direction") == "desc" else "+") + str(s["field"]) for s in value)
+    if key == "fields" and isinstance(value, dict):
+        return ",".join([*map(str, value.get("include") or []), *("-" + str(f) for f in value.get("exclude") or [])])
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
+
 
 def cloud_filter(max_cloud_cover: float) -> dict:
     return {"op": "<=", "args": [{"property": "eo:cloud_cover"}, max_cloud_cover]}
@@ -67,3 +89,4 @@ class SearchOutcome:
     number_matched: int | None
     pages_fetched: int
     more_available: bool
+    notes: list[str] = field(default_factory=list)  # what the analyst must know: a local filter, a stop in paging

@@ -15,6 +15,7 @@ import httpx
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
 from .http_json import CatalogError, fetch_json
+from .legacy import upgraded_item
 from .search import ItemSearch, SearchOutcome, cloud_ok
 from .timeutil import interval_bounds, item_time_range, overlaps
 
@@ -90,7 +91,7 @@ class StaticCatalog:
                         items.append(self._absolute_item(feature, location, parent_collection))
                     continue
                 current = parent_collection
-                if kind == "Collection":
+                if kind == "Collection" or (kind is None and "extent" in doc and "id" in doc):  # 0.8/0.9: no type
                     collections[doc["id"]] = doc
                     current = doc["id"]
                 for link in doc.get("links") or []:
@@ -102,7 +103,7 @@ class StaticCatalog:
 
     @staticmethod
     def _absolute_item(item: dict, location: str, collection: str | None) -> dict:
-        item = dict(item)
+        item = upgraded_item(item)  # 0.8/0.9 band layout read as 1.0
         item.setdefault("collection", collection)
         item["assets"] = {k: {**a, "href": _resolve(location, a["href"])} if a.get("href") else a
                           for k, a in (item.get("assets") or {}).items()}
@@ -129,10 +130,11 @@ class StaticCatalog:
         return self._collections[collection_id]
 
     async def item(self, collection_id: str, item_id: str) -> dict:
-        await self.collection(collection_id)
-        for item in self._items:
+        await self._walk()
+        for item in self._items:  # an item may name a collection the catalog holds no document for
             if item.get("id") == item_id and item.get("collection") == collection_id:
                 return item
+        await self.collection(collection_id)
         raise ToolInputError(f"Item '{item_id}' is not in collection '{collection_id}'; "
                              "use search_items to find item ids.")
 

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from .bands import asset_bands
 from .hrefs import gdal_path
+from .legacy import upgraded_item
 from .untrusted import clip, envelope, is_free_text
 
 _GUESSED_TYPES = {".tif": "image/tiff; application=geotiff", ".tiff": "image/tiff; application=geotiff",
@@ -53,7 +54,7 @@ def item_brief(item: Mapping[str, Any]) -> dict[str, Any]:
     props = item.get("properties") or {}
     brief = {"id": item.get("id"), "collection": item.get("collection"), "datetime": props.get("datetime"),
              "bbox": _round_bbox(item.get("bbox")), "assets": sorted((item.get("assets") or {}).keys())}
-    if not props.get("datetime"):
+    if not props.get("datetime") or props.get("start_datetime") or props.get("end_datetime"):
         brief["start_datetime"] = props.get("start_datetime")
         brief["end_datetime"] = props.get("end_datetime")
     if "eo:cloud_cover" in props:
@@ -62,11 +63,13 @@ def item_brief(item: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def item_detail(item: Mapping[str, Any]) -> dict[str, Any]:
+    item = upgraded_item(item)  # 0.8/0.9 band layout read as 1.0
     props = item.get("properties") or {}
     scalars = {k: v for k, v in props.items() if isinstance(v, (str, int, float, bool))}
     assets = item.get("assets") or {}
     titles = {k: clip(a.get("title"), 120) for k, a in assets.items() if a.get("title")}
-    return {"id": item.get("id"), "collection": item.get("collection"), "bbox": _round_bbox(item.get("bbox")),
+    return {"id": item.get("id"), "collection": item.get("collection"), "stac_version": item.get("stac_version"),
+            "bbox": _round_bbox(item.get("bbox")),
             "properties": {k: v for k, v in scalars.items() if not is_free_text(v)},
             "assets": [asset_detail(k, a) for k, a in assets.items()],
             "catalog_text": envelope(properties={k: clip(v) for k, v in scalars.items() if is_free_text(v)},

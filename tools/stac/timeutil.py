@@ -56,13 +56,20 @@ def interval_bounds(text: str | None) -> tuple[datetime | None, datetime | None]
     return (None if start in OPEN else parse_instant(start)), (None if end in OPEN else parse_instant(end, True))
 
 
+def item_times(properties: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """An item's time as text: `start_datetime`/`end_datetime` when given (even with `datetime` also set,
+    the range is what the item covers), else `datetime` as an instant."""
+    start, end = properties.get("start_datetime"), properties.get("end_datetime")
+    if start or end:
+        instant = properties.get("datetime")
+        return start or instant or end, end or instant or start
+    instant = properties.get("datetime")
+    return instant, instant
+
+
 def item_time_range(properties: Mapping[str, Any]) -> tuple[datetime | None, datetime | None]:
-    """An item's time: `datetime`, or `start_datetime`/`end_datetime` when `datetime` is null."""
-    if properties.get("datetime"):
-        instant = parse_instant(properties["datetime"])
-        return instant, instant
-    start = properties.get("start_datetime")
-    end = properties.get("end_datetime")
+    """An item's time range, as in item_times()."""
+    start, end = item_times(properties)
     return (parse_instant(start) if start else None), (parse_instant(end) if end else None)
 
 

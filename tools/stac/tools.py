@@ -37,7 +37,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         rows = []
         for catalog in deps.catalogs.all():
             row: dict[str, Any] = {"name": catalog.name, "kind": catalog.kind, "url": catalog.config.url,
-                                   "access": deps.catalogs.access(catalog.name).label}
+                                   "access": deps.catalogs.access(catalog.name).label,
+                                   "source": ("QGIS Browser connection (read-only here; edit it in the Browser)"
+                                              if catalog.name in deps.catalogs.from_browser else "plugin settings")}
             if catalog.kind == "api":
                 try:
                     row["filter"] = await catalog.conforms("filter")
@@ -62,10 +64,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         targets = [deps.catalogs.get(n) for n in names] if names else [deps.catalogs.get(catalog)]
         bbox = check_bbox(bbox)
         wanted_time = interval_bounds(normalise_interval(datetime))
-        found, texts, errors = [], {}, {}
+        found, texts, errors, counted = [], {}, {}, {}
         for cat in targets:
             try:
-                matches = await _matching_collections(cat, query, limit)
+                matches, counted[cat.name] = await _matching_collections(cat, query, limit)
             except ToolInputError as exc:
                 if len(targets) == 1:
                     raise
@@ -81,14 +83,16 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 texts[f"{cat.name} / {brief['id']}"] = collection_text(c)
         shown, left_out = capped(found, min(limit * len(targets), MAX_LISTED_COLLECTIONS))
         shown_keys = {f"{b['catalog']} / {b['id']}" for b in shown}
-        data = {"catalogs": [t.name for t in targets], "collections": shown, "matched": len(found),
-                "left_out": left_out,
+        matched = _collections_matched(found, counted, bool(bbox or datetime))
+        data = {"catalogs": [t.name for t in targets], "collections": shown, "matched": matched,
+                "more_available": matched > len(shown), "left_out": left_out,
                 "catalog_text": envelope(collections={k: v for k, v in texts.items() if k in shown_keys})}
         if errors:
             data["errors"] = errors
         ids = ", ".join(f"{c['id']} ({c['catalog']})" if len(targets) > 1 else str(c["id"]) for c in shown) or "none"
         where = f"'{targets[0].name}'" if len(targets) == 1 else f"{len(targets)} catalogs"
-        return ok(data, f"{len(found)} collection(s) in {where} match: {ids}"
+        return ok(data, f"{matched} collection(s) in {where} match"
+                        + (f" ({len(shown)} listed)" if matched > len(shown) else "") + f": {ids}"
                         + (f"; unreachable: {', '.join(errors)}" if errors else ""))
 
     @server.tool(annotations=READ, meta=policy(discovery=True))
@@ -146,9 +150,13 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         data = {"catalog": cat.name, "returned": len(outcome.items), "number_matched": outcome.number_matched,
                 "more_available": outcome.more_available, "pages_fetched": outcome.pages_fetched,
                 "items": shown, "left_out": left_out, "item_collection_file": str(path)}
+        if outcome.notes:
+            data["notes"] = outcome.notes
         matched = f" of {outcome.number_matched} matched" if outcome.number_matched is not None else ""
         return ok(data, f"{len(outcome.items)} item(s){matched} in '{cat.name}'"
-                        + (f"; first {len(shown)} listed" if left_out else ""))
+                        + (f"; first {len(shown)} listed" if left_out else "")
+                        + ("; more are available (raise limit or narrow the search)" if outcome.more_available else "")
+                        + "".join(f". {note}" for note in outcome.notes))
 
     @server.tool(annotations=READ, meta=policy(discovery=True))
     async def get_item(
@@ -192,19 +200,31 @@ async def _check_filter(cat: Any, cql2: dict, collections: list[str]) -> None:
     if "op" not in cql2 or "args" not in cql2:
         raise ToolInputError("filter must be CQL2-JSON: {'op': '<=', 'args': [{'property': 'eo:cloud_cover'}, 20]}")
     known: set[str] = set()
+    any_property = True  # additionalProperties: true in every searched collection: any property is taken
     for collection_id in collections or [None]:
-        known |= set(((await cat.queryables(collection_id)) or {}).get("properties") or {})
+        declared = (await cat.queryables(collection_id)) or {}
+        known |= set(declared.get("properties") or {})
+        any_property = any_property and declared.get("additionalProperties") is True
     unknown = sorted(_filter_properties(cql2) - known)
-    if unknown and known:
+    if unknown and known and not any_property:
         raise ToolInputError(f"Cannot filter on {', '.join(unknown)}: not queryable in '{cat.name}'. "
                              f"Queryable properties: {', '.join(sorted(known))}")
 
 
-async def _matching_collections(cat: Any, query: str, limit: int) -> list[dict]:
-    """The API's own free-text collection search when it has one, else every word matched locally."""
+def _collections_matched(found: list[dict], counted: dict[str, int | None], narrowed_here: bool) -> int:
+    """How many collections match: the APIs' own numberMatched where they count (and nothing was narrowed
+    here by bbox or dates afterwards), else those found."""
+    if narrowed_here or not counted or any(n is None for n in counted.values()):
+        return len(found)
+    return max(len(found), sum(n for n in counted.values() if n is not None))
+
+
+async def _matching_collections(cat: Any, query: str, limit: int) -> tuple[list[dict], int | None]:
+    """The API's own free-text collection search when it has one (with its numberMatched), else every word
+    matched locally (the count is then what was found: None)."""
     served = await cat.search_collections(query, max(limit, MAX_LISTED_COLLECTIONS))
     if served is not None:
-        return served
+        return served.collections, served.number_matched
     words = [w.lower() for w in query.split() if w.strip()]
     matches = []
     for c in await cat.collections():
@@ -212,7 +232,7 @@ async def _matching_collections(cat: Any, query: str, limit: int) -> list[dict]:
                          " ".join(map(str, c.get("keywords") or []))]).lower()
         if not words or all(w in text for w in words):
             matches.append(c)
-    return matches
+    return matches, None
 
 
 def _boxes_overlap(a: list[float], b: list[float]) -> bool:
