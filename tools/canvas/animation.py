@@ -85,6 +85,8 @@ def _frames(layers: list[Any]) -> list[QgsDateTimeRange]:
         if props is None or not props.isActive() or not hasattr(props, "fixedTemporalRange"):
             continue
         span = props.fixedTemporalRange()
+        if span.begin().isValid() and span.begin() == span.end():  # an instant: a frame needs a width
+            span = QgsDateTimeRange(span.begin(), span.end().addSecs(1))
         if span.begin().isValid():
             spans[(span.begin().toString(Qt.DateFormat.ISODate), span.end().toString(Qt.DateFormat.ISODate))] = span
     if len(spans) > MAX_FRAMES:

@@ -192,7 +192,8 @@ def describe_bands(path: str, meta: list[dict]) -> dict[str, Any]:
         if valid.size:
             info["p2"], info["p98"] = (float(v) for v in np.percentile(valid, [2, 98]))
             info["min"], info["max"] = float(valid.min()), float(valid.max())
-        declared = declared_range(band_meta.get("statistics") or {}, band.GetScale(), band.GetOffset())
+        declared = declared_range(band_meta.get("statistics") or {}, band.GetScale(), band.GetOffset(),
+                                  (info["min"], info["max"]) if valid.size else None)
         if declared is not None:
             info["p2"], info["p98"] = declared
         if band.DataType in (gdal.GDT_Byte, gdal.GDT_UInt16, gdal.GDT_Int16) and valid.size:
@@ -203,15 +204,31 @@ def describe_bands(path: str, meta: list[dict]) -> dict[str, Any]:
     return {"bands": bands, "band_count": ds.RasterCount, "bounds_lonlat": raster_bounds_lonlat(ds)}
 
 
-def declared_range(stats: dict, scale: float | None, offset: float | None) -> tuple[float, float] | None:
-    """The catalog's minimum/maximum in the units QGIS draws: STAC statistics count raw values (as GDAL's
-    do), and QGIS draws them with the band's scale and offset applied."""
+def declared_range(stats: dict, scale: float | None, offset: float | None,
+                   seen: tuple[float, float] | None = None) -> tuple[float, float] | None:
+    """The catalog's minimum/maximum in the units QGIS draws (the band's scale and offset applied).
+
+    Catalogs disagree on what raster:bands statistics count: raw stored values (Planet: 1962..32925 for
+    values drawn as 19.6..329) or the scaled ones (an int16 NDVI with scale 0.0001 stating -0.3..0.73).
+    The reading that matches the values sampled from the file (`seen`, scaled) wins; without a sample,
+    integral statistics spanning at least two counts are taken as raw."""
     if not isinstance(stats.get("minimum"), (int, float)) or not isinstance(stats.get("maximum"), (int, float)):
         return None
+    low, high = sorted((float(stats["minimum"]), float(stats["maximum"])))
     scale = 1.0 if scale is None else scale
     offset = offset or 0.0
-    low, high = sorted((stats["minimum"] * scale + offset, stats["maximum"] * scale + offset))
-    return float(low), float(high)
+    if scale == 1.0 and offset == 0.0:
+        return low, high
+    scaled = tuple(sorted((low * scale + offset, high * scale + offset)))
+    if seen is not None and seen[1] > seen[0]:
+        span = seen[1] - seen[0]
+
+        def miss(candidate: tuple[float, float]) -> float:
+            return (abs(candidate[0] - seen[0]) + abs(candidate[1] - seen[1])) / span
+
+        return scaled if miss(scaled) <= miss((low, high)) else (low, high)
+    raw = low.is_integer() and high.is_integer() and high - low >= 2
+    return scaled if raw else (low, high)
 
 
 def sample_band(ds: Any, index: int, physical: bool = True) -> np.ndarray:
