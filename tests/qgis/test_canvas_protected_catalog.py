@@ -14,6 +14,7 @@ from testkit.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canv
 from testkit.canvas_servers import canvas_deps, gdal_test_config
 from testkit.mcp_calls import OneShotClient
 from testkit.protected_cogs import ProtectedCogServer
+from testkit.redirect_attacker import AttackerHost, RedirectingCatalog
 from testkit.stac_fixtures import write_static_catalog
 
 TOKEN = ("Authorization", "Bearer s3cret")
@@ -79,3 +80,24 @@ async def test_without_the_header_the_error_says_to_configure_credentials(protec
     assert result.is_error
     assert "credentials" in result.content[0].text and "nothing was added" in result.content[0].text
     assert server.refused >= 1 and QgsProject.instance().mapLayers() == {}
+
+
+async def test_a_layer_whose_asset_redirects_to_another_host_never_carries_the_key_there(tmp_path, qgis_iface,
+                                                                                        qgis_new_project):
+    root = tmp_path / "cogs"
+    root.mkdir()
+    attacker = AttackerHost(root)
+    front = RedirectingCatalog(root, attacker, "X-Api-Key", "team-key-51")
+    catalog = write_static_catalog(tmp_path / "catalog", make_canvas_data(root, f"{front.url}/go/302/2"))
+    attacker.start(), front.start()
+    try:
+        with gdal_test_config():
+            gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", None)
+            refused = await _load(qgis_iface, catalog, tmp_path, {"X-Api-Key": "team-key-51"},
+                                  f"127.0.0.1:{front.port}")
+    finally:
+        front.stop(), attacker.stop()
+    assert refused.is_error
+    text = refused.content[0].text
+    assert f"127.0.0.2:{attacker.port}" in text and "Asset hosts" in text and "nothing was added" in text
+    assert attacker.carried("team-key-51") == [] and QgsProject.instance().mapLayers() == {}

@@ -133,3 +133,24 @@ async def test_oauth2_resource_owner_token_is_fetched_by_qgis_and_sent(protected
     [layer] = QgsProject.instance().mapLayers().values()
     value, ok = layer.dataProvider().sample(POINT, 1)
     assert ok and 40 < value < 100 and "oauth-tok-9" not in layer.source()
+
+
+async def test_an_esri_token_with_qgis_trailing_space_reaches_a_catalog_served_over_http(protected, qgis_iface,
+                                                                                       qgis_new_project, tmp_path):
+    server, _ = protected("X-Esri-Authorization", "Bearer arcgis-token-456")
+    write_static_catalog(server.root, make_canvas_data(server.root, server.url))  # the JSON behind the token too
+    config = QgsAuthMethodConfig("EsriToken")
+    config.setName("ArcGIS token over HTTP")
+    config.setConfig("token", "arcgis-token-456")
+    result = QgsApplication.authManager().storeAuthenticationConfig(config)
+    assert result[0] if isinstance(result, tuple) else result
+    catalog = CatalogConfig("ArcGIS team", f"{server.url}/catalog.json", kind="static", access="qgis_auth", auth_cfg=config.id())
+    async with httpx.AsyncClient() as http:
+        deps = ToolDeps.from_settings(Settings(catalogs=[catalog]), http=http, work_dir=str(tmp_path),
+                                      project=QgsProject.instance, iface=lambda: qgis_iface)
+        client = OneShotClient(build_server(deps, extra_families=[family]))
+        loaded = await client.call_tool("load_stac_asset", {"collection": "tiles", "item_id": "tile-0"})
+    assert not loaded.is_error, loaded.content[0].text
+    [layer] = QgsProject.instance().mapLayers().values()
+    value, ok = layer.dataProvider().sample(POINT, 1)
+    assert ok and 40 < value < 100 and server.refused == 0

@@ -15,17 +15,18 @@ class LoopbackServer:
     """Subclasses build their app, then call `_serve(app, "what it is")` in their __init__."""
 
     port: int
+    host = "127.0.0.1"  # another loopback address (127.0.0.2) is another host to a client: an attacker's
 
     def _serve(self, app: Any, what: str) -> None:
-        self.port = getattr(self, "port", None) or free_port()
+        self.port = getattr(self, "port", None) or free_port(self.host)
         self._what = what
-        self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+        self._server = uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port, log_level="warning",
                                                      lifespan="off"))
         self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self):
         self._thread = threading.Thread(target=self._server.run, name=self._what, daemon=True)

@@ -17,6 +17,7 @@ from .servers import free_port
 class ProtectedCogServer(LoopbackServer):
     def __init__(self, root: Path, header: str, value: str) -> None:
         self.port = free_port()
+        self.root = Path(root)
         self.refused = 0
         files = Starlette(routes=[Mount("/", app=StaticFiles(directory=str(root)))])
         wanted = (header.lower().encode(), value.encode())

@@ -15,6 +15,7 @@ from stacgis_agent.tools.raster_io import gdal_options
 from stacgis_agent.tools.raster_sources import resolve_raster
 from stacgis_agent.tools.stac.access import CatalogAccess, CatalogSecrets, explain_read_failure
 from stacgis_agent.tools.stac.catalogs import CatalogRegistry
+from testkit.cog_server import CogServer
 
 SECRET = "Basic YW5hbHlzdDpzM2NyZXQ="
 
@@ -35,10 +36,19 @@ def test_auth_headers_go_only_to_the_catalog_own_hosts():
 
 
 def test_header_credentials_reach_gdal_through_a_private_file_written_in_the_worker(tmp_path):
-    registry = _registry(CatalogConfig("team", "https://stac.team.org/api", access="qgis_auth", auth_cfg="abc1234"),
+    (tmp_path / "a.tif").write_bytes(b"II*\x00")
+    server = CogServer(tmp_path).start()  # the worker asks the asset's host where it leads before writing the file
+    try:
+        _header_file_written_in_the_worker(tmp_path, server.url)
+    finally:
+        server.stop()
+
+
+def _header_file_written_in_the_worker(tmp_path, root):
+    registry = _registry(CatalogConfig("team", f"{root}/api", access="qgis_auth", auth_cfg="abc1234"),
                          secrets={"team": CatalogSecrets(headers={"Authorization": SECRET})})
-    path, options = registry.plan_read("https://stac.team.org/cogs/a.tif", tmp_path)
-    assert path.startswith("/vsicurl?header_file=") and path.endswith("&url=https://stac.team.org/cogs/a.tif")
+    path, options = registry.plan_read(f"{root}/a.tif", tmp_path)
+    assert path.startswith("/vsicurl?header_file=") and path.endswith(f"&url={root}/a.tif")
     assert "s3cret" not in path and SECRET not in path  # the layer source (and the project) holds no secret
     header_file = path.split("header_file=")[1].split("&")[0]
     assert not os.path.exists(header_file)  # nothing written on the thread that planned the read
@@ -96,12 +106,12 @@ def test_raster_tools_resolve_hrefs_with_the_owning_catalog(tmp_path):
 @pytest.mark.parametrize("config, href, gdal_says, expected", [
     (CatalogConfig("pc", "https://pc/api", access="planetary_computer"), "https://x.blob.core.windows.net/a.tif",
      "HTTP response code: 403", ["'pc'", "Planetary Computer", "expired", "offline"]),
-    (CatalogConfig("landsat", "https://l", access="s3"), "s3://usgs-landsat/a.tif",
+    (CatalogConfig("landsat", "https://l", access="s3", asset_hosts=["usgs-landsat"]), "s3://usgs-landsat/a.tif",
      "HTTP response code: 403 - AccessDenied", ["'landsat'", "requester-pays", "Requester pays"]),
-    (CatalogConfig("landsat", "https://l", access="s3"), "s3://usgs-landsat/a.tif",  # GDAL 3.13 (QGIS 3.44)
+    (CatalogConfig("landsat", "https://l", access="s3", asset_hosts=["usgs-landsat"]), "s3://usgs-landsat/a.tif",  # GDAL 3.13 (QGIS 3.44)
      "GDAL cannot open '/vsis3/usgs-landsat/a.tif': InvalidCredentials: No valid AWS credentials found.",
      ["'landsat'", "requester-pays", "Requester pays"]),
-    (CatalogConfig("landsat", "https://l", access="s3", s3_requester_pays=True), "s3://usgs-landsat/a.tif",
+    (CatalogConfig("landsat", "https://l", access="s3", s3_requester_pays=True, asset_hosts=["usgs-landsat"]), "s3://usgs-landsat/a.tif",
      "InvalidAccessKeyId", ["'landsat'", "access key and secret"]),
     (CatalogConfig("team", "https://t", access="qgis_auth"), "https://t/a.tif",
      "HTTP response code: 401", ["'team'", "QGIS authentication", "user name and password"]),

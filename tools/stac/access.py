@@ -8,6 +8,7 @@ nothing here keeps or writes them, and the GDAL path a layer keeps (and a projec
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 from urllib.parse import quote, urlparse
 
 from ...agent.catalog_presets import ACCESS_METHODS, access_method
@@ -39,6 +40,15 @@ class GdalRead:
     prefix_options: dict[str, str] = field(default_factory=dict)
 
 
+class ScopedHeaders(dict):
+    """The headers for one URL, which also know what any other URL may get: a redirect hop is given
+    `for_url(hop)`, re-decided from the catalog's hosts, never the first hop's headers."""
+
+    def __init__(self, headers: dict[str, str], for_url: Callable[[str], dict[str, str]]) -> None:
+        super().__init__(headers)
+        self.for_url = for_url
+
+
 class CatalogAccess:
     """One catalog's access method, applied to its API requests and its asset reads."""
 
@@ -58,14 +68,21 @@ class CatalogAccess:
             return True
         return host in self.hosts
 
-    def request_headers(self, url: str, secrets: CatalogSecrets) -> dict[str, str]:
-        """Headers for an HTTP request to `url`: the catalog's own, only on its own hosts."""
-        if not self.owns(url):
-            return {}
-        headers = dict(self.config.headers)
-        if self.method in ("qgis_auth", "bearer"):
-            headers.update(secrets.headers)
-        return headers
+    def request_headers(self, url: str, secrets: CatalogSecrets) -> ScopedHeaders:
+        """Headers for an HTTP request to `url`: the catalog's own, only on its own hosts. Values are stripped:
+        QGIS's EsriToken method ends its header with a space, which httpx refuses to send."""
+        headers: dict[str, str] = {}
+        if self.owns(url):
+            headers = dict(self.config.headers)
+            if self.method in ("qgis_auth", "bearer"):
+                headers.update(secrets.headers)
+        clean = {str(k).strip(): str(v).strip() for k, v in headers.items() if str(k).strip()}
+        return ScopedHeaders(clean, lambda other: self.request_headers(other, secrets))
+
+    def bucket_listed(self, path: str) -> bool:
+        """Whether an S3 path's bucket is one the catalog lists (its Asset hosts): only those get its keys."""
+        parts = path.split("/")
+        return len(parts) > 2 and parts[1] == "vsis3" and parts[2] in self.config.asset_hosts
 
     def gdal_read(self, href: str, secrets: CatalogSecrets, collection: str = "") -> GdalRead:
         path = gdal_path(href)
@@ -92,6 +109,8 @@ class CatalogAccess:
         if not path.startswith("/vsis3/"):
             return {}
         options: dict[str, str] = {}
+        if not self.bucket_listed(path):  # an item may name any bucket: keys and payment only for listed ones
+            return {"AWS_NO_SIGN_REQUEST": "YES", **self._endpoint_options()}
         signed = self.method == "s3"
         if self.config.s3_requester_pays:
             options["AWS_REQUEST_PAYER"] = "requester"
@@ -102,6 +121,11 @@ class CatalogAccess:
         elif not signed:
             options["AWS_NO_SIGN_REQUEST"] = "YES"
         # signed without keys: GDAL's own AWS chain (environment, ~/.aws profile, instance role)
+        return {**options, **self._endpoint_options()}
+
+    def _endpoint_options(self) -> dict[str, str]:
+        """Where the catalog's S3 store is (region, endpoint): no secret, so any bucket read there gets them."""
+        options: dict[str, str] = {}
         if self.config.s3_region:
             options["AWS_REGION"] = self.config.s3_region
         endpoint = self.config.s3_endpoint.strip()
@@ -139,6 +163,12 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str,
     # after a 403 GDAL looks for other AWS credentials and reports that it found none (3.6 and 3.13 wordings)
     denied = denied or (s3 and any(s in text for s in ("aws_secret_access_key and aws_no_sign_request",
                                                         "no valid aws credentials found")))
+    if s3 and denied and access is not None and (access.method == "s3" or access.config.s3_requester_pays) \
+            and not access.bucket_listed(gdal_path(href)):
+        bucket = gdal_path(href).split("/")[2]
+        return (f"S3 refused '{href}': bucket '{bucket}' is not one of the buckets {who} lists, so it was read "
+                "anonymously (the catalog's S3 keys and requester-pays go only to its listed buckets). If the "
+                f"bucket belongs to that catalog, add '{bucket}' to its Asset hosts in Settings → Catalogs.")
     if s3 and any(w in text for w in ("authorizationheadermalformed", "permanentredirect", "wrong region",
                                       "region '", "incorrectendpoint")):
         return (f"S3 answered that the region or endpoint of '{href}' is wrong for {who}: set the bucket's region "

@@ -70,5 +70,6 @@ def _read_header(path: str, options) -> str:
 
     options.update({"GDAL_HTTP_MAX_RETRY": "1", "GDAL_HTTP_RETRY_DELAY": "1", "GDAL_HTTP_TIMEOUT": str(int(TIMEOUT_S))})
     with gdal_exceptions(), gdal_options(options):  # the user is waiting: one quick retry, not a 30 s back-off
+        gdal.VSICurlPartialClearCache(path)  # the Test asks the server now, never what GDAL remembers of it
         ds = open_raster(path)
         return f"{ds.RasterXSize}×{ds.RasterYSize}, {ds.RasterCount} band(s), {gdal.GetDataTypeName(ds.GetRasterBand(1).DataType)}"

@@ -1,7 +1,10 @@
 """The one way catalog credentials reach GDAL: scoped to the asset's path, never process-wide.
 
 - HTTP headers (API keys, Basic, bearer, OAuth2) go into a private 0600 header file named by a
-  `/vsicurl?header_file=…&url=…` path (GDAL 3.6 applies no path-specific options to /vsicurl/);
+  `/vsicurl?header_file=…&url=…` path, one per asset (GDAL 3.6 applies no path-specific options to /vsicurl/).
+  libcurl re-sends every custom header on a redirect, and GDAL 3.6 cannot be told not to follow one; so before
+  writing the file the worker follows the asset's redirects itself (`redirect_target`), each hop with only
+  what its host is allowed, and writes the headers only when every hop stays on the catalog's hosts;
 - Planetary Computer assets get a `/vsicurl?pc_url_signing=yes…` path: GDAL signs each read itself;
 - S3 settings (keys, requester-pays, region, endpoint) become path-specific options of that bucket's prefix.
 The same path serves a tool reading in a worker thread and QGIS's renderers, and a saved project keeps
@@ -11,14 +14,20 @@ only the path: no token, password or key. Files are written by `prepare()`, in t
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlparse
 
+import httpx
 from osgeo import gdal
 
 from ...agent.config import CatalogConfig
 from .access import PC_TOKEN_URL, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
+from .http_json import MAX_REDIRECTS, REDIRECT_CODES, headers_for_hop
+
+log = logging.getLogger(__name__)
+PROBE_TIMEOUT_S = 10.0
 
 PUBLIC = CatalogAccess(CatalogConfig("public", "", access="none"))
 BUCKET_KEYS = ("AWS_REQUEST_PAYER", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_NO_SIGN_REQUEST", "AWS_REGION",
@@ -30,9 +39,12 @@ class ReadOptions(dict):
 
     def __init__(self, options: dict[str, str] | None = None, files: dict[str, str] | None = None,
                  prefix: str = "", prefix_options: dict[str, str] | None = None,
-                 access: CatalogAccess | None = None, href: str = "", via: CatalogAccess | None = None) -> None:
+                 access: CatalogAccess | None = None, href: str = "", via: CatalogAccess | None = None,
+                 headers: dict | None = None) -> None:
         super().__init__(options or {})
         self.files = dict(files or {})
+        self.headers = headers or {}  # what the header files carry, for checking where a redirect leads
+        self.withheld = ""  # why the headers were not given to GDAL (a redirect off the catalog's hosts)
         self.prefix = prefix
         self.prefix_options = dict(prefix_options or {})
         self.access = access
@@ -43,6 +55,8 @@ class ReadOptions(dict):
         """A read failure in words naming the catalog, its access method and what to do; "" if not about access."""
         if not self.href:
             return ""
+        if self.withheld and self.access is not None:
+            return f"{self.access.describe()} did not give GDAL its credentials for '{self.href}': {self.withheld}."
         no_keys = "aws_secret_access_key and aws_no_sign_request" in message.lower()
         if no_keys and self.access is not None and "AWS_ACCESS_KEY_ID" not in self.prefix_options:
             return (f"No AWS credentials for '{self.href}' ({self.access.describe()}): choose an auth config with "
@@ -52,7 +66,10 @@ class ReadOptions(dict):
     def prepare(self) -> None:
         """Writes the header files and sets the bucket's options; call in the worker thread, before opening."""
         for path, text in self.files.items():
-            _write_private(Path(path), text)
+            self.withheld = redirect_target(self.href, self.headers) if text else ""
+            if self.withheld:
+                log.warning("credentials withheld from GDAL for %s: %s", self.href, self.withheld)
+            _write_private(Path(path), "" if self.withheld else text)
             _remove_stale(Path(path))
         if not self.prefix:
             return
@@ -80,13 +97,40 @@ def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, 
             options["VSICURL_PC_SAS_TOKEN_URL"] = token_url
             if token_url.endswith("/token/"):  # an href without its collection is signed by the sign endpoint
                 options["VSICURL_PC_SAS_SIGN_HREF_URL"] = token_url[: -len("token/")] + "sign?href="
-    if read.header_lines:
+    if read.header_lines:  # one file per asset: whether its headers may go to GDAL depends on where it redirects
         digest = hashlib.sha256(read.header_lines.encode()).hexdigest()[:16]
-        header_file = Path(private_dir) / "credentials" / f"{_safe_name(access.config.name)}-{digest}.headers"
+        asset = hashlib.sha256(href.encode()).hexdigest()[:12]
+        header_file = Path(private_dir) / "credentials" / f"{_safe_name(access.config.name)}-{asset}-{digest}.headers"
         path = f"/vsicurl?header_file={quote(str(header_file), safe='/')}&url={quote(href, safe=':/')}"
-        return path, ReadOptions(options, files={str(header_file): read.header_lines}, access=access, href=href)
+        return path, ReadOptions(options, files={str(header_file): read.header_lines}, access=access, href=href,
+                                 headers=access.request_headers(href, secrets))
     return read.path, ReadOptions(options, prefix=read.prefix, prefix_options=read.prefix_options, access=access,
                                   href=href)
+
+
+def redirect_target(href: str, headers: dict) -> str:
+    """"" when GDAL may read `href` with `headers`: every redirect it leads to stays where those same headers are
+    allowed. Otherwise, in words, where it leads (or that it could not be checked). Each hop is asked with only
+    what its own host is allowed, as a Range GET like GDAL's; call in a worker thread."""
+    url = href
+    try:
+        with httpx.Client(timeout=PROBE_TIMEOUT_S) as http:
+            for _ in range(MAX_REDIRECTS + 1):
+                hop_headers = headers_for_hop(headers, href, url) if url != href else dict(headers)
+                with http.stream("GET", url, headers={**hop_headers, "Range": "bytes=0-0"}) as response:
+                    location = response.headers.get("location")
+                    if response.status_code not in REDIRECT_CODES or not location:
+                        return ""
+                    url = str(response.url.join(location))
+                if headers_for_hop(headers, href, url) != dict(headers):
+                    host = urlparse(url).netloc or url
+                    return (f"its server redirects it to {host}, which is not one of the catalog's hosts, and GDAL "
+                            f"would carry them there. If {host} belongs to the catalog, add it to its Asset hosts in "
+                            "Settings → Catalogs")
+    except httpx.HTTPError as exc:
+        return (f"its server could not be reached to check where the asset leads ({type(exc).__name__}): check the "
+                "network and try again")
+    return f"its server redirects it more than {MAX_REDIRECTS} times (a redirect loop?): check the asset's href"
 
 
 def _write_private(path: Path, text: str) -> None:
@@ -97,10 +141,10 @@ def _write_private(path: Path, text: str) -> None:
 
 
 def _remove_stale(current: Path) -> None:
-    """Older header files of the same catalog (a changed password or a renewed token) are deleted."""
-    catalog = current.name.rsplit("-", 1)[0]
-    for old in current.parent.glob(f"{catalog}-*.headers"):
-        if old != current and old.name.rsplit("-", 1)[0] == catalog:
+    """Older header files of the same catalog and asset (a changed password or a renewed token) are deleted."""
+    asset = current.name.rsplit("-", 1)[0]
+    for old in current.parent.glob(f"{asset}-*.headers"):
+        if old != current and old.name.rsplit("-", 1)[0] == asset:
             old.unlink(missing_ok=True)
 
 
