@@ -53,8 +53,17 @@ def start_qgis():
 
 def grid_gpkg(path: Path, side: int = 40) -> Path:
     """side² points in a GeoPackage: enough features that a buffer runs while the map draws."""
-    from qgis.core import (QgsCoordinateReferenceSystem, QgsCoordinateTransformContext, QgsFeature, QgsField,
-                           QgsFields, QgsGeometry, QgsPointXY, QgsVectorFileWriter, QgsWkbTypes)
+    from qgis.core import (
+        QgsCoordinateReferenceSystem,
+        QgsCoordinateTransformContext,
+        QgsFeature,
+        QgsField,
+        QgsFields,
+        QgsGeometry,
+        QgsPointXY,
+        QgsVectorFileWriter,
+        QgsWkbTypes,
+    )
     from qgis.PyQt.QtCore import QVariant
 
     fields = QgsFields()
