@@ -17,8 +17,6 @@ from pydantic import Field
 from qgis.core import (
     Qgis,
     QgsApplication,
-    QgsExpressionContext,
-    QgsExpressionContextUtils,
     QgsMapLayer,
     QgsProcessingAlgorithm,
     QgsProcessingAlgRunnerTask,
@@ -34,11 +32,11 @@ from ..confirmation import Assessment, add_assessor
 from ..deps import ToolDeps
 from ..raster_sources import check_outside_source
 from .processing_effects import algorithm_of, assess_algorithm, is_provider_uri, real_path
+from .processing_inputs import LAYER_TYPES, detach_inputs, main_thread_context, worker_context
 from .project_access import add_to_project, find_layer, project_of, wait_for_qt
 
 log = logging.getLogger(__name__)
 
-LAYER_TYPES = {"source", "vector", "raster", "layer", "mesh", "pointcloud"}
 RUN_TIMEOUT_S = 600.0
 _RUNNING: set[tuple] = set()
 
@@ -202,23 +200,26 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
     if alg is None:
         raise ToolInputError(f"No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.")
     params = prepare_parameters(deps, alg, given or {})
-    context = QgsProcessingContext()
-    context.setProject(project_of(deps))
-    # The project's expression scope is built here, on the main thread, as QGIS's Processing dialog
-    # does: left empty, the worker builds it while the canvas builds its own, and QGIS crashes.
-    expressions = QgsExpressionContext()
-    expressions.appendScope(QgsExpressionContextUtils.globalScope())
-    expressions.appendScope(QgsExpressionContextUtils.projectScope(project_of(deps)))
-    context.setExpressionContext(expressions)
+    project = project_of(deps)
+    checking = main_thread_context(project)
     feedback = _Feedback()
-    valid, message = alg.checkParameterValues(params, context)
+    valid, message = alg.checkParameterValues(params, checking)
     if not valid:
         raise ToolInputError(f"{algorithm_id}: {message}")
     if _needs_main_thread(alg):
         # QGIS runs these on its main thread too: they edit a layer the map may be drawing
         # (truncate table, spatial index); a worker thread would crash QGIS.
-        results, successful = alg.run(params, context, feedback)
-        return _finish(deps, alg, algorithm_id, {"ok": successful, "results": results}, context, feedback)
+        results, successful = alg.run(params, checking, feedback)
+        return _finish(deps, alg, algorithm_id, {"ok": successful, "results": results}, checking, feedback)
+    context = worker_context(project)
+    outcome = await _run_in_background(alg, detach_inputs(alg, params, project, context), context, feedback)
+    return _finish(deps, alg, algorithm_id, outcome, context, feedback)
+
+
+async def _run_in_background(alg: Any, params: dict[str, Any], context: QgsProcessingContext,
+                             feedback: _Feedback) -> dict[str, Any]:
+    """On QGIS's task manager, with a context and inputs nothing else touches (processing_inputs); the
+    results come back here, on the main thread, through the task's `executed` signal."""
     task = QgsProcessingAlgRunnerTask(alg, params, context, feedback)
     outcome: dict[str, Any] = {}
     running = (task, context, feedback)
@@ -232,25 +233,13 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
 
     task.executed.connect(executed)
     task.taskTerminated.connect(lambda: outcome.setdefault("ok", False))
-    # The map waits while the algorithm reads the project in its worker: a redraw builds the project's
-    # expression scope meanwhile, and that race crashed QGIS (QgsProject::createExpressionContextScope).
-    # QGIS itself stays responsive; the map redraws once the algorithm is done.
-    iface = deps.iface()
-    canvas = iface.mapCanvas() if iface is not None else None
-    was_frozen = canvas.isFrozen() if canvas is not None else True
-    if not was_frozen:
-        canvas.freeze(True)
     QgsApplication.taskManager().addTask(task)
     try:
-        await wait_for_qt(lambda: "ok" in outcome, RUN_TIMEOUT_S, f"Processing {algorithm_id}")
+        await wait_for_qt(lambda: "ok" in outcome, RUN_TIMEOUT_S, f"Processing {alg.id()}")
     except BaseException:
         feedback.cancel()
         raise
-    finally:
-        if not was_frozen:
-            canvas.freeze(False)
-            canvas.refresh()
-    return _finish(deps, alg, algorithm_id, outcome, context, feedback)
+    return outcome
 
 
 def _needs_main_thread(alg: Any) -> bool:
