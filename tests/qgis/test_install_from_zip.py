@@ -121,7 +121,7 @@ def test_the_built_zip_on_a_qgis_with_only_its_own_packages_installs_them_and_ch
     home.mkdir(mode=0o700)
     with zipfile.ZipFile(_built_zip(tmp_path / "dist")) as archive:  # what Install from ZIP unpacks
         archive.extractall(profile / "python" / "plugins")
-    wheels = wheelhouse([r.spec for r in requirements.REQUIREMENTS])
+    wheels = wheelhouse([r.spec for r in requirements.REQUIREMENTS], requirements.constraints_for_present())
     with OllamaEmulator() as emu:
         host = _bare_qgis(profile, home, wheels, emu.url)
         try:

@@ -1,7 +1,7 @@
 """The plugin's requirements as wheels in a local folder, so a real pip can install them offline
 (PIP_NO_INDEX + PIP_FIND_LINKS) the way the dock's Install dependencies button does.
 
-Fetched once from the package index at the versions this venv has (what the suite tests with), for
+Fetched once from the package index at the versions this venv installed (what the suite tests with), for
 this Python, and kept under `.build/wheelhouse/<key>`; the key changes with the specs, the pins or
 the Python version, so a stale folder is never reused.
 """
@@ -20,15 +20,18 @@ DEFAULT_FOLDER = ROOT / ".build" / "wheelhouse"
 
 
 def venv_pins(python: str = sys.executable) -> list[str]:
-    """`name==version` of every distribution this venv sees (its own and the system's)."""
-    out = subprocess.run([python, "-m", "pip", "freeze", "--exclude-editable", "--disable-pip-version-check"],
+    """`name==version` of what this venv installed itself from the index (--local: not the system's
+    packages, whose Debian versions the index may not have, e.g. certifi 2026.10.23 on sid)."""
+    out = subprocess.run([python, "-m", "pip", "freeze", "--local", "--exclude-editable", "--disable-pip-version-check"],
                          capture_output=True, text=True, check=True).stdout
     return sorted(line for line in out.splitlines() if "==" in line and " @ " not in line)
 
 
-def wheelhouse(specs: list[str], folder: Path = DEFAULT_FOLDER, python: str = sys.executable) -> Path:
-    """A folder holding a wheel for each spec and each of their dependencies, pinned to this venv."""
-    pins = venv_pins(python)
+def wheelhouse(specs: list[str], pins: list[str] = (), folder: Path = DEFAULT_FOLDER,
+               python: str = sys.executable) -> Path:
+    """A folder holding a wheel for each spec and each of their dependencies, pinned to this venv and
+    to `pins` (the constraints the plugin's own pip command adds, e.g. QGIS's numpy)."""
+    pins = sorted({*venv_pins(python), *pins})
     tag = f"py{sys.version_info.major}.{sys.version_info.minor}"
     key = hashlib.sha1("\n".join([tag, *specs, "--", *pins]).encode()).hexdigest()[:12]
     target = folder / f"{tag}-{key}"
