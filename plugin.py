@@ -113,21 +113,36 @@ class StacGisAgentPlugin:
     def _private_dir(self) -> Path:
         return requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
 
+    def _problems(self) -> list:
+        """What keeps the agent from starting, scale-out's packages included when the settings ask for
+        them (one list: one click installs everything). Reading the settings imports only what QGIS
+        ships (host.settings_store), so it cannot be what fails on a QGIS without the requirements."""
+        return requirements.check_requirements(requirements.requirements_for(_scale_out()))
+
     def _start(self) -> None:
+        """The bootstrap: imports only what QGIS ships until the requirements are met
+        (tests/unit/test_architecture.py holds it to that)."""
         requirements.add_to_sys_path(self._private_dir())  # again after an install: fresh import caches
-        problems = requirements.check_requirements(requirements.requirements_for(_scale_out()))
+        problems = self._problems()
         if problems:
-            LOG.warning("Missing requirements: %s", requirements.describe(problems))
-            text = requirements.describe(problems)
-            python = requirements.find_python_executable()
-            pip_ok = python is not None and requirements.pip_available()
-            if python is None:
-                text += "\nQGIS's Python interpreter was not found; install the packages with pip by hand."
-            elif not pip_ok:
-                text += "\n" + requirements.pip_missing_advice()
-            self.dock.show_dependencies(text, bool(requirements.specs_to_install(problems)) and pip_ok)
-            self.dock.set_status("Requirements missing — see above.", ok=False)
+            self._show_requirements(problems)
             return
+        self._start_agent()
+
+    def _show_requirements(self, problems) -> None:
+        LOG.warning("Missing requirements: %s", requirements.describe(problems))
+        text = requirements.describe(problems)
+        python = requirements.find_python_executable()
+        pip_ok = python is not None and requirements.pip_available()
+        if python is None:
+            text += "\nQGIS's Python interpreter was not found; install the packages with pip by hand."
+        elif not pip_ok:
+            text += "\n" + requirements.pip_missing_advice()
+        self.dock.show_dependencies(text, bool(requirements.specs_to_install(problems)) and pip_ok)
+        self.dock.set_status("Requirements missing — see above.", ok=False)
+
+    def _start_agent(self) -> None:
+        """Runs only once the requirements are met: from here on the plugin imports them."""
         self.dock.show_chat()
         from .host.qt_asyncio import TaskRegistry, attach_event_loop
 
@@ -136,7 +151,7 @@ class StacGisAgentPlugin:
         self.runtime.start()
 
     def _install_requirements(self) -> None:
-        problems = requirements.check_requirements(requirements.requirements_for(_scale_out()))
+        problems = self._problems()
         target = self._private_dir()
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"

