@@ -12,6 +12,7 @@ import httpx
 
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
+from .access import ScopedHeaders
 from .http_json import CatalogError, NotFound, fetch_json
 from .search import PAGE_SIZE, ItemSearch, SearchOutcome, and_filters, cloud_filter, cloud_ok, get_param
 
@@ -40,7 +41,9 @@ class ApiCatalog:
     async def _get(self, path_or_url: str, extra_headers: dict | None = None, **kwargs: Any) -> Any:
         """`extra_headers` (a next link's own headers) go first: the catalog's scoped credentials win."""
         url = path_or_url if path_or_url.startswith("http") else self.root + path_or_url
-        headers = {**(extra_headers or {}), **(self.headers_for(url) or {})}
+        scoped = self.headers_for(url) or {}
+        headers = scoped if not extra_headers else ScopedHeaders(  # a redirect hop still gets only its own host's
+            {**extra_headers, **scoped}, getattr(scoped, "for_url", lambda _url: {}))
         return await fetch_json(self.http, url, catalog=self.name, headers=headers or None,
                                 remedy=self.remedy, **kwargs)
 

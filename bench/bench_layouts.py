@@ -1,0 +1,109 @@
+"""Print layouts: what the analyst waits for, on a real (offscreen) QGIS with the shipped demo catalog.
+Times make_print_layout, a one-page PDF export and a 10-page atlas (one page per parcel) through the
+real MCP tools, next to QGIS's own exporter on the same layout (QgsLayoutExporter, no tool around it),
+as a ratio: the tool's overhead over what QGIS itself spends rendering.
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_layouts.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+import httpx  # noqa: E402
+from mcp import Client  # noqa: E402
+from qgis.core import (  # noqa: E402
+    QgsApplication,
+    QgsCoordinateReferenceSystem,
+    QgsFeature,
+    QgsGeometry,
+    QgsLayoutExporter,
+    QgsProject,
+    QgsRectangle,
+    QgsVectorLayer,
+)
+
+import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
+
+BBOX = [4.79, 45.73, 4.88, 45.79]
+
+
+class _Iface:
+    def __init__(self, canvas):
+        self._canvas = canvas
+
+    def mapCanvas(self):  # noqa: N802 - QGIS's name
+        return self._canvas
+
+
+def _parcels(n: int) -> QgsVectorLayer:
+    layer = QgsVectorLayer("Polygon?crs=EPSG:4326&field=name:string&field=ndvi_mean:double", "parcels", "memory")
+    features = []
+    for i in range(n):
+        feature = QgsFeature(layer.fields())
+        feature.setAttributes([f"parcel {i + 1}", 0.3 + i / 50])
+        x = 4.80 + (i % 5) * 0.014
+        y = 45.74 + (i // 5) * 0.02
+        feature.setGeometry(QgsGeometry.fromRect(QgsRectangle(x, y, x + 0.01, y + 0.012)))
+        features.append(feature)
+    layer.dataProvider().addFeatures(features)
+    return layer
+
+
+async def main() -> None:
+    from qgis.gui import QgsMapCanvas
+
+    from stacgis_agent.agent.config import DEMO_CATALOG
+    from stacgis_agent.tools.canvas import family
+    from stacgis_agent.tools.server import build_server
+    from testkit.canvas_servers import canvas_deps
+
+    project = QgsProject.instance()
+    project.setCrs(QgsCoordinateReferenceSystem("EPSG:3857"))
+    canvas = QgsMapCanvas()
+    out = Path(tempfile.mkdtemp(prefix="bench-layouts-"))
+    async with httpx.AsyncClient() as http:
+        server = build_server(canvas_deps(http, str(DEMO_CATALOG), str(out), _Iface(canvas)), extra_families=[family])
+
+        async def call(name: str, args: dict) -> tuple[float, dict]:
+            started = time.perf_counter()
+            async with Client(server) as session:
+                result = await session.call_tool(name, args)
+            if result.is_error:
+                raise SystemExit(f"{name} failed: {result.content[0].text}")
+            return time.perf_counter() - started, result.structured_content
+
+        await call("load_stac_asset", {"collection": "demo-ndvi", "item_id": "demo-ndvi-2025-06-15"})
+        project.addMapLayer(_parcels(10))
+        made_s, made = await call("make_print_layout", {"title": "NDVI over Lyon", "bbox": BBOX})
+        pdf_s, _ = await call("export_print_layout", {"name": made["layout"], "format": "pdf", "dpi": 150})
+        layout = project.layoutManager().layoutByName(made["layout"])
+        started = time.perf_counter()
+        QgsLayoutExporter(layout).exportToPdf(str(out / "bare.pdf"), QgsLayoutExporter.PdfExportSettings())
+        bare_pdf_s = time.perf_counter() - started
+        atlas_make_s, atlas = await call("make_atlas", {"layer": "parcels", "title": "NDVI per parcel"})
+        atlas_s, _ = await call("export_print_layout", {"name": atlas["layout"], "format": "pdf", "dpi": 150})
+        atlas_layout = project.layoutManager().layoutByName(atlas["layout"])
+        started = time.perf_counter()
+        settings = QgsLayoutExporter.PdfExportSettings()
+        settings.dpi = 150
+        QgsLayoutExporter.exportToPdf(atlas_layout.atlas(), str(out / "bare-atlas.pdf"), settings)
+        bare_atlas_s = time.perf_counter() - started
+    print(f"make_print_layout (one A4 page, legend fitted)      {made_s:6.2f} s")
+    print(f"export one page to PDF at 150 dpi: tool {pdf_s:6.2f} s | QGIS's exporter {bare_pdf_s:6.2f} s | "
+          f"ratio {pdf_s / max(bare_pdf_s, 1e-6):.2f}x")
+    print(f"make_atlas (10 parcels)                              {atlas_make_s:6.2f} s")
+    print(f"export the 10-page atlas at 150 dpi: tool {atlas_s:6.2f} s ({atlas_s / 10:.2f} s a page) | "
+          f"QGIS's exporter {bare_atlas_s:6.2f} s | ratio {atlas_s / max(bare_atlas_s, 1e-6):.2f}x")
+
+
+if __name__ == "__main__":
+    app = QgsApplication([], False)
+    app.initQgis()
+    asyncio.run(main())
