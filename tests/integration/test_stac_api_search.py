@@ -127,4 +127,4 @@ async def test_list_catalogs_reports_filter_and_sort_support(client):
     assert result.structured_content["catalogs"][0] == {"name": "local", "kind": "api",
                                                        "url": result.structured_content["catalogs"][0]["url"],
                                                        "access": "Public (no credentials)",
-                                                       "filter": True, "sort": True}
+                                                       "source": "plugin settings", "filter": True, "sort": True}
