@@ -43,7 +43,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             return ok(stats, "The polygon covers no valid pixel.")
         return ok(stats, f"Area-weighted mean {stats['weighted_mean']:.4g} over {stats['pixels_touched']} pixel(s)")
 
-    @server.tool(annotations=WRITE, meta=policy())
+    @server.tool(annotations=WRITE, meta=policy(heavy=True))
     async def detect_change(
         collection: str, asset: Annotated[str, Field(description="Asset key to compare, e.g. 'B04' or 'data'")],
         bbox: Annotated[list[float], Field(description="[west, south, east, north] in degrees")],

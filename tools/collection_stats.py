@@ -29,7 +29,7 @@ DEFAULT_MAX_PIXELS = 65_536  # overview mode: about 256 × 256 pixels over the a
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy())
+    @server.tool(annotations=WRITE, meta=policy(heavy=True))
     async def collection_statistics(
         collection: Annotated[str, Field(description="Collection id, e.g. 'sentinel-2-l2a'")],
         datetime: Annotated[str, Field(description="Date range, e.g. '2023-01-01/2023-12-31'")],

@@ -5,19 +5,16 @@ client) writes its CSV and chart into the outputs folder and nowhere else, and r
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 import httpx
-import numpy as np
 import pytest
 from mcp import Client
 
 from stacgis_agent.tools.server import build_server
 from testkit.cog_server import CogServer
-from testkit.cogs import write_cog
+from testkit.tiny_catalog import SIZE, tiny_bbox, write_tiny_catalog, write_tiny_cog
 
-ORIGIN, PIXEL, SIZE = (5.0, 46.0), 0.001, 64
 HOSTILE = [
     "../../escaped",
     "../../../../../../../../tmp/escaped-abs",
@@ -31,10 +28,6 @@ HOSTILE = [
 ]
 
 
-def _bbox() -> list[float]:
-    return [ORIGIN[0], ORIGIN[1] - SIZE * PIXEL, ORIGIN[0] + SIZE * PIXEL, ORIGIN[1]]
-
-
 def _calls() -> list[tuple[str, str]]:
     """(collection id, asset key): the hostile text as the asset key (it comes first in the file name), then as
     the collection id."""
@@ -43,25 +36,8 @@ def _calls() -> list[tuple[str, str]]:
 
 def _write_hostile_catalog(root: Path, base_url: str) -> str:
     """One COG; one collection (with one item) per call of _calls(), named and keyed by its hostile text."""
-    write_cog(root / "data.tif", np.arange(SIZE * SIZE, dtype=np.float32).reshape(SIZE, SIZE), origin=ORIGIN,
-              pixel_size=PIXEL)
-    b = _bbox()
-    ring = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]]
-    catalog = {"type": "Catalog", "stac_version": "1.0.0", "id": "hostile", "description": "hostile", "links": []}
-    for k, (collection_id, asset) in enumerate(_calls()):
-        item = {"type": "Feature", "stac_version": "1.0.0", "id": f"item-{k}", "collection": collection_id,
-                "bbox": b, "geometry": {"type": "Polygon", "coordinates": [ring]},
-                "properties": {"datetime": "2024-06-01T10:00:00Z"}, "links": [],
-                "assets": {asset: {"href": f"{base_url}/data.tif", "type": "image/tiff; application=geotiff",
-                                   "roles": ["data"]}}}
-        collection = {"type": "Collection", "stac_version": "1.0.0", "id": collection_id, "description": "hostile",
-                      "license": "CC0-1.0", "links": [{"rel": "item", "href": f"./item-{k}.json"}],
-                      "extent": {"spatial": {"bbox": [b]}, "temporal": {"interval": [["2024-01-01T00:00:00Z", None]]}}}
-        (root / "catalog" / f"c{k}").mkdir(parents=True)
-        (root / "catalog" / f"c{k}" / f"item-{k}.json").write_text(json.dumps(item))
-        (root / "catalog" / f"c{k}" / "collection.json").write_text(json.dumps(collection))
-        catalog["links"].append({"rel": "child", "href": f"./c{k}/collection.json"})
-    (root / "catalog" / "catalog.json").write_text(json.dumps(catalog))
+    write_tiny_cog(root / "data.tif")
+    write_tiny_catalog(root / "catalog", [(c, a, f"{base_url}/data.tif") for c, a in _calls()])
     return f"{base_url}/catalog/catalog.json"
 
 
@@ -94,7 +70,7 @@ async def test_catalog_text_in_file_names_never_leaves_or_overwrites_in_the_outp
     async with Client(build_server(deps)) as client:
         for collection_id, asset in _calls():
             result = await client.call_tool("collection_statistics", {
-                "collection": collection_id, "asset": asset, "datetime": "2024-06-01", "bbox": _bbox(),
+                "collection": collection_id, "asset": asset, "datetime": "2024-06-01", "bbox": tiny_bbox(),
                 "exact": True})
             text = collection_id + asset
             assert not result.is_error, (text, result.content[0].text)

@@ -24,7 +24,7 @@ from .raster_styles import pseudocolor
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"], heavy=True))
     async def compute_index(
         index: Annotated[str, Field(description="One of " + ", ".join(INDICES))],
         collection: Annotated[str, Field(description="Collection id")],
