@@ -147,7 +147,7 @@ async def _search(deps: ToolDeps, cat: Any, collection: str, area: dict, datetim
     if items is None:
         outcome = await cat.search(ItemSearch(collections=[collection], intersects=area, datetime=interval,
                                               limit=MAX_ITEMS))
-        items = plan.items_meeting(outcome.items, area)
+        items = await asyncio.to_thread(plan.items_meeting, outcome.items, area)  # 1,000 footprints: a worker
         if outcome.more_available or (outcome.number_matched or 0) > len(outcome.items):
             notes.append(f"The search matched {outcome.number_matched or 'more than'} items; only the first "
                          f"{len(outcome.items)} were used. Split the period into shorter requests.")
