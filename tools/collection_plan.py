@@ -21,7 +21,7 @@ from .indices import ItemBands, PlanRead, needs_credentials, resolve_bands
 from .stats_worker import Grid, ItemTask, gdal_config
 
 SEARCH_TTL_S = 600
-DENSIFY_DEGREES = 0.05  # a lon/lat edge becomes a curve in a projected grid: points this far apart follow it
+DENSIFY_DEGREES = 0.5  # lon/lat edges longer than this (~50 km) become curves in a projected grid: points follow them
 MAX_EXACT_PIXELS = 16_000_000  # one date's mosaic at full resolution; beyond, exact mode is not affordable
 _search_cache: dict[str, tuple[float, list[dict]]] = {}
 
