@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
@@ -14,6 +13,7 @@ from . import change_io, raster_io
 from .common import READ, WRITE, ToolInputError, check_bbox, ok, policy
 from .deps import ToolDeps
 from .gdal_scope import gdal_exceptions
+from .output_files import new_output_file
 from .raster import Band, Source, run_gdal
 from .raster_sources import resolve_raster
 from .selected_features import selected_geometry_lonlat
@@ -43,7 +43,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             return ok(stats, "The polygon covers no valid pixel.")
         return ok(stats, f"Area-weighted mean {stats['weighted_mean']:.4g} over {stats['pixels_touched']} pixel(s)")
 
-    @server.tool(annotations=WRITE, meta=policy())
+    @server.tool(annotations=WRITE, meta=policy(heavy=True))
     async def detect_change(
         collection: str, asset: Annotated[str, Field(description="Asset key to compare, e.g. 'B04' or 'data'")],
         bbox: Annotated[list[float], Field(description="[west, south, east, north] in degrees")],
@@ -66,7 +66,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                                      "the bbox; widen the dates or check the asset key with get_collection_info.")
             paths.append([resolve_raster(deps, h) for h in hrefs])
         options = paths[0][0][1]
-        out_path = deps.output_dir() / f"change-{collection}-{uuid.uuid4().hex[:8]}.tif"
+        out_path = new_output_file(deps.output_dir(), ["change", collection], ".tif")
 
         def work() -> dict:
             with raster_io.gdal_options(options), gdal_exceptions():

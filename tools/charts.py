@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -13,6 +12,7 @@ from pydantic import Field
 
 from .common import WRITE, ToolInputError, ok, policy
 from .deps import ToolDeps
+from .output_files import new_output_file
 
 MAX_POINTS = 5000
 
@@ -68,7 +68,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 raise ToolInputError(f"Series '{name}' has {len(values)} values but x has {len(x)}; make them equal.")
         if chart_type == "pie" and (len(series) != 1 or any(v < 0 for v in next(iter(series.values())))):
             raise ToolInputError("A pie chart takes exactly one series of non-negative values.")
-        path = deps.output_dir() / f"chart-{uuid.uuid4().hex[:8]}.png"
+        path = new_output_file(deps.output_dir(), ["chart"], ".png")
         await asyncio.to_thread(render, chart_type, title, x, series, x_label, y_label, path)
         return ok({"chart_file": str(path), "chart_type": chart_type, "title": title, "x": x, "series": series},
                   f"{chart_type} chart saved to {path.name}")

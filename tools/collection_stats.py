@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import csv
-import uuid
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -19,6 +18,7 @@ from . import collection_plan as plan
 from .common import WRITE, ToolInputError, check_bbox, ok, policy
 from .date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
 from .deps import ToolDeps
+from .output_files import new_output_files
 from .selected_features import selected_geometry_lonlat
 from .stac.search import MAX_ITEMS, ItemSearch
 from .stac.timeutil import normalise_interval
@@ -29,7 +29,7 @@ DEFAULT_MAX_PIXELS = 65_536  # overview mode: about 256 × 256 pixels over the a
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy())
+    @server.tool(annotations=WRITE, meta=policy(heavy=True))
     async def collection_statistics(
         collection: Annotated[str, Field(description="Collection id, e.g. 'sentinel-2-l2a'")],
         datetime: Annotated[str, Field(description="Date range, e.g. '2023-01-01/2023-12-31'")],
@@ -62,8 +62,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if cloud_note:
             result["notes"].insert(0, cloud_note)
         what = index.upper() if index else asset
-        chart = deps.output_dir() / f"{what}-{collection}-{uuid.uuid4().hex[:8]}.png"
-        csv_path = chart.with_suffix(".csv")
+        chart, csv_path = new_output_files(deps.output_dir(), [what, collection], [".png", ".csv"])
         await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path)
         result.update(collection=collection, datetime=datetime, measure=what, chart_file=str(chart),
                       csv_file=str(csv_path))
@@ -148,7 +147,7 @@ async def _search(deps: ToolDeps, cat: Any, collection: str, area: dict, datetim
     if items is None:
         outcome = await cat.search(ItemSearch(collections=[collection], intersects=area, datetime=interval,
                                               limit=MAX_ITEMS))
-        items = plan.items_meeting(outcome.items, area)
+        items = await asyncio.to_thread(plan.items_meeting, outcome.items, area)  # 1,000 footprints: a worker
         if outcome.more_available or (outcome.number_matched or 0) > len(outcome.items):
             notes.append(f"The search matched {outcome.number_matched or 'more than'} items; only the first "
                          f"{len(outcome.items)} were used. Split the period into shorter requests.")

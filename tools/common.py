@@ -26,8 +26,13 @@ class ToolInputError(ToolError):
     """A failure the model can act on; the message says what to do next."""
 
 
-def policy(requires: Sequence[str] = (), discovery: bool = False, undoable: bool = False) -> dict[str, Any]:
-    return {"stacgis": {"requires": list(requires), "discovery": discovery, "undoable": undoable}}
+def policy(requires: Sequence[str] = (), discovery: bool = False, undoable: bool = False,
+           heavy: bool = False) -> dict[str, Any]:
+    """`heavy`: a long analysis over many items; each client runs one at a time (tools.heavy_calls)."""
+    meta = {"requires": list(requires), "discovery": discovery, "undoable": undoable}
+    if heavy:
+        meta["heavy"] = True
+    return {"stacgis": meta}
 
 
 def ok(data: dict[str, Any], summary: str) -> CallToolResult:

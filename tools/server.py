@@ -17,6 +17,7 @@ from mcp.server.mcpserver import MCPServer
 
 from .confirmation import PREFLIGHT_KEY, ConfirmDestructiveMiddleware
 from .deps import ToolDeps
+from .heavy_calls import HeavyCallLimit
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ def build_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> M
         module.register(server, deps)
     server.middleware.append(SessionStatsMiddleware(deps))
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
+    server.middleware.append(HeavyCallLimit(server))  # after the OK: a slot is not held while the user decides
     return server
 
 

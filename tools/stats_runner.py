@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import itertools
 import threading
 import time
 from dataclasses import dataclass
@@ -56,13 +57,24 @@ async def run_items(tasks: Sequence[ItemTask], *, progress: ProgressFn | None = 
 
 
 async def _thread_results(tasks: Sequence[ItemTask], concurrency: int) -> AsyncIterator[ItemResult]:
+    """A window of 2 × concurrency reads in flight, refilled as they finish: waiting on every item's future
+    at once cost the GUI thread O(items²) callbacks (0.4 s a 1,000-item call, in many small slices)."""
     cancel = threading.Event()
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="stacgis-read")
+    workers = max(1, concurrency)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="stacgis-read")
     loop = asyncio.get_running_loop()
-    pending = {loop.run_in_executor(pool, read_item, task, cancel) for task in tasks}
+    queued = iter(tasks)
+    pending: set = set()
+
+    def refill() -> None:
+        for task in itertools.islice(queued, 2 * workers - len(pending)):
+            pending.add(loop.run_in_executor(pool, read_item, task, cancel))
+
+    refill()
     try:
         while pending:
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            refill()
             for future in done:
                 yield future.result()
     finally:

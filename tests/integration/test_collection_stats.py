@@ -202,3 +202,26 @@ async def test_a_protected_catalogs_assets_are_read_with_its_headers_which_never
     assert row["valid_pixels"] == expected.size and row["mean"] == pytest.approx(expected.mean(), abs=1e-4)
     assert server.refused == 0
     assert "not sent to the Dask cluster" in result.content[0].text
+
+
+@pytest.mark.parametrize("exact", [True, False])
+async def test_a_whole_world_bbox_finds_the_data_inside_it(server, s2_world, exact):
+    from testkit.collection_world import NODATA, OFFSET, SCALE
+
+    result = await _call(server, {"collection": COLLECTION, "datetime": "2024-03-01/2024-04-30", "index": "NDVI",
+                                  "bbox": [-180, -90, 180, 90], "exact": exact})
+    assert not result.is_error, result.content[0].text
+    data = result.structured_content
+    rows = {r["period"]: r for r in data["rows"]}
+    assert list(rows) == [DATES[0], DATES[1]]
+    assert all(r["valid_pixels"] > 0 and r["mean"] is not None for r in rows.values())
+    assert "% of the area lies in the items' extent" in result.content[0].text
+    if exact:  # every valid pixel of tile A, none twice: the same numbers as numpy over the whole tile
+        for date in DATES[:2]:
+            raw = s2_world.bands[f"A-{date}"]
+            red = raw["red"].astype(np.float64) * SCALE + OFFSET
+            nir = raw["nir"].astype(np.float64) * SCALE + OFFSET
+            valid = (raw["red"] != NODATA) & (raw["nir"] != NODATA) & ~np.isin(raw["scl"], (3, 8, 9, 10))
+            ndvi = ((nir - red) / (nir + red))[valid]
+            assert rows[date]["valid_pixels"] == ndvi.size
+            assert rows[date]["mean"] == pytest.approx(ndvi.mean(), abs=1e-6)

@@ -246,3 +246,91 @@ async def test_a_client_cannot_forge_the_users_yes(endpoint):
             result = exc
     assert getattr(result, "is_error", True)
     assert [h.id for h in await store.recent("ana")] == [memory_id]
+
+
+SLOW_CALLS = 4  # from one client at once: one runs, MAX_WAITING wait, the rest are refused
+
+
+@pytest.fixture
+async def slow_world(tmp_path):
+    """An endpoint whose catalog has SLOW_CALLS collections on a slow COG server (each its own file, so no
+    GDAL cache is shared) and a 'fast' one on a quick server, and the deps the dock's own server shares."""
+    from stacgis_agent.agent.config import CatalogConfig
+    from testkit.cog_server import CogServer
+    from testkit.slow_cogs import SlowCogServer
+    from testkit.tiny_catalog import write_tiny_catalog, write_tiny_cog
+
+    root = tmp_path / "cogs"
+    for k in range(SLOW_CALLS + 1):
+        write_tiny_cog(root / f"{k}.tif", seed=k)
+    slow, fast = SlowCogServer(root, delay_s=0.25).start(), CogServer(root).start()
+    entries = [(f"slow-{k}", "data", f"{slow.url}/{k}.tif") for k in range(SLOW_CALLS)]
+    catalog = write_tiny_catalog(tmp_path / "catalog", entries + [("fast", "data", f"{fast.url}/{SLOW_CALLS}.tif")])
+    name = f"tiny-{tmp_path.name}"  # collection_plan caches searches by catalog name: none from another test
+    deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig(name, str(catalog), kind="static")]),
+                                  work_dir=str(tmp_path / "out"))
+    token = load_or_create_token(tmp_path / "profile")
+    server = McpHttpEndpoint(deps, token, free_port())
+    await server.start()
+    try:
+        yield server, token, slow, deps
+    finally:
+        await server.stop()
+        slow.stop()
+        fast.stop()
+
+
+def _stats_call(collection: str) -> dict:
+    from testkit.tiny_catalog import DATE, tiny_bbox
+
+    return {"collection": collection, "asset": "data", "datetime": DATE, "bbox": tiny_bbox(), "exact": True}
+
+
+async def _calls_from_one_client(endpoint, token, count: int) -> tuple[list, list[list[str]]]:
+    import asyncio
+
+    progress: list[list[str]] = [[] for _ in range(count)]
+
+    def recorder(k):
+        async def on_progress(_done, _total, message):
+            progress[k].append(message or "")
+        return on_progress
+
+    async with connect(endpoint, token) as client:
+        calls = [client.call_tool("collection_statistics", _stats_call(f"slow-{k}"),
+                                         progress_callback=recorder(k)) for k in range(count)]
+        results = await asyncio.gather(*calls)
+    return results, progress
+
+
+async def test_one_clients_concurrent_heavy_calls_run_one_at_a_time_and_the_surplus_is_refused(slow_world):
+    endpoint, token, slow, _deps = slow_world
+    results, progress = await _calls_from_one_client(endpoint, token, SLOW_CALLS)
+    refused = [r for r in results if r.is_error]
+    assert len(refused) == SLOW_CALLS - 3, [r.content[0].text for r in results]
+    text = refused[0].content[0].text
+    assert "one at a time per client" in text and "Wait for one to finish" in text and "collection_statistics" in text
+    done = [r for r in results if not r.is_error]
+    assert all(r.structured_content["rows"][0]["valid_pixels"] == 64 * 64 for r in done)
+    waited = [p for p in progress if any(m.startswith("waiting: ") for m in p)]
+    assert len(waited) == 2  # the queued calls were told why nothing happens yet
+    assert slow.peak_in_flight == 1  # their reads never overlapped
+
+
+async def test_the_docks_own_chat_is_not_held_up_by_an_outside_clients_heavy_calls(slow_world):
+    import asyncio
+
+    from stacgis_agent.tools.server import build_server
+
+    endpoint, token, slow, deps = slow_world
+    outside = asyncio.ensure_future(_calls_from_one_client(endpoint, token, 3))
+    for _ in range(500):  # until the outside client's first call is reading (10 s at most)
+        if slow.requests:
+            break
+        await asyncio.sleep(0.02)
+    async with Client(build_server(deps)) as dock:  # the dock's in-process server over the same deps
+        mine = await dock.call_tool("collection_statistics", _stats_call("fast"))
+    assert not mine.is_error, mine.content[0].text
+    assert not outside.done()  # the dock's call neither waited for the outside calls nor was refused
+    results, _progress = await outside
+    assert not any(r.is_error for r in results)

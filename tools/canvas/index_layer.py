@@ -3,7 +3,6 @@ the map with a diverging ramp centred on 0; the layer's name and legend say the 
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -16,6 +15,7 @@ from ..collection_stats import area_of
 from ..common import WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
 from ..index_raster import index_raster
+from ..output_files import new_output_file
 from ..spectral import INDICES
 from ..stac.search import MAX_ITEMS, ItemSearch
 from ..stac.timeutil import normalise_interval
@@ -24,7 +24,7 @@ from .raster_styles import pseudocolor
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"], heavy=True))
     async def compute_index(
         index: Annotated[str, Field(description="One of " + ", ".join(INDICES))],
         collection: Annotated[str, Field(description="Collection id")],
@@ -56,7 +56,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             if not items:
                 raise ToolInputError(f"No item of '{collection}' over the area in {datetime}; widen the dates.")
         name = index.strip().upper()
-        out = deps.output_dir() / f"{name}-{collection}-{uuid.uuid4().hex[:8]}.tif"
+        out = new_output_file(deps.output_dir(), [name, collection], ".tif")
         data = await index_raster(deps, items, collection_doc, area, name, out, exact=exact, mask_clouds=mask_clouds,
                                   ctx=ctx, catalog=cat.name)
         when = item_id or datetime

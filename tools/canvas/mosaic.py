@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from osgeo import gdal, osr
 
 from ..common import ToolInputError
 from ..gdal_scope import gdal_exceptions
+from ..output_files import safe_component
 from ..raster_io import _crs_label, _dataset_srs, raster_bounds_lonlat
 from ..stac.hrefs import gdal_path
 from .stac_assets import AssetChoice, split_time_series
@@ -56,7 +56,7 @@ def _build_mosaics(choices: list[AssetChoice], out: Path, name: str) -> list[dic
         if len(paths) == 1 and not _needs_vrt(paths[0], meta):
             path = paths[0]
         else:
-            path = str(out / f"{_slug(name)}-{_slug(crs)}{'-' + day if day else ''}.vrt")
+            path = str(out / f"{_slug(name)}-{_slug(crs)}{'-' + _slug(day) if day else ''}.vrt")
             if gdal.BuildVRT(path, paths) is None:
                 raise ToolInputError(f"GDAL could not mosaic {len(paths)} assets in {crs}.")
             _write_band_metadata(path, meta)
@@ -286,4 +286,4 @@ def _number(value: Any) -> float | None:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:60] or "layer"
+    return safe_component(text, fallback="layer")  # catalog text: one safe path component (tools.output_files)

@@ -1,0 +1,48 @@
+"""A folder served over loopback HTTP (Range included) `delay_s` late on every request, counting how many
+requests are in flight at once: tests see whether tool calls read one after the other or together."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+from .asgi_thread import LoopbackServer
+
+
+class _InFlight:
+    def __init__(self, app, server: SlowCogServer) -> None:
+        self.app = app
+        self.server = server
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        with self.server.lock:
+            self.server.in_flight += 1
+            self.server.peak_in_flight = max(self.server.peak_in_flight, self.server.in_flight)
+            self.server.requests += 1
+        try:
+            await asyncio.sleep(self.server.delay_s)
+            return await self.app(scope, receive, send)
+        finally:
+            with self.server.lock:
+                self.server.in_flight -= 1
+
+
+class SlowCogServer(LoopbackServer):
+    def __init__(self, root: Path, delay_s: float) -> None:
+        from starlette.staticfiles import StaticFiles
+
+        self.root = Path(root)
+        self.delay_s = delay_s
+        self.lock = threading.Lock()
+        self.in_flight = self.peak_in_flight = self.requests = 0
+        self._serve(_InFlight(StaticFiles(directory=str(self.root)), self), "slow COG server")
+
+    def start(self) -> SlowCogServer:
+        super().start()
+        from osgeo import gdal
+
+        gdal.VSICurlClearCache()  # a port reused from an earlier server must not be answered from GDAL's cache
+        return self
