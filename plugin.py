@@ -232,7 +232,7 @@ class AgentRuntime:
         self.session.map_changed.connect(self.turns.remember)
         self.session.bridge.error.connect(lambda _error: self._check_connection())  # keeps the status line true
         self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user, tasks=self.tasks,
-                               outputs=self.deps.output_dir())
+                               outputs=Path(self.deps.work_dir))  # not created here: a read-only disk must not stop the dock
         self.panel.undo_requested.connect(self._undo)
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)

@@ -32,6 +32,7 @@ from ..agent.events import (
 from ..agent.turn_stats import format_usage
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
+from .untrusted_text import plain_tooltip
 
 ERROR_COLOR = QColor(190, 30, 30)
 NOTICE_COLOR = QColor(110, 110, 110)
@@ -118,7 +119,7 @@ class ActivityFeed(QTreeWidget):
     def add_entry(self, text: str, detail: str = "", *, color: QColor | None = None,
                   expanded: bool = False, italic_detail: bool = False) -> QTreeWidgetItem:
         item = QTreeWidgetItem([text])
-        item.setToolTip(0, text)
+        item.setToolTip(0, plain_tooltip(text))  # tool and model text: never rich
         if color is not None:
             item.setForeground(0, QBrush(color))
         self.addTopLevelItem(item)
@@ -161,7 +162,7 @@ class ActivityFeed(QTreeWidget):
             self._progress[event.call_id] = (item, bar)
         item, bar = self._progress[event.call_id]
         item.setText(0, text)
-        item.setToolTip(0, text)
+        item.setToolTip(0, plain_tooltip(text))  # tool and model text: never rich
         if event.total:
             bar.setRange(0, 1000)
             bar.setValue(round(1000 * min(1.0, event.progress / event.total)))

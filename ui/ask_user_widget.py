@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qgis.PyQt.QtCore import pyqtSignal
+from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -15,6 +15,14 @@ from qgis.PyQt.QtWidgets import (
 from ..agent.events import AskUser
 
 
+def _plain_label(text: str) -> QLabel:
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setText(text)
+    return label
+
+
 class AskUserWidget(QFrame):
     answered = pyqtSignal(str, str)  # request_id, choice
 
@@ -25,15 +33,15 @@ class AskUserWidget(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet("#askUser { background: #fff8e1; border: 1px solid #e0b000; border-radius: 6px; }")
         layout = QVBoxLayout(self)
-        self.question = QLabel(event.question)
+        # the model's words and options as written: a label guessing rich text would load what they point at
+        self.question = _plain_label(event.question)
         self.question.setWordWrap(True)
         font = self.question.font()
         font.setBold(True)
         self.question.setFont(font)
         layout.addWidget(self.question)
         if event.details:  # what a destructive action will change, before the OK
-            self.details = QLabel("This will change:\n" + "\n".join(f"• {d}" for d in event.details))
-            self.details.setWordWrap(True)
+            self.details = _plain_label("This will change:\n" + "\n".join(f"• {d}" for d in event.details))
             layout.addWidget(self.details)
         row = QHBoxLayout()
         self.buttons: list[QPushButton] = []
@@ -50,7 +58,7 @@ class AskUserWidget(QFrame):
             self.free_text.setPlaceholderText("Type your answer and press Enter")
             self.free_text.returnPressed.connect(self._answer_free_text)
             layout.addWidget(self.free_text)
-        self.outcome = QLabel()
+        self.outcome = _plain_label("")
         self.outcome.hide()
         layout.addWidget(self.outcome)
 

@@ -22,6 +22,7 @@ from .ask_user_widget import AskUserWidget
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
 from .streamed_markdown import StreamedMarkdownView
+from .untrusted_text import plain_tooltip
 
 USER_STYLE = "background: #dceefc; border-radius: 8px;"
 ASSISTANT_STYLE = "background: #f4f4f4; border-radius: 8px;"
@@ -85,7 +86,7 @@ class MessageBubble(QFrame):
         label = QLabel()
         label.setPixmap(pixmap.scaledToWidth(min(width, pixmap.width()),
                                              Qt.TransformationMode.SmoothTransformation))
-        label.setToolTip(path)
+        label.setToolTip(plain_tooltip(path))
         label.setProperty("image_path", path)
         self.layout().insertWidget(self.layout().count() - 1, label)
         return label

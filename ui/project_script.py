@@ -3,12 +3,16 @@
 Read from the live project rather than replayed from the tool calls: what the analyst undid or changed
 by hand is then exactly what the script reproduces. The script is text for the user to run, in the QGIS
 Python console or as standalone PyQGIS; the plugin never executes it.
+
+Titles, layer names, sources and attribute values come from the analyst, the model and catalogs, so none
+of them is ever pasted into code: the script is one fixed program, and the map is embedded once as JSON
+inside Python string literals written by `repr()` (always a complete literal, whatever the text holds).
 """
 
 from __future__ import annotations
 
 import datetime
-import pprint
+import json
 from typing import Any
 
 from qgis.core import (
@@ -27,21 +31,43 @@ MAX_MEMORY_FEATURES = 5000
 
 
 def project_to_pyqgis(title: str, project: QgsProject | None = None, canvas=None) -> str:
+    """The fixed program with the map description between its two halves, as data only."""
+    return _SCRIPT_HEAD + _python_literal(map_description(title, project, canvas)) + _SCRIPT_TAIL
+
+
+def map_description(title: str, project: QgsProject | None = None, canvas=None) -> dict[str, Any]:
+    """Everything the script rebuilds, as plain JSON-able data (styles as QML text, indexed from each layer)."""
     project = project or QgsProject.instance()
-    crs = project.crs()
     view: dict[str, Any] | None = None
     if canvas is not None and not canvas.extent().isEmpty():
         e, view_crs = canvas.extent(), canvas.mapSettings().destinationCrs()
         view = {"extent": [e.xMinimum(), e.yMinimum(), e.xMaximum(), e.yMaximum()], "crs": _crs(view_crs)}
     styles: list[str] = []
     tree = _children(project.layerTreeRoot(), styles)
-    data = {"crs": _crs(crs), "tree": tree, "view": view}
-    when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    safe_title = title.replace("\\", "/").replace('"""', "'''")
-    return (SCRIPT.replace("@TITLE@", safe_title).replace("@WHEN@", when)
-            .replace("@COUNT@", str(_count_layers(tree)))
-            .replace("@MAP@", pprint.pformat(data, width=110, sort_dicts=False))
-            .replace("@STYLES@", pprint.pformat(styles, width=110)))
+    return {"title": title, "exported": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+            "layer_count": _count_layers(tree), "crs": _crs(project.crs()), "view": view, "tree": tree,
+            "styles": styles}
+
+
+def _json_lines(data: dict[str, Any]) -> list[str]:
+    """The description as JSON, one top-level entry (and one layer, group or style) per line so the
+    script stays readable. NaN and infinities are kept (Python's json reads them back); ASCII only,
+    because the QGIS console decodes a script in the system's encoding (cp1252 on many Windows installs)."""
+    def dump(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=True, allow_nan=True)
+
+    entries = []
+    for key, value in data.items():
+        if isinstance(value, list) and value:
+            entries.append(f"{dump(key)}: [\n  " + ",\n  ".join(dump(item) for item in value) + "\n ]")
+        else:
+            entries.append(f"{dump(key)}: {dump(value)}")
+    return ("{\n " + ",\n ".join(entries) + "\n}").split("\n")
+
+
+def _python_literal(data: dict[str, Any]) -> str:
+    """Adjacent string literals, one per JSON line: repr() escapes every quote, backslash and line break."""
+    return "\n".join("    " + repr(line + "\n") for line in _json_lines(data))
 
 
 def _crs(crs) -> str:
@@ -97,8 +123,10 @@ def _count_layers(nodes: list[dict[str, Any]]) -> int:
     return sum(_count_layers(n["children"]) if "group" in n else 1 for n in nodes)
 
 
-SCRIPT = '''"""Rebuilds the QGIS map of the STAC GIS Agent conversation "@TITLE@"
-as it was on @WHEN@: @COUNT@ layer(s) with their groups, styles, the project CRS and the view.
+# The program, fixed text: only the map description (a literal from _python_literal) goes between its halves.
+_SCRIPT_HEAD = '''""\"Rebuilds the QGIS map of a STAC GIS Agent conversation as it was when exported: its layers with
+their groups, styles, the project CRS and the view. The conversation's title, the date and every layer
+are in MAP below, as data.
 
 How to run it:
 - in QGIS: Plugins > Python Console > Show Editor > Open this file > Run. It adds the layers to
@@ -109,7 +137,8 @@ How to run it:
   lived only in memory go into a GeoPackage beside it.
 
 Layers open from their original sources (files, URLs); a source that is gone is reported and skipped.
-"""
+""\"
+import json
 import sys
 from pathlib import Path
 
@@ -117,13 +146,19 @@ from qgis.core import (QgsApplication, QgsCoordinateReferenceSystem, QgsFeature,
                        QgsRasterLayer, QgsRectangle, QgsReferencedRectangle, QgsVectorFileWriter, QgsVectorLayer)
 from qgis.PyQt.QtXml import QDomDocument
 
-MAP = @MAP@
+# The map, as JSON: "styles" holds each layer's style as QGIS saves it in a .qml file (renderer,
+# colours, labels, opacity); a layer's "style" is its index there.
+MAP = json.loads(
+'''
+
+_SCRIPT_TAIL = '''
+)
 
 
 def crs_of(text):
     if not text:
         return QgsCoordinateReferenceSystem()
-    return QgsCoordinateReferenceSystem.fromWkt(text) if text.rstrip().endswith("]") else \
+    return QgsCoordinateReferenceSystem.fromWkt(text) if text.rstrip().endswith("]") else \\
         QgsCoordinateReferenceSystem(text)
 
 
@@ -133,7 +168,7 @@ def open_layer(spec):
     else:
         layer = QgsVectorLayer(spec["source"], spec["layer"], spec["provider"])
     if not layer.isValid():
-        print("Could not open layer", repr(spec["layer"]), "from", spec["source"])
+        print("Could not open layer", repr(spec["layer"]), "from", repr(spec["source"]))
         return None
     if spec["crs"]:
         layer.setCrs(crs_of(spec["crs"]))
@@ -147,9 +182,9 @@ def open_layer(spec):
             features.append(feature)
         layer.dataProvider().addFeatures(features)
         if spec["features_total"] > len(features):
-            print(spec["layer"], ": only the first", len(features), "of", spec["features_total"], "features")
+            print(repr(spec["layer"]), ": only the first", len(features), "of", spec["features_total"], "features")
     style = QDomDocument()
-    style.setContent(STYLES[spec["style"]])
+    style.setContent(MAP["styles"][spec["style"]])
     layer.importNamedStyle(style)
     return layer
 
@@ -180,8 +215,28 @@ def rebuild(project):
     return view
 
 
+def rebuild_in_window(iface, project):
+    \"\"\"In the QGIS window the layer-tree bridge zooms to the full extent of the first layers an empty
+    project gets, later, from the event loop, which would undo the saved view: with its auto set-up off,
+    the bridge takes the layers now, and the view is set after it.\"\"\"
+    bridge = iface.layerTreeCanvasBridge()
+    auto_setup = bridge.autoSetupOnFirstLayer()
+    if MAP["view"]:
+        bridge.setAutoSetupOnFirstLayer(False)
+    try:
+        view = rebuild(project)
+        bridge.setCanvasLayers()
+    finally:
+        bridge.setAutoSetupOnFirstLayer(auto_setup)
+    if view:
+        canvas = iface.mapCanvas()
+        canvas.setDestinationCrs(crs_of(view["crs"]))
+        canvas.setExtent(QgsRectangle(*view["extent"]))
+        canvas.refresh()
+
+
 def keep_memory_layers(project, gpkg):
-    """A saved project does not keep in-memory features: write them to a GeoPackage and point the layers there."""
+    \"\"\"A saved project does not keep in-memory features: write them to a GeoPackage and point the layers there.\"\"\"
     for layer in list(project.mapLayers().values()):
         if layer.providerType() != "memory":
             continue
@@ -196,32 +251,30 @@ def keep_memory_layers(project, gpkg):
         layer.setDataSource(gpkg + "|layername=" + layer.name(), layer.name(), "ogr")
 
 
-# Each layer's style as QGIS saves it in a .qml file (renderer, colours, labels, opacity).
-STYLES = @STYLES@
+def write_project(project, target):
+    project.setTitle(MAP["title"])
+    keep_memory_layers(project, str(Path(target).with_suffix("")) + "_layers.gpkg")
+    if project.write(target):
+        print("Wrote", target)
+    else:
+        print("Could not write", target, ":", project.error())
+
 
 try:
     from qgis.utils import iface
 except ImportError:
     iface = None
 
-standalone = QgsApplication.instance() is None
-if standalone:
+if QgsApplication.instance() is not None and iface is not None:
+    rebuild_in_window(iface, QgsProject.instance())
+elif QgsApplication.instance() is not None:  # a PyQGIS application without the QGIS window
+    rebuild(QgsProject.instance())
+else:
     app = QgsApplication([], False)
     app.initQgis()
-view = rebuild(QgsProject.instance())
-if iface is not None and view:
-    canvas = iface.mapCanvas()
-    canvas.setDestinationCrs(crs_of(view["crs"]))
-    canvas.setExtent(QgsRectangle(*view["extent"]))
-    canvas.refresh()
-if standalone:
+    rebuild(QgsProject.instance())
     default = Path(globals().get("__file__", "map.py")).with_suffix(".qgz")
-    target = sys.argv[1] if len(sys.argv) > 1 else str(default)
-    keep_memory_layers(QgsProject.instance(), str(Path(target).with_suffix("")) + "_layers.gpkg")
-    if QgsProject.instance().write(target):
-        print("Wrote", target)
-    else:
-        print("Could not write", target, ":", QgsProject.instance().error())
+    write_project(QgsProject.instance(), sys.argv[1] if len(sys.argv) > 1 else str(default))
     QgsProject.instance().removeAllMapLayers()
     app.exitQgis()
 '''

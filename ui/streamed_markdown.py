@@ -11,16 +11,21 @@ from qgis.PyQt.QtGui import QTextDocument
 from qgis.PyQt.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from .markdown import set_markdown, settled_length
+from .untrusted_text import InertDocument, open_link
 
 SEGMENT_CHARS = 800
 
 
 class FittedBrowser(QTextBrowser):
-    """A read-only rich text view exactly as tall as its text, so the chat scrolls, not it."""
+    """A read-only rich text view exactly as tall as its text, so the chat scrolls, not it. It shows model
+    text: its documents load nothing, and a clicked link goes through untrusted_text.open_link, never
+    through QTextBrowser, which would show a file: link's content or hand any scheme to the desktop."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setOpenExternalLinks(True)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(lambda url: open_link(url, self))
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -34,7 +39,7 @@ class FittedBrowser(QTextBrowser):
         # Built detached and swapped in: parsing into a document that a widget already lays out
         # re-lays it out block by block, 3-10x slower (see bench/bench_ui_stall.py).
         self.markdown = text
-        document = QTextDocument(self)
+        document = InertDocument(self)
         document.setDefaultFont(self.font())
         document.setTextWidth(max(self.viewport().width(), 1))
         set_markdown(document, text)

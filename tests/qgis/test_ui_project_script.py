@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 from qgis.core import (
+    QgsApplication,
     QgsColorRampShader,
     QgsCoordinateReferenceSystem,
     QgsFeature,
     QgsFillSymbol,
     QgsGeometry,
-    QgsLayerTreeGroup,
-    QgsLayerTreeLayer,
     QgsPalettedRasterRenderer,
     QgsPointXY,
     QgsProject,
@@ -32,12 +31,13 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from stacgis_agent.ui.project_script import project_to_pyqgis
+from testkit.map_snapshot import map_snapshot, same_extent
+from testkit.qgis_console import QgisConsole, window_bridge
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_catalog" / "collections"
 RGB = DEMO / "demo-rgb" / "items" / "demo-rgb-2025-06-15.tif"
 NDVI = DEMO / "demo-ndvi" / "items" / "demo-ndvi-2025-06-15.tif"
 DEM = DEMO / "demo-elevation" / "items" / "demo-elevation-lyon.tif"
-WKT2 = QgsCoordinateReferenceSystem.WktVariant.WKT_PREFERRED
 VIEW = QgsRectangle(640000.0, 5062000.0, 646000.0, 5068000.0)  # central Lyon in UTM 31N
 
 
@@ -109,50 +109,8 @@ def analyst_map(qgis_new_project, qgis_iface, tmp_path):
     return project
 
 
-def _snapshot(project: QgsProject) -> dict:
-    """What an analyst compares: the tree, each layer's source, CRS, visibility and how it is drawn."""
-    def describe(layer) -> dict:
-        renderer = layer.renderer()
-        out = {"provider": layer.providerType(), "crs": layer.crs().authid() or layer.crs().toWkt(WKT2),
-               "renderer": renderer.type()}
-        if layer.providerType() == "memory" or "_layers.gpkg|" in layer.source():  # see keep_memory_layers
-            out["provider"] = "features kept"
-        else:
-            out["source"] = os.path.normpath(layer.source())
-        if isinstance(renderer, QgsPalettedRasterRenderer):
-            out["classes"] = [(c.value, c.color.name(), c.label) for c in renderer.classes()]
-        elif isinstance(renderer, QgsSingleBandPseudoColorRenderer):
-            items = renderer.shader().rasterShaderFunction().colorRampItemList()
-            out["ramp"] = [(round(i.value, 3), i.color.name()) for i in items]
-        elif renderer.type() == "multibandcolor":
-            out["bands"] = (renderer.redBand(), renderer.greenBand(), renderer.blueBand())
-        elif isinstance(renderer, QgsSingleSymbolRenderer):
-            sym = renderer.symbol().symbolLayer(0)
-            out["symbol"] = (sym.layerType(), sym.properties().get("style"), sym.properties().get("outline_color"))
-        if isinstance(layer, QgsVectorLayer):
-            names = [n for n in layer.fields().names() if n != "fid"]  # GeoPackage adds its own fid
-            out["features"] = sorted((f.geometry().asWkt(3), tuple(f[n] for n in names)) for f in layer.getFeatures())
-        return out
-
-    def walk(group) -> list:
-        nodes = []
-        for child in group.children():
-            if isinstance(child, QgsLayerTreeGroup):
-                nodes.append(("group", child.name(), child.itemVisibilityChecked(), child.isExpanded(), walk(child)))
-            elif isinstance(child, QgsLayerTreeLayer):
-                nodes.append(("layer", child.name(), child.itemVisibilityChecked(), describe(child.layer())))
-        return nodes
-
-    return {"crs": project.crs().authid(), "tree": walk(project.layerTreeRoot())}
-
-
-def _close(a: QgsRectangle, b: QgsRectangle, tol: float = 1.0) -> bool:
-    return all(abs(x - y) <= tol for x, y in ((a.xMinimum(), b.xMinimum()), (a.yMinimum(), b.yMinimum()),
-                                               (a.xMaximum(), b.xMaximum()), (a.yMaximum(), b.yMaximum())))
-
-
 def test_standalone_run_writes_a_project_equal_to_the_map(analyst_map, qgis_iface, tmp_path):
-    expected, view = _snapshot(analyst_map), qgis_iface.mapCanvas().extent()
+    expected, view = map_snapshot(analyst_map), qgis_iface.mapCanvas().extent()
     assert [n[1] for n in expected["tree"]] == ["June 2025", "elevation", "footprints", "parcels (memory)"]
     script = tmp_path / "lyon map.py"
     script.write_text(project_to_pyqgis("Lyon — June NDVI", analyst_map, qgis_iface.mapCanvas()), encoding="utf-8")
@@ -166,29 +124,40 @@ def test_standalone_run_writes_a_project_equal_to_the_map(analyst_map, qgis_ifac
     fresh = QgsProject()
     assert fresh.read(str(out))
     try:
-        assert _snapshot(fresh) == expected
+        assert map_snapshot(fresh) == expected
         kept = fresh.mapLayersByName("parcels (memory)")[0]  # a saved project cannot hold in-memory features
         assert kept.source() == f"{tmp_path / 'rebuilt_layers.gpkg'}|layername=parcels (memory)"
         rebuilt_view = fresh.viewSettings().defaultViewExtent()
-        assert rebuilt_view.crs().authid() == "EPSG:32631" and _close(rebuilt_view, view)
+        assert rebuilt_view.crs().authid() == "EPSG:32631" and same_extent(rebuilt_view, view)
     finally:
         fresh.clear()
 
 
-def test_console_run_rebuilds_the_map_in_the_running_qgis_and_shows_the_view(analyst_map, qgis_iface, tmp_path):
+def test_console_run_rebuilds_the_map_in_the_running_qgis_and_keeps_the_view(analyst_map, qgis_iface, tmp_path):
+    """In the QGIS window the layer-tree bridge zooms to the first layers of an empty project, from the event
+    loop, after the script has run: the saved view must still be the one shown."""
     canvas = qgis_iface.mapCanvas()
-    expected, view = _snapshot(analyst_map), canvas.extent()
-    script = project_to_pyqgis("Lyon", analyst_map, canvas)
+    expected, view = map_snapshot(analyst_map), canvas.extent()
+    script = tmp_path / "lyon map.py"
+    script.write_text(project_to_pyqgis("Lyon", analyst_map, canvas), encoding="utf-8")
     analyst_map.clear()  # a fresh project in the same QGIS
     canvas.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
     canvas.setExtent(QgsRectangle(-10, 40, 10, 50))
-    assert _snapshot(QgsProject.instance())["tree"] == []
+    assert map_snapshot(QgsProject.instance())["tree"] == []
 
-    exec(compile(script, "lyon_map.py", "exec"), {"__name__": "__main__"})  # as the console's Run does
+    with window_bridge(qgis_iface) as bridge:
+        console = QgisConsole()
+        console.run_editor_file(script)
+        for _ in range(5):
+            QgsApplication.processEvents()  # the bridge's deferred update runs here
+        assert console.errors == []
+        assert bridge.autoSetupOnFirstLayer()  # left as the analyst had it
+        assert len(canvas.layers()) == 4  # the visible layers reached the map
 
-    assert _snapshot(QgsProject.instance()) == expected
+    assert map_snapshot(QgsProject.instance()) == expected
     assert canvas.mapSettings().destinationCrs().authid() == "EPSG:32631"
-    assert canvas.extent().contains(view) or _close(canvas.extent(), view, 500)
+    shown = canvas.extent()  # the canvas widens the view to its own shape, no more
+    assert shown.contains(view.buffered(-1)) and shown.area() < 4 * view.area(), shown.toString(0)
 
 
 def test_a_source_that_is_gone_is_reported_and_the_rest_is_rebuilt(analyst_map, qgis_iface, tmp_path):

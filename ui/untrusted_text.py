@@ -1,0 +1,66 @@
+"""Text from a model, a catalog or a tool, shown without loading anything and with only web links opening.
+
+Qt's rich text reads what a document points at: `![z](file:///dev/zero)` froze QGIS, and a clicked
+`file:` link replaced an answer with a local file's content. Here documents load no resource at all
+(only images the plugin decoded in memory and added itself show), labels and tooltips show such text
+as plain text, and a link opens only when it is http(s), in the system browser, after the analyst has
+read the full address and agreed.
+"""
+
+from __future__ import annotations
+
+import html
+
+from qgis.PyQt.QtCore import Qt, QUrl
+from qgis.PyQt.QtGui import QDesktopServices, QTextDocument
+from qgis.PyQt.QtWidgets import QMessageBox, QWidget
+
+WEB_SCHEMES = ("http", "https")
+
+
+class InertDocument(QTextDocument):
+    """A document that never fetches: no local file, no remote URL, no stylesheet. QTextDocument's own
+    loader would read any local path (a FIFO blocks, /dev/zero never ends); resources added with
+    addResource are served from the document's cache before this is asked."""
+
+    def loadResource(self, _type: int, _name: QUrl):  # noqa: N802 (Qt's name)
+        return None
+
+
+def plain_tooltip(text: str) -> str:
+    """A tooltip shows rich text whenever Qt guesses it is; escaped, the text reads as it is written."""
+    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
+
+
+def link_confirmation(url: QUrl, parent: QWidget | None = None) -> QMessageBox:
+    """Asks before a link leaves QGIS, showing the address exactly as it will be opened (encoded, so a
+    look-alike host shows as its xn-- form)."""
+    box = QMessageBox(QMessageBox.Icon.Question, "Open link in your browser?", "", parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText("The assistant's answer links to:\n\n" + address(url) +
+                "\n\nOpen it in your web browser?")
+    box.setStandardButtons(QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    return box
+
+
+def address(url: QUrl) -> str:
+    return bytes(url.toEncoded()).decode("ascii")
+
+
+def refusal(url: QUrl, parent: QWidget | None = None) -> QMessageBox:
+    box = QMessageBox(QMessageBox.Icon.Information, "Link not opened", "", parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(f"This link was not opened: {address(url)[:200]}\n\nOnly web addresses (http or https) open "
+                "from the chat. Copy the text if you want to use it elsewhere.")
+    return box
+
+
+def open_link(url: QUrl, parent: QWidget | None = None) -> bool:
+    """What a click on a link in model or catalog text does; True when the browser was asked to open it."""
+    if url.scheme().lower() not in WEB_SCHEMES or not url.host():
+        refusal(url, parent).exec()
+        return False
+    if link_confirmation(url, parent).exec() != QMessageBox.StandardButton.Open:
+        return False
+    return QDesktopServices.openUrl(url)
