@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from stacgis_agent.agent.policy import STATE_MARKER
+
 from .ollama_emulator import OllamaEmulator, Turn
 
 
@@ -37,6 +39,9 @@ def tool_results(body: dict, name: str | None = None) -> list[Any]:
 
 
 def parse_tool_text(text: str) -> Any:
+    """The JSON a tool returned, as a model reads it: after the summary line, before the agent's note
+    on what the project's state allows now ("[tools] …", appended when a layer appeared or went)."""
+    text = text.split("\n\n" + STATE_MARKER, 1)[0]
     for candidate in (text, text.partition("\n")[2]):
         try:
             return json.loads(candidate)
