@@ -45,6 +45,7 @@ class Effects:
     destructive: bool
     lines: tuple[str, ...] = ()
     undoable: bool = False
+    action: str = ""  # the call in the user's words ("Buffer 'parcels' by 10 m"), when the server says it
 
 
 @dataclass
@@ -188,7 +189,7 @@ class ToolCallRunner:
             assessed = None
         if assessed is not None:
             return Effects(bool(assessed.get("destructive")), tuple(str(e) for e in assessed.get("effects") or ()),
-                           bool(assessed.get("undoable")))
+                           bool(assessed.get("undoable")), str(assessed.get("action") or ""))
         if not self.policy.is_destructive(call.name):
             return Effects(False)
         tool = self.host.tools[call.name]
@@ -229,13 +230,16 @@ def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Effects]]) ->
     effects = [e for _, e in calls]
     count = len(effects)
     question = f"Run '{calls[0][0].name}'?" if count == 1 else f"Run these {count} actions?"
+    if count == 1 and effects[0].action:
+        question = f"{effects[0].action}?"
     if all(e.undoable for e in effects):
         truth = "Undo in the chat brings it back."
     elif not any(e.undoable for e in effects):
         truth = "It cannot be undone." if count == 1 else "They cannot be undone."
     else:
         truth = "Map changes can be undone in the chat; changes to files and stores cannot."
-    details = tuple(line for e in effects for line in e.lines)
+    details = tuple(line for e in effects
+                    for line in ((f"{e.action}:",) if count > 1 and e.action else ()) + e.lines)
     return AskUser(request_id=f"confirm-{call_id}", question=f"{question} {truth}", options=(RUN_IT, DONT),
                    details=details)
 

@@ -49,9 +49,11 @@ class Assessment:
     destructive: bool
     effects: tuple[str, ...] = ()
     undoable: bool = False  # the chat's Undo (undo_last_turn) brings it back
+    action: str = ""  # the call in the analyst's words ("Buffer 'parcels' by 10 m"); "" = the tool's name
 
     def to_dict(self) -> dict[str, Any]:
-        return {"destructive": self.destructive, "effects": list(self.effects), "undoable": self.undoable}
+        return {"destructive": self.destructive, "effects": list(self.effects), "undoable": self.undoable,
+                "action": self.action}
 
 
 Assessor = Callable[[dict[str, Any]], Awaitable[Assessment]]
@@ -85,6 +87,8 @@ def question(calls: list[tuple[str, Assessment]]) -> str:
     lines = [f"The assistant wants to run {len(calls)} action(s) that change data:" if len(calls) > 1
              else "The assistant wants to run an action that changes data:"]
     for name, assessment in calls:
+        if assessment.action:
+            lines.append(f"{assessment.action}:")
         for effect in assessment.effects or (f"runs {name}",):
             lines.append(f"• {effect}")
     lines.append(undo_truth([a for _, a in calls]))

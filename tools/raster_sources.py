@@ -40,11 +40,16 @@ def resolve_raster(deps: ToolDeps, source: str) -> tuple[str, dict[str, str]]:
 def check_outside_source(deps: ToolDeps, source: str) -> None:
     """For outside clients: refuse a local file outside the allowed folders, or a URL to this machine's
     or the local network's services that is not a configured catalog's. The dock's own agent is not limited."""
-    if not deps.outside_client or _allowed(deps, source):
+    if may_read(deps, source):
         return
     raise ToolInputError(f"'{source}' is not available to outside MCP clients: they may read project layers, "
                          "assets of the configured catalogs, and files in the folders listed under Settings ▸ "
                          "Outside access.")
+
+
+def may_read(deps: ToolDeps, source: str) -> bool:
+    """Whether this client may learn what is at `source` (a local path or URL): the dock's agent always may."""
+    return not deps.outside_client or _allowed(deps, source)
 
 
 def _allowed(deps: ToolDeps, source: str) -> bool:

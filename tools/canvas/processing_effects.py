@@ -1,27 +1,32 @@
 """What a Processing call would do to data, judged from its actual parameters before it runs.
 
-Safe only when every effect is a new output in the plugin's own output folder or a temporary/memory
-layer. An algorithm with no destination parameter (truncate table, create spatial index, build
-overviews, assign projection, execute SQL…) works on its inputs in place; an output outside the
-output folder or onto an existing file may overwrite data; algorithms from scripts, models or
-other providers cannot be checked. All of these are destructive and wait for the user's OK, with
-each effect stated in full.
+Safe only when the algorithm is on the explicit list (processing_allowlist), none of its given parameters
+is code (a QGIS expression, which can call Python functions; SQL; raw GDAL arguments), nothing is fetched,
+and every output is a new file in the plugin's own output folder or a temporary layer — judged on the files
+Processing really writes (the extension it adds, every sidecar), not on the string given. An algorithm with
+no destination parameter works on its inputs in place. Everything else waits for the user's OK, each effect
+stated in the analyst's words; an algorithm that runs code outright (Python calculator, scripts, models) is
+refused.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 from typing import Any
 
 from qgis.core import QgsApplication, QgsProject
 
+from ..common import ToolInputError
 from ..confirmation import Assessment
 from ..deps import ToolDeps
+from ..raster_sources import check_outside_source, may_read
+from . import processing_allowlist as allow
+from .output_files import Target, describe_on_disk, file_target, table_target
+from .processing_words import action_words, describe_layer
 
 TEMPORARY = (None, "", "TEMPORARY_OUTPUT", "memory:")
-CHECKED_PROVIDERS = {"native", "qgis", "gdal", "3d"}  # QGIS's own algorithms: their outputs are declared
-RAW_OPTIONS = {"EXTRA", "OPTIONS"}  # free command-line text handed to GDAL: may name other files
 IN_PLACE = {  # algorithm id → what it does to its first input, in the user's words
     "native:truncatetable": "empties table {layer} in {source}",
     "native:createspatialindex": "adds a spatial index to {layer} in {source}",
@@ -33,6 +38,7 @@ IN_PLACE = {  # algorithm id → what it does to its first input, in the user's 
     "native:postgisexecutesql": "runs SQL {sql} on the PostgreSQL connection {connection}",
     "qgis:postgisexecutesql": "runs SQL {sql} on the PostgreSQL connection {connection}",
 }
+DEFAULT_EXTENSIONS = {"sink": "gpkg", "vectorDestination": "gpkg", "rasterDestination": "tif"}
 
 
 def real_path(value: str) -> Path:
@@ -44,45 +50,141 @@ def inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def assess_algorithm(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> Assessment:
-    """Call on the main thread (reads the project's layers)."""
+def offered(alg: Any) -> bool:
+    """Whether the plugin offers this algorithm at all (search lists only these)."""
+    return allow.refusal(alg.id(), alg.provider().id() if alg.provider() else "") is None
+
+
+def refuse_if_not_offered(alg: Any) -> None:
+    """Code-running algorithms are not offered on any path: no OK makes them safe to run for a model."""
+    why = allow.refusal(alg.id(), alg.provider().id() if alg.provider() else "")
+    if why:
+        raise ToolInputError(f"{why} Choose another algorithm with search_processing_algorithms.")
+
+
+async def assess_algorithm(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> Assessment:
+    """Call on the main thread (reads the project's layers); what is on disk is read in a worker."""
+    refuse_if_not_offered(alg)
     project = deps.project() or QgsProject.instance()
     outputs = real_path(str(deps.output_dir()))
-    effects: list[str] = []
-    definitions = alg.parameterDefinitions()
-    destinations = [d for d in definitions if d.isDestination()]
-    provider = alg.provider().id() if alg.provider() else ""
-    if provider not in CHECKED_PROVIDERS:
-        effects.append(f"runs {alg.id()} from provider '{provider or 'unknown'}', whose effects on files "
-                       "cannot be checked beforehand")
+    effects = _algorithm_effects(deps, alg, given)
+    destinations = [d for d in alg.parameterDefinitions() if d.isDestination()]
     if not destinations:
         effects.append(_in_place_effect(alg, given, project))
+    targets = []
     for definition in destinations:
-        effect = _destination_effect(definition.name(), given.get(definition.name()), outputs)
+        planned = _plan_destination(definition, given.get(definition.name()))
+        if isinstance(planned, str):
+            effects.append(planned)
+        elif planned is not None:
+            targets.append((definition.name(), planned, str(given.get(definition.name())), may_read(deps, str(planned.path))))
+    effects += await asyncio.to_thread(_destination_effects, targets, outputs)
+    return Assessment(bool(effects), tuple(effects), action=action_words(alg, given, project))
+
+
+def _algorithm_effects(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> list[str]:
+    provider = alg.provider().id() if alg.provider() else ""
+    if not allow.is_listed(alg.id()):
+        return [f"runs {alg.id()} from provider '{provider or 'unknown'}', whose effects on files cannot be "
+                "checked beforehand (it is not on the plugin's list of known algorithms)"]
+    effects = [f"{allow.ALWAYS_ASKS[alg.id()]}"] if alg.id() in allow.ALWAYS_ASKS else []
+    for definition in alg.parameterDefinitions():
+        value = given.get(definition.name())
+        if definition.isDestination() or value in (None, "", []):
+            continue
+        effect = _parameter_effect(deps, alg, definition, value)
         if effect:
             effects.append(effect)
-    for name in RAW_OPTIONS:
-        raw = given.get(name)
-        if provider == "gdal" and isinstance(raw, str) and raw.strip():
-            effects.append(f"passes the raw GDAL options {name} = {raw!r}, which may read or write other files")
-    return Assessment(bool(effects), tuple(effects))
+    return effects
 
 
-def _destination_effect(name: str, value: Any, outputs: Path) -> str | None:
+def _parameter_effect(deps: ToolDeps, alg: Any, definition: Any, value: Any) -> str | None:
+    name, role = definition.name(), allow.role_of(alg.id(), definition.name(), definition.type())
+    shown = value if isinstance(value, str) else str(value)
+    if role == allow.CODE:
+        if alg.id() in IN_PLACE:
+            return None  # the in-place sentence states the SQL
+        if name in ("SQL", "WHERE") or definition.type() == "execute_sql":
+            return f"runs the SQL {name} = {shown!r}"
+        return (f"evaluates {name} = {shown!r} as a QGIS expression, which can call Python functions "
+                "(code) on every feature")
+    if role == allow.GDAL_ARGS:
+        return f"passes the raw GDAL options {name} = {shown!r}, which may read or write other files"
+    if role == allow.URL:
+        check_outside_source(deps, shown)  # an outside client is refused before anyone is asked
+        return _download_effect(shown)
+    if role == allow.READ:
+        for path in value if isinstance(value, list) else [value]:
+            check_outside_source(deps, str(path))
+        return None
+    if role == allow.UNCHECKED:
+        return f"passes {name} = {shown!r}, which the plugin cannot check (it may name other files or filters)"
+    if alg.provider() is not None and alg.provider().id() == "gdal" and isinstance(value, str) \
+            and value.lstrip().startswith("-"):
+        # GDAL algorithms build a command line: text starting with '-' becomes options of their own
+        return f"passes {name} = {shown!r}, which GDAL reads as extra command-line options that may read or write other files"
+    return None
+
+
+def _download_effect(url: str) -> str:
+    if url.lower().startswith("file:") or "://" not in url:
+        return f"copies the local file {url} (a download from this computer's disk)"
+    return f"downloads {url} from the network and saves it as a file"
+
+
+def _plan_destination(definition: Any, value: Any) -> Target | str | None:
+    """Where an output really goes (a Target to look at on disk), an effect sentence, or None (temporary)."""
+    name = definition.name()
     if value in TEMPORARY or (isinstance(value, str) and value.strip() in ("TEMPORARY_OUTPUT", "memory:")):
         return None  # a new temporary file or memory layer
     text = str(value)
-    if not isinstance(value, str) or is_provider_uri(text):
+    if not isinstance(value, str):
         return f"writes output {name} into {text} (a data source, not a new file in the plugin's output folder)"
-    path = real_path(text)
-    given = "" if str(path) == text else f" (given as {text})"
-    if not inside(path, outputs):
-        # the same words whether or not the file exists: an outside client learns nothing about the disk
-        return (f"writes output {name} to {path}{given}, outside the plugin's output folder {outputs}; "
-                "an existing file there is replaced")
-    if path.exists():
-        return f"overwrites the existing file {path}{given} with output {name}"
+    if is_provider_uri(text):
+        table = table_target(text)
+        if table is None:
+            return f"writes output {name} into the data source {text}; an existing table there is replaced"
+        return table
+    extension = definition.defaultFileExtension() if hasattr(definition, "defaultFileExtension") else ""
+    return file_target(real_path(text), extension or DEFAULT_EXTENSIONS.get(definition.type(), ""))
+
+
+def _destination_effects(targets: list[tuple[str, Target, str, bool]], outputs: Path) -> list[str]:
+    """Worker thread: each output's effect, checked against what is on disk where the client may look."""
+    effects = []
+    for name, target, given_text, may_look in targets:
+        effect = _table_effect(name, target, outputs, may_look) if target.table is not None else \
+            _file_effect(name, target, given_text, outputs, may_look)
+        if effect:
+            effects.append(effect)
+    return effects
+
+
+def _file_effect(name: str, target: Target, given_text: str, outputs: Path, may_look: bool) -> str | None:
+    given = "" if str(target.path) == given_text else f" (given as {given_text})"
+    escaping = [f for f in target.files() if not inside(real_path(str(f)), outputs)]
+    on_disk = describe_on_disk(target) if may_look else None
+    if not inside(target.path, outputs) or escaping:
+        # the same words whether or not the file exists, unless the client may read that folder anyway
+        tail = (f": it replaces {on_disk}" if on_disk else ": it creates a new file") if may_look else \
+            "; an existing file there is replaced"
+        links = [f"{f} → {real_path(str(f))}" for f in escaping if real_path(str(f)) != f]
+        via = f" (through the link(s) {', '.join(links)})" if links and inside(target.path, outputs) else ""
+        return f"writes output {name} to {target.path}{given}, outside the plugin's output folder {outputs}{via}{tail}"
+    if on_disk:
+        return f"overwrites {on_disk} with output {name}{given}"
     return None
+
+
+def _table_effect(name: str, target: Target, outputs: Path, may_look: bool) -> str | None:
+    where = "" if inside(target.path, outputs) else f", outside the plugin's output folder {outputs}"
+    if not may_look:
+        return (f"writes output {name} as layer '{target.table}' into {target.path}{where}; an existing layer "
+                "of that name is replaced")
+    on_disk = describe_on_disk(target)
+    if not where and on_disk.startswith("creates"):
+        return None  # a new database file in the output folder
+    return f"{on_disk} with output {name}{where}"
 
 
 def is_provider_uri(text: str) -> bool:
@@ -95,36 +197,13 @@ def _in_place_effect(alg: Any, given: dict[str, Any], project: Any) -> str:
     first_input = next((d for d in alg.parameterDefinitions()
                         if d.type() in ("vector", "raster", "source", "layer", "mesh", "multilayer")), None)
     value = given.get(first_input.name()) if first_input is not None else None
-    layer, source = _describe_layer(project, value)
+    layer, source = describe_layer(project, value)
     template = IN_PLACE.get(alg.id())
     if template:
         return template.format(layer=layer, source=source, sql=repr(str(given.get("SQL", ""))),
                                connection=repr(str(given.get("DATABASE", ""))))
     inputs = f" on {layer} in {source}" if value is not None else ""
     return (f"runs {alg.id()}{inputs}: it declares no new output, so it changes its inputs or other data in place")
-
-
-def _describe_layer(project: Any, value: Any) -> tuple[str, str]:
-    if isinstance(value, list):
-        value = value[0] if value else None
-    if value is None:
-        return "its input", "its source"
-    text = str(value)
-    layer = None
-    if project is not None:
-        layers = project.mapLayers().values()
-        layer = next((lyr for lyr in layers if text in (lyr.id(), lyr.name())), None) or \
-            next((lyr for lyr in layers if lyr.name().lower() == text.strip().lower()), None)
-    if layer is None:
-        return repr(text), "an unknown source"
-    provider = layer.providerType()
-    if provider == "memory":
-        return repr(layer.name()), "a memory layer (lost when QGIS closes)"
-    source = layer.source()
-    file = source.split("|")[0]
-    table = next((part.split("=", 1)[1] for part in source.split("|")[1:] if part.startswith("layername=")), None)
-    where = f"file {file}" if os.path.exists(file) else f"data source {source}"
-    return repr(table or layer.name()), where
 
 
 def algorithm_of(algorithm_id: str) -> Any:

@@ -22,7 +22,6 @@ from qgis.core import (
     QgsProcessingAlgRunnerTask,
     QgsProcessingContext,
     QgsProcessingFeedback,
-    QgsProcessingOutputLayerDefinition,
     QgsRasterLayer,
     QgsVectorLayer,
 )
@@ -30,10 +29,10 @@ from qgis.core import (
 from ..common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
 from ..confirmation import Assessment, add_assessor
 from ..deps import ToolDeps
-from ..raster_sources import check_outside_source
-from .processing_effects import algorithm_of, assess_algorithm, is_provider_uri, real_path
-from .processing_inputs import LAYER_TYPES, detach_inputs, main_thread_context, worker_context
-from .project_access import add_to_project, find_layer, project_of, wait_for_qt
+from .processing_effects import algorithm_of, assess_algorithm, offered
+from .processing_inputs import detach_inputs, main_thread_context, worker_context
+from .processing_params import prepare_parameters
+from .project_access import add_to_project, project_of, wait_for_qt
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +51,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if not words:
             raise ToolInputError("Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.")
         scored = []
-        for alg in QgsApplication.processingRegistry().algorithms():
+        for alg in filter(offered, QgsApplication.processingRegistry().algorithms()):
             score = _score(alg, words)
             if score:
                 scored.append((score, _provider_rank(alg), alg.id(), alg))
@@ -86,7 +85,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         given = arguments.get("parameters")
         if alg is None or not isinstance(given, dict):
             return Assessment(False)  # nothing can run: the tool answers with what to fix
-        return assess_algorithm(deps, alg, given)
+        return await assess_algorithm(deps, alg, given)
 
     add_assessor(server, "run_processing_algorithm", assess)
     add_assessor(server, "run_processing_algorithm_to_files", assess)
@@ -125,63 +124,6 @@ def describe_algorithm(alg: Any) -> dict[str, Any]:
             row["output"] = True
         params.append(row)
     return {"id": alg.id(), "name": alg.displayName(), "group": alg.group(), "parameters": params}
-
-
-def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> dict[str, Any]:
-    """The model's values checked against the algorithm's own definitions: layer names → layers, enum names → indexes."""
-    project = project_of(deps)
-    known = {p.name(): p for p in alg.parameterDefinitions()}
-    unknown = sorted(set(given) - set(known))
-    if unknown:
-        raise ToolInputError(f"{alg.id()} has no parameter(s) {', '.join(unknown)}; its parameters: {', '.join(known)}")
-    params: dict[str, Any] = {}
-    for name, definition in known.items():
-        value = given.get(name)
-        if definition.isDestination():
-            params[name] = _destination(value, name)
-            continue
-        if value is None:
-            if not definition.flags() & definition.FlagOptional and definition.defaultValue() is None:
-                raise ToolInputError(f"{alg.id()} needs parameter '{name}' ({definition.description()}).")
-            continue
-        kind = definition.type()
-        if kind in LAYER_TYPES and isinstance(value, str):
-            value = find_layer(project, value).id()
-        elif kind == "multilayer":
-            value = [find_layer(project, v).id() if isinstance(v, str) else v for v in (value if isinstance(value, list) else [value])]
-        elif kind == "enum":
-            value = _enum_index(definition, value)
-        elif kind in ("file", "folder") and isinstance(value, str):
-            check_outside_source(deps, value)  # outside clients read only what the user allowed
-        params[name] = value
-    return params
-
-
-def _destination(value: Any, name: str) -> Any:
-    # The confirmation gate has judged this call (processing_effects); a file path is written where it
-    # really points, symlinks resolved, which is the path the user saw in the question.
-    if value in (None, "", "TEMPORARY_OUTPUT", "memory:"):
-        return QgsProcessingOutputLayerDefinition("TEMPORARY_OUTPUT")
-    if not isinstance(value, str):
-        raise ToolInputError(f"Output {name} must be a file path or omitted (temporary layer).")
-    if is_provider_uri(value):
-        return QgsProcessingOutputLayerDefinition(value)  # a data-source URI (ogr:, postgis:…), asked for as such
-    return QgsProcessingOutputLayerDefinition(str(real_path(value)))
-
-
-def _enum_index(definition: Any, value: Any) -> Any:
-    options = list(definition.options())
-    values = value if isinstance(value, list) else [value]
-    indexes = []
-    for v in values:
-        if isinstance(v, int) and 0 <= v < len(options):
-            indexes.append(v)
-            continue
-        match = [i for i, o in enumerate(options) if o.lower() == str(v).strip().lower()]
-        if not match:
-            raise ToolInputError(f"'{v}' is not an option of {definition.name()}; choose one of: {', '.join(options)}")
-        indexes.append(match[0])
-    return indexes if isinstance(value, list) else indexes[0]
 
 
 class _Feedback(QgsProcessingFeedback):
