@@ -17,6 +17,7 @@ from stacgis_agent.agent.map_context import LayerInfo, MapContext
 from testkit.agent_harness import chat_tools, harness_factory
 from testkit.inmemory_stores import InMemoryMemoryStore
 from testkit.ollama_emulator import Turn
+from testkit.prompt_prefix import common_prefix
 
 TEMPLATE = jinja2.Environment().from_string(
     (Path(__file__).resolve().parents[1] / "data" / "qwen_chat_template.jinja").read_text())
@@ -29,14 +30,7 @@ def render(body: dict) -> str:
     return TEMPLATE.render(messages=body["messages"], tools=tools, add_generation_prompt=True)
 
 
-def reused(before: str, after: str) -> int:
-    """Characters of `after` the cache holds from `before` (their common prefix)."""
-    n = 0
-    for a, b in zip(before, after):
-        if a != b:
-            break
-        n += 1
-    return n
+reused = common_prefix  # characters of `after` the cache holds from `before`
 
 
 @pytest_asyncio.fixture

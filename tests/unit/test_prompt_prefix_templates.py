@@ -19,6 +19,7 @@ from stacgis_agent.agent.map_context import LayerInfo, MapContext
 from testkit.agent_harness import harness_factory
 from testkit.llama_server import GEMMA_TEMPLATE
 from testkit.ollama_emulator import Turn
+from testkit.prompt_prefix import common_prefix as common
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "data" / "chat_templates"
 
@@ -57,15 +58,6 @@ def as_hf_messages(body: dict) -> list[dict]:
 def render(name: str, body: dict) -> str:
     return RENDERERS[name].render(messages=as_hf_messages(body), tools=body.get("tools") or None,
                                   add_generation_prompt=True, bos_token="<bos>")
-
-
-def common(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _map() -> MapContext:
