@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 
 from qgis.gui import QgsDockWidget
-from qgis.PyQt.QtCore import pyqtSignal
+from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -75,6 +75,7 @@ class StacAgentDock(QgsDockWidget):
         self.pages.addWidget(self.chat)
         self.pages.addWidget(self.requirements_panel)
         self.status = QLabel("Starting…")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # server and catalog text shown as written
         self.status.setWordWrap(True)
         self.status.setObjectName("StacGisAgentStatus")
         body = QWidget()

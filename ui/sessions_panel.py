@@ -54,6 +54,7 @@ class SessionsPanel(QWidget):
         self.list.itemDoubleClicked.connect(lambda _item: self._start(self.open_selected()))
         layout.addWidget(self.list)
         self.message = QLabel()
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # titles and store errors are shown as written
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
         rows = [QHBoxLayout(), QHBoxLayout()]
@@ -184,9 +185,11 @@ class SessionsPanel(QWidget):
         return title if ok else None
 
     def _confirm_delete(self, title: str) -> bool:
-        answer = QMessageBox.question(self, "Delete conversation",
-                                      f"Delete “{title}” and its history? This cannot be undone.")
-        return answer == QMessageBox.StandardButton.Yes
+        box = QMessageBox(QMessageBox.Icon.Question, "Delete conversation",
+                          f"Delete “{title}” and its history? This cannot be undone.",
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a title is text, never markup that loads a picture
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def _ask_export_path(self, suggested: Path, suffix: str) -> str | None:
         kind = {".md": "Markdown (*.md)", ".py": "Python script (*.py)",

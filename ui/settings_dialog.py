@@ -56,6 +56,7 @@ TEAM_LIMIT_HELP = (
 
 def _result_label() -> QLabel:
     label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)  # check results carry server and catalog text: shown as written
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label

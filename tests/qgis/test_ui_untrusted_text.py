@@ -175,3 +175,19 @@ def test_a_tooltip_in_the_activity_feed_reads_no_file(qgis_app, fifo):
     assert tip, "no tooltip shown"
     tip[0].grab()
     assert not fifo.release()
+
+
+def test_titles_and_server_text_in_labels_are_shown_as_written(qgis_app, tmp_path):
+    """A conversation title or a server's message holding markup is text: no picture is loaded from it."""
+    from qgis.PyQt.QtCore import Qt
+
+    from stacgis_agent.ui.dock import StacAgentDock
+    from stacgis_agent.ui.settings_dialog import _result_label
+
+    dock = StacAgentDock(None)
+    hostile = f'<img src="file://{tmp_path}/x.png"> Lyon'
+    dock.set_status(hostile)
+    label = _result_label()
+    for widget in (dock.status, label):
+        assert widget.textFormat() == Qt.TextFormat.PlainText
+    dock.deleteLater()
