@@ -35,6 +35,7 @@ class StacGisAgentPlugin:
         self.tasks = None
         self.runtime = None
         self.locator_filter = None
+        self.processing_provider = None
 
     # QGIS entry points -------------------------------------------------------------------
     def initGui(self):  # noqa: N802
@@ -59,6 +60,9 @@ class StacGisAgentPlugin:
         self._start()
 
     def unload(self):
+        if self.processing_provider is not None:
+            QgsApplication.processingRegistry().removeProvider(self.processing_provider)
+            self.processing_provider = None
         if self.locator_filter is not None:
             self.iface.deregisterLocatorFilter(self.locator_filter)
             self.locator_filter = None
@@ -149,6 +153,16 @@ class StacGisAgentPlugin:
         self.tasks = TaskRegistry(attach_event_loop())
         self.runtime = AgentRuntime(self.iface, self.dock, self.tasks)
         self.runtime.start()
+        self._register_processing()
+
+    def _register_processing(self) -> None:
+        """The analyses as Processing algorithms (Toolbox, Modeler, batch, processing.run("stacgis:…"))."""
+        from .host.settings_store import load_settings
+        from .tools.processing_provider import StacGisProvider
+
+        outputs = Path(self.runtime.deps.work_dir)
+        self.processing_provider = StacGisProvider(load_settings, lambda: outputs)
+        QgsApplication.processingRegistry().addProvider(self.processing_provider)
 
     def _install_requirements(self) -> None:
         problems = self._problems()

@@ -43,3 +43,17 @@ def test_ask_in_the_locator_sends_the_question_to_the_chat(make_plugin, qgis_ifa
     wait_turn(plugin, 30)
     assert chat(plugin)[0] == ("user", "zoom to Lyon")
     assert chat(plugin)[-1] == ("assistant", "Lyon is on the map.")
+
+
+def test_the_plugin_adds_its_processing_provider_and_takes_it_away(make_plugin):
+    from qgis.core import QgsApplication
+
+    from testkit.plugin_loader import unload_plugin
+
+    plugin = make_plugin()
+    registry = QgsApplication.processingRegistry()
+    provider = registry.providerById("stacgis")
+    assert provider is not None and provider.name() == "STAC GIS Agent"
+    assert registry.algorithmById("stacgis:collectionstatistics") is not None
+    unload_plugin(plugin)
+    assert registry.providerById("stacgis") is None

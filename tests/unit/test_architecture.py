@@ -25,7 +25,8 @@ FORBIDDEN_IN_AGENT = ("qgis", "PyQt5", "PyQt6", "PySide2", "PySide6", "qasync", 
 SHIPPED_WITH_QGIS = ("qgis", "PyQt5", "PyQt6", "sip", "osgeo", "numpy", "processing")
 # Code that runs only once the requirements are met: its imports are not the bootstrap's.
 AFTER_REQUIREMENTS = {
-    "stacgis_agent.plugin": ("StacGisAgentPlugin._start_agent", "AgentRuntime"),
+    "stacgis_agent.plugin": ("StacGisAgentPlugin._start_agent", "StacGisAgentPlugin._register_processing",
+                             "AgentRuntime"),
     "stacgis_agent.host.settings_store": ("with_postgres_password", "edit_settings"),
 }
 MIN_BODY_NODES = 20  # smaller bodies (a property, a one-line delegation, an aclose) may well repeat

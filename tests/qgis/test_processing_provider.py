@@ -1,0 +1,117 @@
+"""The product's analyses as Processing algorithms: `processing.run("stacgis:…")` in a real QGIS with
+QGIS's Processing framework, against a real STAC API and COGs over HTTP, gives the same numbers as the
+MCP tool the chat calls; footprints come back as a layer; Processing's cancel stops a run."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from qgis.core import QgsApplication, QgsProcessingFeedback
+
+from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.tools.processing_provider import StacGisProvider
+from stacgis_agent.tools.server import build_server
+from testkit.canvas_servers import canvas_deps
+from testkit.collection_world import COLLECTION, DATES, served_collection_world
+from testkit.mcp_calls import OneShotClient
+
+
+@pytest.fixture(scope="module")
+def s2_servers(tmp_path_factory):
+    with served_collection_world(tmp_path_factory.mktemp("s2")) as served:
+        yield served
+
+
+@pytest.fixture
+def provider(qgis_app, s2_servers, tmp_path):
+    sys.path.append(os.path.join(QgsApplication.pkgDataPath(), "python", "plugins"))
+    from processing.core.Processing import Processing  # QGIS's own framework, as in the desktop
+
+    Processing.initialize()
+    api, _world = s2_servers
+    settings = Settings(catalogs=[CatalogConfig(name="test", url=api.url)])
+    outputs = tmp_path / "out"
+    made = StacGisProvider(lambda: settings, lambda: outputs)
+    registry = QgsApplication.processingRegistry()
+    assert registry.addProvider(made)
+    yield made, outputs
+    registry.removeProvider(made)
+
+
+def _bbox(world) -> list[float]:
+    ring = world.area["coordinates"][0]
+    xs, ys = [p[0] for p in ring], [p[1] for p in ring]
+    return [min(xs), min(ys), max(xs), max(ys)]
+
+
+def _extent(bbox: list[float]) -> str:
+    return f"{bbox[0]},{bbox[2]},{bbox[1]},{bbox[3]} [EPSG:4326]"
+
+
+async def test_collection_statistics_from_processing_equal_the_mcp_tool(provider, s2_servers, qgis_iface, tmp_path):
+    import processing
+
+    _made, outputs = provider
+    api, world = s2_servers
+    bbox = _bbox(world)
+    result = processing.run("stacgis:collectionstatistics", {
+        "COLLECTION": COLLECTION, "EXTENT": _extent(bbox), "DATETIME": "2024-03-01/2024-05-31",
+        "INDEX": 0, "GROUP_BY": 0, "EXACT": True, "OUTPUT": "TEMPORARY_OUTPUT"})
+    table = result["OUTPUT"]
+    rows = {f["period"]: f for f in table.getFeatures()}
+    assert Path(result["CSV"]).is_file() and Path(result["CHART"]).is_file()
+    assert str(outputs) in result["CSV"]
+
+    async with httpx.AsyncClient() as http:
+        client = OneShotClient(build_server(canvas_deps(http, api.url, str(tmp_path / "mcp"), qgis_iface)))
+        direct = await client.call_tool("collection_statistics", {
+            "collection": COLLECTION, "bbox": bbox, "datetime": "2024-03-01/2024-05-31", "index": "NDVI",
+            "group_by": "date", "exact": True})
+    assert not direct.is_error, direct.content[0].text
+    expected = direct.structured_content["rows"]
+    assert sorted(rows) == sorted(r["period"] for r in expected) and len(expected) == len(DATES)
+    for row in expected:
+        for column in ("mean", "median", "min", "max", "std", "valid_pixels"):
+            mine = rows[row["period"]][column]
+            assert (mine is None or mine == pytest.approx(row[column], abs=1e-9)) and (mine is None) == (row[column] is None)
+
+
+def test_search_writes_the_footprints_as_a_layer(provider, s2_servers):
+    import processing
+
+    _api, world = s2_servers
+    result = processing.run("stacgis:searchfootprints", {
+        "COLLECTION": COLLECTION, "EXTENT": _extent(_bbox(world)), "DATETIME": "2024-03-01/2024-05-31",
+        "LIMIT": 20, "OUTPUT": "TEMPORARY_OUTPUT"})
+    layer = result["OUTPUT"]
+    ids = sorted(f["id"] for f in layer.getFeatures())
+    expected = sorted(i["id"] for i in world.items if any(i["id"].endswith(d) for d in DATES))
+    assert ids and set(ids) <= set(expected)
+    assert layer.geometryType() == 2  # polygons
+
+
+def test_a_cancelled_run_stops_with_a_sentence(provider, s2_servers):
+    from qgis.core import QgsProcessingContext
+
+    _api, world = s2_servers
+    algorithm = QgsApplication.processingRegistry().createAlgorithmById("stacgis:collectionstatistics")
+    feedback = QgsProcessingFeedback()
+    feedback.cancel()
+    context = QgsProcessingContext()
+    params = {"COLLECTION": COLLECTION, "EXTENT": _extent(_bbox(world)), "DATETIME": "2024-03-01/2024-05-31",
+              "INDEX": 0, "GROUP_BY": 0, "OUTPUT": "TEMPORARY_OUTPUT"}
+    results, ok = algorithm.run(params, context, feedback)
+    assert not ok
+
+
+def test_the_provider_lists_its_algorithms_for_the_toolbox_and_the_modeler(provider):
+    made, _outputs = provider
+    ids = sorted(a.id() for a in made.algorithms())
+    assert ids == ["stacgis:collectionstatistics", "stacgis:searchfootprints"]
+    for algorithm in made.algorithms():
+        assert algorithm.shortHelpString() and algorithm.group() == "STAC"
+        assert not algorithm.flags() & algorithm.FlagNoThreading  # runs in Processing's background task
