@@ -49,6 +49,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         """Statistics over time of an index (e.g. NDVI) or an asset over an area, from every item of a collection in a date range: per date/week/month mean, median, min, max, std, valid-pixel fraction, item count; returns a table, a chart and a CSV."""
         if bool(index) == bool(asset):
             raise ToolInputError("Give exactly one of index (e.g. 'NDVI') or asset (an asset key).")
+        index = index.strip().upper() if index else index  # 'ndvi' is NDVI
         area = await area_of(deps, bbox, polygon, use_selected_features)
         cat = deps.catalogs.get(catalog)
         collection_doc = await cat.collection(collection)

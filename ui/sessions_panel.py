@@ -59,7 +59,7 @@ class SessionsPanel(QWidget):
         layout.addWidget(self.message)
         rows = [QHBoxLayout(), QHBoxLayout()]
         self.buttons: dict[str, QPushButton] = {}
-        for row, (key, label, handler) in zip((0, 0, 0, 0, 1, 1, 1), (
+        for row, (key, label, handler) in zip((0, 0, 0, 0, 1, 1, 1, 1), (
             ("new", "New", self.new_session_requested.emit),
             ("open", "Open", lambda: self._start(self.open_selected())),
             ("rename", "Rename…", lambda: self._start(self.rename_selected())),
@@ -67,11 +67,15 @@ class SessionsPanel(QWidget):
             ("markdown", "Export Markdown…", lambda: self._start(self.export_selected("markdown"))),
             ("pyqgis", "Export map (PyQGIS)…", lambda: self._start(self.export_selected("pyqgis"))),
             ("report", "Export report (PDF)…", lambda: self._start(self.export_selected("report"))),
+            ("model", "Export model (.model3)…", lambda: self._start(self.export_selected("model"))),
         )):
             button = QPushButton(label)
             if key == "report":
                 button.setToolTip("The conversation as a PDF report: questions, answers, charts, exported map "
                                   "pages and every STAC item and parameter used (an .html name writes HTML)")
+            if key == "model":
+                button.setToolTip("The chat's analysis as a Processing model: each tool call Processing can "
+                                  "repeat is a step with its parameters; open it in the Graphical Modeler")
             if key == "pyqgis":
                 button.setToolTip("A script that rebuilds the map as it is now in QGIS (groups, layers, styles, "
                                   "view), named after the selected conversation")
@@ -160,23 +164,30 @@ class SessionsPanel(QWidget):
         record = await self.store.history(session_id)
         if record is None:
             return None
-        suffix = {"markdown": ".md", "pyqgis": ".py", "report": ".pdf"}[kind]
+        suffix = {"markdown": ".md", "pyqgis": ".py", "report": ".pdf", "model": ".model3"}[kind]
         title = record.info.title or "conversation"
         path = self.ask_export_path(suggested_export_path(title, suffix), suffix)
         if not path:
             return None
         target = Path(path)
+        empty = ""
         if kind == "report":
             from .session_report import write_report  # qgis.PyQt's PDF writer, only when asked
 
             write_report(record, self._outputs or target.parent / ".no-pictures", target)
+        elif kind == "model":
+            from .model_export import write_model  # QGIS's Processing classes, only when asked
+
+            if not write_model(record, target):
+                empty = (" It is empty: this chat made no call that Processing can repeat (statistics over an "
+                         "area, a STAC search, a Processing algorithm).")
         else:
             text = session_to_markdown(record) if kind == "markdown" else self._map_script(title)
             target.write_text(text, encoding="utf-8")
         remember_export_folder(target.parent)
         what = {"markdown": "the conversation", "pyqgis": "a script that rebuilds the map as it is now",
-                "report": "the report"}[kind]
-        self.message.setText(f"Saved {what} to {target}")
+                "report": "the report", "model": "the Processing model"}[kind]
+        self.message.setText(f"Saved {what} to {target}.{empty}")
         return target
 
     # -- dialogs
@@ -193,8 +204,8 @@ class SessionsPanel(QWidget):
 
     def _ask_export_path(self, suggested: Path, suffix: str) -> str | None:
         kind = {".md": "Markdown (*.md)", ".py": "Python script (*.py)",
-                ".pdf": "PDF report (*.pdf);;HTML report (*.html)"}[suffix]
+                ".pdf": "PDF report (*.pdf);;HTML report (*.html)", ".model3": "Processing model (*.model3)"}[suffix]
         caption = {".md": "Export conversation", ".py": "Export map as PyQGIS script",
-                   ".pdf": "Export report"}[suffix]
+                   ".pdf": "Export report", ".model3": "Export Processing model"}[suffix]
         path, _filter = QFileDialog.getSaveFileName(self, caption, str(suggested), kind)
         return path or None

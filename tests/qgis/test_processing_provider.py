@@ -115,3 +115,45 @@ def test_the_provider_lists_its_algorithms_for_the_toolbox_and_the_modeler(provi
     for algorithm in made.algorithms():
         assert algorithm.shortHelpString() and algorithm.group() == "STAC"
         assert not algorithm.flags() & algorithm.FlagNoThreading  # runs in Processing's background task
+
+
+async def test_a_chat_exported_as_a_model_runs_in_processing_and_rebuilds_its_numbers(provider, s2_servers,
+                                                                                      qgis_iface, tmp_path):
+    """The chat called collection_statistics; its .model3 has that step with the call's parameters, opens
+    with QGIS's model classes and, run, gives the rows the chat got."""
+    import processing
+    from qgis.core import QgsProcessingModelAlgorithm
+
+    from stacgis_agent.agent import events as ev
+    from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
+    from stacgis_agent.ui.model_export import write_model
+
+    api, world = s2_servers
+    args = {"collection": COLLECTION, "bbox": _bbox(world), "datetime": "2024-03-01/2024-05-31", "index": "ndvi",
+            "group_by": "date", "exact": True}
+    async with httpx.AsyncClient() as http:
+        client = OneShotClient(build_server(canvas_deps(http, api.url, str(tmp_path / "mcp"), qgis_iface)))
+        chat = await client.call_tool("collection_statistics", args)
+    assert not chat.is_error
+    events = [ev.UserMessage("NDVI over my area this spring?"), ev.ToolStart(1, "c1", "collection_statistics", args),
+              ev.ToolResult(1, "c1", "collection_statistics", {"rows": 3}, 10.0),
+              ev.ToolStart(2, "c2", "zoom_to_place", {"place": "Lyon"}),  # nothing Processing repeats
+              ev.ToolResult(2, "c2", "zoom_to_place", {}, 1.0), ev.Content("Done.", is_complete=True)]
+    record = SessionRecord(SessionInfo("s", "u", "Spring NDVI", 0, 0, 2), {}, [ev.event_to_dict(e) for e in events])
+    path = tmp_path / "spring.model3"
+    assert write_model(record, path) == 1
+
+    model = QgsProcessingModelAlgorithm()
+    assert model.fromFile(str(path))
+    [child] = model.childAlgorithms().values()
+    assert child.algorithmId() == "stacgis:collectionstatistics"
+    assert child.parameterSources()["COLLECTION"][0].staticValue() == COLLECTION
+    [destination] = [d.name() for d in model.destinationParameterDefinitions()]
+    result = processing.run(model, {destination: "TEMPORARY_OUTPUT"})  # the model as the Modeler opened it
+    table = result[destination] if not isinstance(result[destination], str) else None
+    if table is None:
+        from qgis.core import QgsVectorLayer
+
+        table = QgsVectorLayer(result[destination], "t", "ogr")
+    means = {f["period"]: f["mean"] for f in table.getFeatures()}
+    assert means == pytest.approx({r["period"]: r["mean"] for r in chat.structured_content["rows"]})
