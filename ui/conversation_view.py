@@ -27,7 +27,7 @@ from .untrusted_text import plain_tooltip
 USER_STYLE = "background: #dceefc; border-radius: 8px;"
 ASSISTANT_STYLE = "background: #f4f4f4; border-radius: 8px;"
 IMAGE_WIDTH = 420  # px; charts and map views are shown at most this wide in the chat
-IMAGE_KEYS = ("chart_file", "png_file")
+IMAGE_KEYS = ("chart_file", "png_file", "thumbnail_file")  # charts, map views, exported pages and animations
 
 
 class MessageBubble(QFrame):
@@ -210,7 +210,8 @@ class ConversationView(QScrollArea):
 
 
 def image_files(result: object) -> list[str]:
-    """PNG files a tool result points at (generate_chart's chart_file, get_map_view's png_file)."""
+    """PNG files a tool result points at (generate_chart's chart_file, get_map_view's png_file, the thumbnail
+    of an exported layout page or animation)."""
     if not isinstance(result, dict):
         return []
     found = []

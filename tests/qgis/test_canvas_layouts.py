@@ -127,6 +127,10 @@ async def test_the_exported_pdf_shows_title_legend_and_credits_and_the_map(clien
     assert not exported.is_error, exported.content[0].text
     pdf = exported.structured_content["path"]
     assert pdf.startswith(str(deps.output_dir()))
+    from stacgis_agent.ui.conversation_view import image_files
+
+    [thumbnail] = image_files(exported.structured_content)  # what the chat shows under the answer
+    assert thumbnail.startswith(str(deps.output_dir())) and thumbnail.endswith("page 1.png")
     text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True, check=True).stdout
     for words in ("NDVI over Lyon", "June 2025", "Legend", "demo-ndvi-2025-06-15", "Coordinate reference system"):
         assert words in text, text

@@ -58,7 +58,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         dates = [_date_text(span) for span in ranges]
         said = f"GIF {gif} (encoded with {encoder})" if gif else \
             "no GIF: neither Pillow nor ffmpeg is installed (the frames are there)"
-        return ok({"frames": [str(f) for f in frames], "dates": dates, "gif": str(gif) if gif else None,
+        return ok({"frames": [str(f) for f in frames], "thumbnail_file": str(frames[0]), "dates": dates,
+                   "gif": str(gif) if gif else None,
                    "encoder": encoder, "layers": [lyr.name() for lyr in chosen]},
                   f"{len(frames)} frame(s), {dates[0]} to {dates[-1]}, in {folder}; {said}. The Temporal "
                   "Controller is set to the same dates (View ▸ Panels ▸ Temporal Controller to play them).")

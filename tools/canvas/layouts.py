@@ -103,8 +103,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             raise ToolInputError(f"No print layout named '{name}'. Layouts in the project: {names}.")
         target = new_output_path(deps.output_dir(), file_name or name, "." + format)
         export(layout, target, format, dpi)
+        thumbnail = thumbnail_of(layout, new_output_path(deps.output_dir(), f"{target.stem} page 1", ".png"))
         return ok({"layout": name, "path": str(target), "format": format, "dpi": dpi,
-                   "bytes": target.stat().st_size},
+                   "bytes": target.stat().st_size, "thumbnail_file": str(thumbnail)},
                   f"Exported '{name}' to {target} ({format.upper()}, {dpi} dpi).")
 
 
@@ -508,6 +509,20 @@ def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
     resolved = target.resolve()
     if resolved.parent != folder.resolve():
         raise ToolInputError("The file name must be a plain name inside the plugin's output folder.")
+    return target
+
+
+def thumbnail_of(layout: QgsPrintLayout, target: Path, dpi: int = 30) -> Path:
+    """A small picture of the first page, for the chat (an atlas shows its first feature's page)."""
+    from qgis.PyQt.QtCore import QSize
+
+    if layout.atlas().enabled():
+        layout.atlas().beginRender()
+        layout.atlas().first()
+    image = QgsLayoutExporter(layout).renderPageToImage(0, QSize(), dpi)
+    if layout.atlas().enabled():
+        layout.atlas().endRender()
+    image.save(str(target), "PNG")
     return target
 
 
