@@ -21,6 +21,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
+    Qgis,
     QgsApplication,
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
@@ -526,23 +527,34 @@ def thumbnail_of(layout: QgsPrintLayout, target: Path, dpi: int = 30) -> Path:
     return target
 
 
+def _as_text(settings: Any) -> Any:
+    """Text stays text in a PDF or SVG (searchable, selectable, read by screen readers): newer QGIS
+    writes it as outlines by default."""
+    from qgis.core import QgsRenderContext
+
+    always = getattr(getattr(Qgis, "TextRenderFormat", None), "AlwaysText", None) \
+        or QgsRenderContext.TextFormatAlwaysText
+    settings.textRenderFormat = always
+    return settings
+
+
 def export(layout: QgsPrintLayout, target: Path, fmt: str, dpi: int) -> None:
     exporter = QgsLayoutExporter(layout)
     if layout.atlas().enabled():
         if fmt != "pdf":
             raise ToolInputError("An atlas is exported as one PDF (a page per feature); use format 'pdf'.")
-        settings = QgsLayoutExporter.PdfExportSettings()
+        settings = _as_text(QgsLayoutExporter.PdfExportSettings())
         settings.dpi = dpi
         result, error = QgsLayoutExporter.exportToPdf(layout.atlas(), str(target), settings)
         if result != QgsLayoutExporter.Success or not target.exists():
             raise ToolInputError(f"QGIS could not export the atlas ({error or result}); check the output folder.")
         return
     if fmt == "pdf":
-        settings = QgsLayoutExporter.PdfExportSettings()
+        settings = _as_text(QgsLayoutExporter.PdfExportSettings())
         settings.dpi = dpi
         result = exporter.exportToPdf(str(target), settings)
     elif fmt == "svg":
-        settings = QgsLayoutExporter.SvgExportSettings()
+        settings = _as_text(QgsLayoutExporter.SvgExportSettings())
         settings.dpi = dpi
         result = exporter.exportToSvg(str(target), settings)
     else:
