@@ -10,6 +10,7 @@ the Modeler and from `processing.run("stacgis:…")`, and give the numbers the c
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -197,14 +198,35 @@ class SearchFootprints(_ToolAlgorithm):
         found = QgsVectorLayer(data["item_collection_file"], "items", "ogr")  # this thread's own layer
         if not found.isValid() and data.get("returned"):
             raise QgsProcessingException("The search results could not be read back; see the plugin's output folder.")
-        fields = found.fields() if found.isValid() else QgsFields()
+        fields = _plain_fields(found.fields()) if found.isValid() else QgsFields()
         sink, dest = self.parameterAsSink(parameters, "OUTPUT", context, fields, QgsWkbTypes.MultiPolygon, WGS84)
         if found.isValid():
             for feature in found.getFeatures():
                 if feedback.isCanceled():
                     break
-                sink.addFeature(feature, QgsFeatureSink.FastInsert)
+                feature.setFields(fields, False)
+                feature.setAttributes([_plain(v) for v in feature.attributes()])
+                geometry = feature.geometry()
+                geometry.convertToMultiType()  # footprints may be Polygon or MultiPolygon; the layer is multi
+                feature.setGeometry(geometry)
+                if not sink.addFeature(feature, QgsFeatureSink.FastInsert):
+                    raise QgsProcessingException(f"Could not write the footprint of item {feature.id()}.")
         return {"OUTPUT": dest}
+
+
+_NESTED = (QVariant.List, QVariant.StringList, QVariant.Map)
+
+
+def _plain_fields(fields: QgsFields) -> QgsFields:
+    """The items' fields with nested values (links, lists of assets) as text: every output format takes them."""
+    plain = QgsFields()
+    for field in fields:
+        plain.append(QgsField(field.name(), QVariant.String) if field.type() in _NESTED else QgsField(field))
+    return plain
+
+
+def _plain(value: Any) -> Any:
+    return json.dumps(value, default=str) if isinstance(value, (list, dict)) else value
 
 
 class CollectionStatistics(_ToolAlgorithm):
