@@ -91,6 +91,17 @@ class _ToolAlgorithm(QgsProcessingAlgorithm):
                                                        "empty: the first)", optional=True, defaultValue=""))
         self.addParameter(QgsProcessingParameterString("COLLECTION", "Collection id"))
 
+    def _cloud_parameter(self, description: str) -> None:
+        self.addParameter(QgsProcessingParameterNumber("MAX_CLOUD", description, optional=True,
+                                                       type=QgsProcessingParameterNumber.Double, minValue=0,
+                                                       maxValue=100))
+
+    def _cloud_limit(self, parameters: dict, context: Any) -> float | None:
+        """The cloud limit in percent, or None when left empty (not 0: no limit)."""
+        if parameters.get("MAX_CLOUD") in (None, ""):
+            return None
+        return self.parameterAsDouble(parameters, "MAX_CLOUD", context)
+
     def call(self, arguments: dict[str, Any], feedback: Any) -> dict[str, Any]:
         """Runs the tool on a loop of this worker thread's own; Processing's cancel stops it."""
         outcome = _run_on_own_loop(lambda: _call_tool(self._settings(), self._outputs(), self.tool, arguments,
@@ -180,20 +191,17 @@ class SearchFootprints(_ToolAlgorithm):
         self.addParameter(QgsProcessingParameterExtent("EXTENT", "Area", optional=True))
         self.addParameter(QgsProcessingParameterString("DATETIME", "Date or interval, e.g. 2024-06-01/2024-06-30",
                                                        optional=True))
-        self.addParameter(QgsProcessingParameterNumber("MAX_CLOUD", "At most this cloud cover (%)", optional=True,
-                                                       type=QgsProcessingParameterNumber.Double, minValue=0,
-                                                       maxValue=100))
+        self._cloud_parameter("At most this cloud cover (%)")
         self.addParameter(QgsProcessingParameterNumber("LIMIT", "Most items", defaultValue=50, minValue=1,
                                                        maxValue=1000))
         self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", "Footprints", QgsProcessing.TypeVectorPolygon))
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 - QGIS's name
-        cloud = parameters.get("MAX_CLOUD")
         data = self.call({
             "collections": [self.parameterAsString(parameters, "COLLECTION", context)],
             "catalog": _text(self, parameters, "CATALOG", context), "bbox": _bbox(self, parameters, context),
             "datetime": _text(self, parameters, "DATETIME", context),
-            "max_cloud_cover": None if cloud in (None, "") else self.parameterAsDouble(parameters, "MAX_CLOUD", context),
+            "max_cloud_cover": self._cloud_limit(parameters, context),
             "limit": self.parameterAsInt(parameters, "LIMIT", context)}, feedback)
         found = QgsVectorLayer(data["item_collection_file"], "items", "ogr")  # this thread's own layer
         if not found.isValid() and data.get("returned"):
@@ -250,9 +258,7 @@ class CollectionStatistics(_ToolAlgorithm):
         self.addParameter(QgsProcessingParameterString("DATETIME", "Date range, e.g. 2024-01-01/2024-12-31"))
         self.addParameter(QgsProcessingParameterEnum("INDEX", "Spectral index", options=list(INDICES), defaultValue=0))
         self.addParameter(QgsProcessingParameterEnum("GROUP_BY", "One row per", options=list(GROUPS), defaultValue=0))
-        self.addParameter(QgsProcessingParameterNumber("MAX_CLOUD", "Skip items cloudier than (%)", optional=True,
-                                                       type=QgsProcessingParameterNumber.Double, minValue=0,
-                                                       maxValue=100))
+        self._cloud_parameter("Skip items cloudier than (%)")
         self.addParameter(QgsProcessingParameterBoolean("EXACT", "Full resolution (slower)", defaultValue=False))
         self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", "Statistics", QgsProcessing.TypeVector))
         self.addOutput(QgsProcessingOutputFile("CSV", "CSV file"))
@@ -262,14 +268,13 @@ class CollectionStatistics(_ToolAlgorithm):
         bbox = _bbox(self, parameters, context)
         if bbox is None:
             raise QgsProcessingException("Give an area (extent).")
-        cloud = parameters.get("MAX_CLOUD")
         data = self.call({
             "collection": self.parameterAsString(parameters, "COLLECTION", context),
             "catalog": _text(self, parameters, "CATALOG", context), "bbox": bbox,
             "datetime": self.parameterAsString(parameters, "DATETIME", context),
             "index": INDICES[self.parameterAsEnum(parameters, "INDEX", context)],
             "group_by": GROUPS[self.parameterAsEnum(parameters, "GROUP_BY", context)],
-            "max_cloud_cover": None if cloud in (None, "") else self.parameterAsDouble(parameters, "MAX_CLOUD", context),
+            "max_cloud_cover": self._cloud_limit(parameters, context),
             "exact": self.parameterAsBool(parameters, "EXACT", context)}, feedback)
         columns = list(data.get("columns") or [])
         fields = QgsFields()
