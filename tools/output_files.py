@@ -14,7 +14,7 @@ from .common import ToolInputError
 
 MAX_PART_CHARS = 60  # per piece of catalog text: file names stay far below every file system's limit
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")  # no dot: no "..", no hidden file, no second extension
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+RESERVED_NAMES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 
 
 def safe_component(text: object, fallback: str = "file") -> str:
@@ -23,7 +23,7 @@ def safe_component(text: object, fallback: str = "file") -> str:
     part = _UNSAFE.sub("_", str(text)).strip("_-")[:MAX_PART_CHARS].strip("_-")
     if not part:
         return fallback
-    return f"_{part}" if part.lower() in _RESERVED else part
+    return f"_{part}" if part.lower() in RESERVED_NAMES else part
 
 
 def new_output_files(folder: Path, parts: list[object], suffixes: list[str]) -> list[Path]:

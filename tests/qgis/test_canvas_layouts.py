@@ -185,6 +185,9 @@ async def test_an_export_stays_in_the_output_folder_and_never_replaces_a_file(cl
     out = str(deps.output_dir().resolve())
     assert all(p.startswith(out) and "/outside/" not in p for p in paths)
     assert paths[0] != paths[1] and paths[1].endswith("map (2).png")
+    reserved = await one.call_tool("export_print_layout", {"name": data["layout"], "format": "png", "dpi": 72,
+                                                           "file_name": "CON"})
+    assert reserved.structured_content["path"].endswith("/_CON.png")  # a name Windows refuses is never written
 
 
 def _parcels():

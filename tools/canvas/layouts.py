@@ -45,6 +45,7 @@ from qgis.PyQt.QtGui import QFont
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
+from ..output_files import RESERVED_NAMES
 from .layout_credits import add_collection_info, credits_text, stac_sources
 from .project_access import canvas_of, find_layer, project_of
 
@@ -503,6 +504,8 @@ def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
     stem = stem[:100]
     if suffix and stem.lower().endswith(suffix):
         stem = stem[: -len(suffix)]
+    if stem.lower() in RESERVED_NAMES:  # NUL, CON…: names Windows refuses, as the tools' other outputs
+        stem = f"_{stem}"
     folder.mkdir(parents=True, exist_ok=True)
     target, n = folder / f"{stem}{suffix}", 2
     while target.exists():
