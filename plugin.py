@@ -158,7 +158,7 @@ class StacGisAgentPlugin:
     def _register_processing(self) -> None:
         """The analyses as Processing algorithms (Toolbox, Modeler, batch, processing.run("stacgis:…"))."""
         from .host.settings_store import load_settings
-        from .tools.processing_provider import StacGisProvider
+        from .tools.canvas.processing_provider import StacGisProvider
 
         outputs = Path(self.runtime.deps.work_dir)
         self.processing_provider = StacGisProvider(load_settings, lambda: outputs)
@@ -271,7 +271,7 @@ class AgentRuntime:
         """The outside MCP endpoint; any failure (a busy port…) is said in the dock, the chat keeps working."""
         import dataclasses
 
-        from .tools.http_endpoint import McpHttpEndpoint, TokenFile
+        from .tools.outside.http_endpoint import McpHttpEndpoint, TokenFile
 
         port = self.settings.mcp_http_port
         try:
@@ -328,14 +328,20 @@ class AgentRuntime:
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
-        from .host.settings_store import edit_settings
-        from .tools.http_endpoint import EndpointAccess
+        from .host.settings_store import load_settings, read_secret, save_settings
+        from .tools.outside.http_endpoint import EndpointAccess
+        from .tools.stac.catalog_check import check_catalog_access
+        from .ui.settings_dialog import SettingsDialog
 
         access = EndpointAccess(self.profile_dir, requirements.find_python_executable(),
                                 Path(os.path.abspath(__file__)).parent.parent)  # not resolved: may be a symlink
-        saved = edit_settings(self.settings, parent=self.iface.mainWindow(), endpoint_access=access)
-        if saved is not None:
-            self.tasks.start(self.restart(saved), name="restart")
+        dialog = SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
+                                read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
+                                parent=self.iface.mainWindow())
+        if not dialog.exec():
+            return
+        save_settings(dialog.settings())
+        self.tasks.start(self.restart(load_settings()), name="restart")
 
     async def restart(self, settings=None) -> None:
         """New settings: tear everything down and build it again (the open chat is saved)."""
@@ -359,7 +365,7 @@ class AgentRuntime:
                 except Exception:
                     LOG.exception("closing %r failed", closer)
         self.provider = self.stores = self.http = None
-        from .tools import dask_runner
+        from .tools.engine import dask_runner
 
         await dask_runner.close_all()  # the Dask clients of scale-out, if a scheduler was used
 

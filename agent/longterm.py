@@ -11,7 +11,7 @@ import logging
 from typing import Awaitable, Callable, Sequence
 
 from .stores.base import MemoryHit, MemoryStore
-from .tool_selection import as_query
+from .tool_ranking import as_query
 
 log = logging.getLogger(__name__)
 

@@ -28,12 +28,12 @@ from .llm.errors import LLMError
 from .llm.types import ChatOptions, Provider, ToolSpec
 from .longterm import memories_note, recall
 from .map_context import MapContext
-from .policy import Policy
+from .permissions import Policy
 from .stores.base import MemoryStore, SessionStore
 from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
-from .tool_selection import ToolSelector, ToolText
-from .tool_set import ToolSet
+from .tool_ranking import ToolSelector, ToolText
+from .visible_tools import ToolSet
 from .turn import ProtocolNotices, TurnPorts, TurnRunner, TurnState
 from .turn_stats import PromptCache
 

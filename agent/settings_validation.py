@@ -7,7 +7,7 @@ from urllib.parse import urlparse
 
 from .catalog_presets import ACCESS_METHODS, access_method
 from .config import CatalogConfig, Settings
-from .tool_set import MODES as TOOL_SET_MODES
+from .visible_tools import MODES as TOOL_SET_MODES
 
 RANGES = {
     "num_ctx": (2048, 1_048_576),

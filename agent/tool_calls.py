@@ -17,7 +17,7 @@ from typing import Any, Awaitable, Callable, Optional
 from .conversation import ConversationMemory
 from .events import AskUser, ToolError, ToolProgress, ToolResult, ToolStart
 from .llm.types import ToolCall
-from .policy import Policy
+from .permissions import Policy
 from .tool_host import ToolHost, ToolOutcome, failed
 
 log = logging.getLogger(__name__)

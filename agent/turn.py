@@ -39,7 +39,7 @@ from .llm.types import (
     ThinkingChunk,
     ToolSpec,
 )
-from .policy import STATE_MARKER
+from .permissions import STATE_MARKER
 from .system_prompt import ANSWER_NOW, CONTINUE, SUMMARISE_NOW
 from .tool_calls import ASK_USER_SPEC, ToolCallRunner, is_approval
 
@@ -49,10 +49,10 @@ if TYPE_CHECKING:
     from .conversation import ConversationMemory
     from .llm.types import ChatOptions, Provider
     from .map_context import MapContext
-    from .policy import Policy
+    from .permissions import Policy
     from .tool_host import ToolHost
-    from .tool_selection import ToolSelector
-    from .tool_set import ToolSet
+    from .tool_ranking import ToolSelector
+    from .visible_tools import ToolSet
     from .turn_stats import PromptCache
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ class TurnPorts:
     protocols: ProtocolNotices
     emit: Callable[[Any], None]  # shows an event to the user and logs it
     ask: Callable[[AskUser], Awaitable[str | None]]  # emits the question, waits for the answer (None: timeout)
-    tool_set: ToolSet  # which tools the model sees: decided rarely, only appended (agent/tool_set.py)
+    tool_set: ToolSet  # which tools the model sees: decided rarely, only appended (agent/visible_tools.py)
     prompt_cache: PromptCache  # what the model's KV cache holds of the chat's last request
 
 
@@ -227,7 +227,7 @@ class TurnRunner:
         self.emit(event)
 
     async def _select_tools(self, message: str, last_thought: str) -> list[ToolSpec]:
-        # the tool set decides rarely and only appends (agent/tool_set.py): the top of the prompt
+        # the tool set decides rarely and only appends (agent/visible_tools.py): the top of the prompt
         # stays the same from step to step, so the model's KV cache is reused
         # every tool, whatever the project's state: a call the state does not allow yet is refused
         # with one sentence (ToolCallRunner), and the state itself rides in the newest message

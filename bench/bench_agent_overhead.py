@@ -26,8 +26,8 @@ from stacgis_agent.agent.llm.types import (  # noqa: E402
 )
 from stacgis_agent.agent.loop import AgentLoop  # noqa: E402
 from stacgis_agent.agent.tool_host import ToolHost  # noqa: E402
-from testkit.ollama_replies import embed_text  # noqa: E402
-from testkit.toy_tools import build_toy_server  # noqa: E402
+from testkit.llm.ollama_replies import embed_text  # noqa: E402
+from testkit.llm.toy_tools import build_toy_server  # noqa: E402
 
 RUNS = 60
 LYON = [4.77, 45.70, 4.90, 45.80]

@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 import conftest  # noqa: E402,F401  (makes stacgis_agent and testkit importable)
 from stacgis_agent.agent.context_window import TokenEstimator  # noqa: E402
 from stacgis_agent.agent.llm.schema import format_tools  # noqa: E402
-from stacgis_agent.agent.tool_selection import ToolSelector, ToolText  # noqa: E402
-from testkit.ollama_replies import embed_text  # noqa: E402
+from stacgis_agent.agent.tool_ranking import ToolSelector, ToolText  # noqa: E402
+from testkit.llm.ollama_replies import embed_text  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 LABELS = DATA / "analyst_requests.json"

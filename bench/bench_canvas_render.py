@@ -35,8 +35,8 @@ from qgis.PyQt.QtCore import QEvent, QSize, QThreadPool  # noqa: E402
 from qgis.PyQt.QtWidgets import QMainWindow  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
-from testkit.cog_server import CogServer  # noqa: E402
-from testkit.cogs import write_cog  # noqa: E402
+from testkit.servers.cog_server import CogServer  # noqa: E402
+from testkit.worlds.cogs import write_cog  # noqa: E402
 
 CACHE = HERE.parent / ".build" / "bench-cache" / "canvas"
 WEST, NORTH = 6.0, 45.5

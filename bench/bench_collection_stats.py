@@ -26,14 +26,14 @@ from osgeo import gdal  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
 from stacgis_agent.agent.config import CatalogConfig, Settings  # noqa: E402
-from stacgis_agent.tools.collection_stats import compute  # noqa: E402
+from stacgis_agent.tools.analysis.collection_stats import compute  # noqa: E402
 from stacgis_agent.tools.deps import ToolDeps  # noqa: E402
 from stacgis_agent.tools.stac.search import ItemSearch  # noqa: E402
 from stacgis_agent.tools.stac.timeutil import normalise_interval  # noqa: E402
-from testkit.cog_server import CogServer  # noqa: E402
-from testkit.cogs import write_cog  # noqa: E402
-from testkit.collection_world import transformer  # noqa: E402
-from testkit.stac_api import StacApi, collection_doc  # noqa: E402
+from testkit.servers.cog_server import CogServer  # noqa: E402
+from testkit.worlds.cogs import write_cog  # noqa: E402
+from testkit.worlds.collection_world import transformer  # noqa: E402
+from testkit.servers.stac_api import StacApi, collection_doc  # noqa: E402
 
 ROOT = HERE.parent / ".build" / "bench-collection"
 EPSG = 32631

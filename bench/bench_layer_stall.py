@@ -40,7 +40,7 @@ GDAL_CONFIG = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "CPL_VSIL_CURL_ALLOW
 
 
 def make_files() -> None:
-    from testkit.analyst_world import write_geotiff
+    from testkit.worlds.analyst_world import write_geotiff
 
     CACHE.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)
@@ -56,7 +56,7 @@ def make_files() -> None:
 
 
 def write_catalog(folder: Path, base_url: str) -> Path:
-    from testkit.analyst_world import _utm_to_lonlat, write_static_catalog
+    from testkit.worlds.analyst_world import _utm_to_lonlat, write_static_catalog
 
     items = []
     for k, (west, north) in enumerate(ORIGINS):
@@ -171,7 +171,7 @@ def run() -> int:
     from osgeo import gdal
     from qgis.core import QgsApplication
 
-    from testkit.cog_server import CogServer
+    from testkit.servers.cog_server import CogServer
 
     app = QgsApplication([], False)
     app.initQgis()

@@ -62,7 +62,7 @@ async def main() -> None:
     from stacgis_agent.agent.config import DEMO_CATALOG
     from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.server import build_server
-    from testkit.canvas_servers import canvas_deps
+    from testkit.servers.canvas_servers import canvas_deps
 
     project = QgsProject.instance()
     project.setCrs(QgsCoordinateReferenceSystem("EPSG:3857"))

@@ -32,7 +32,7 @@ from stacgis_agent.agent.llm.schema import format_tools  # noqa: E402
 from stacgis_agent.agent.llm.types import ChatOptions, ContentChunk, FinalChunk  # noqa: E402
 from stacgis_agent.tools.deps import ToolDeps  # noqa: E402
 from stacgis_agent.tools.server import build_server  # noqa: E402
-from testkit.llama_server import MODEL_NAME, LlamaServer  # noqa: E402
+from testkit.llm.llama_server import MODEL_NAME, LlamaServer  # noqa: E402
 
 RUNS = 5
 NUM_PREDICT = 96

@@ -40,9 +40,9 @@ CONCURRENT = 6
 
 def make_world(base_url: str) -> Path:
     """COGs (once), 1,500 items with distinct hrefs (symbolic links), and the static catalog on disk."""
-    from testkit.analyst_world import write_static_catalog
-    from testkit.cogs import write_cog
-    from testkit.collection_world import transformer
+    from testkit.worlds.analyst_world import write_static_catalog
+    from testkit.worlds.cogs import write_cog
+    from testkit.worlds.collection_world import transformer
 
     files = ROOT / "files"
     if not (files / "done").exists():
@@ -84,7 +84,7 @@ def make_world(base_url: str) -> Path:
 
 
 def area_lonlat() -> dict:
-    from testkit.collection_world import transformer
+    from testkit.worlds.collection_world import transformer
 
     tr = transformer(EPSG, 4326)
     w, n = ORIGIN[0] + 1000, ORIGIN[1] - 1000
@@ -192,7 +192,7 @@ async def in_thread(fn, *args) -> dict:
 
 def _set_limit(endpoint, on: bool) -> str:
     try:
-        from stacgis_agent.tools.heavy_calls import HeavyCallLimit
+        from stacgis_agent.tools.outside.heavy_calls import HeavyCallLimit
     except ImportError:
         return "none in this version"
     for middleware in endpoint.server.middleware:
@@ -207,8 +207,8 @@ async def main(catalog: Path, base_url: str, work: Path) -> list[tuple[str, dict
 
     from stacgis_agent.agent.config import CatalogConfig, Settings
     from stacgis_agent.tools.deps import ToolDeps
-    from stacgis_agent.tools.http_endpoint import McpHttpEndpoint, load_or_create_token
-    from testkit.servers import free_port
+    from stacgis_agent.tools.outside.http_endpoint import McpHttpEndpoint, load_or_create_token
+    from testkit.servers.loopback import free_port
 
     settings = Settings(catalogs=[CatalogConfig("load", str(catalog), kind="static")])
     deps = ToolDeps.from_settings(settings, work_dir=str(work / "out"))
@@ -245,7 +245,7 @@ def run() -> int:
     from osgeo import gdal
     from qgis.core import QgsApplication
 
-    from testkit.cog_server import CogServer
+    from testkit.servers.cog_server import CogServer
 
     app = QgsApplication([], False)
     app.initQgis()

@@ -45,7 +45,7 @@ MODES = (("per step, top-20 (before)", "step", 20), ("per step, top-10", "step",
 
 def script():
     """The chat: (user message, scripted model replies)."""
-    from testkit.ollama_emulator import Turn
+    from testkit.llm.ollama_emulator import Turn
 
     dem = str(DEMO / "demo-elevation" / "items" / "demo-elevation-lyon.tif")
     return [
@@ -79,11 +79,11 @@ async def record(mode: str, top_k: int) -> list[dict]:
     from stacgis_agent.agent.llm.types import ChatOptions
     from stacgis_agent.agent.loop import AgentLoop
     from stacgis_agent.agent.map_context import LayerInfo, MapContext
-    from stacgis_agent.agent.tool_set import ToolSet
+    from stacgis_agent.agent.visible_tools import ToolSet
     from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
-    from testkit.ollama_emulator import OllamaEmulator
+    from testkit.llm.ollama_emulator import OllamaEmulator
 
     known = {f.name for f in dataclasses.fields(Settings)}
     values = {"chat_model": "qwen3:8b", "tool_top_k": top_k, "tool_set": mode}

@@ -17,7 +17,7 @@ import httpx  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes the checkout importable as stacgis_agent
 from stacgis_agent.agent.llm.ollama import OllamaProvider  # noqa: E402
-from testkit.ollama_emulator import OllamaEmulator, Turn  # noqa: E402
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn  # noqa: E402
 
 CHUNKS = 5_000
 USER = [{"role": "user", "content": "Describe the parcel"}]

@@ -24,10 +24,10 @@ from osgeo import gdal, osr  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
 from stacgis_agent.agent.config import Settings  # noqa: E402
-from stacgis_agent.tools import raster_io  # noqa: E402
+from stacgis_agent.tools.engine import raster_reads  # noqa: E402
 from stacgis_agent.tools.deps import ToolDeps  # noqa: E402
 from stacgis_agent.tools.server import build_server  # noqa: E402
-from testkit.cog_server import CogServer  # noqa: E402
+from testkit.servers.cog_server import CogServer  # noqa: E402
 
 gdal.UseExceptions()
 SIZE = 10_000
@@ -77,7 +77,7 @@ def download_run(server: CogServer, bbox: list[float]) -> tuple[dict, float, int
         with httpx.stream("GET", server.href(NAME), timeout=600) as response, open(local, "wb") as f:
             for chunk in response.iter_bytes(1 << 20):
                 f.write(chunk)
-        stats = raster_io.statistics(str(local), 1, bbox, None, "EPSG:4326", True, 0, [2, 50, 98])
+        stats = raster_reads.statistics(str(local), 1, bbox, None, "EPSG:4326", True, 0, [2, 50, 98])
     return stats, time.perf_counter() - start, server.bytes_sent["/" + NAME]
 
 

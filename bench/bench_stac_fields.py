@@ -19,7 +19,7 @@ import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importa
 from stacgis_agent.agent.config import CatalogConfig  # noqa: E402
 from stacgis_agent.tools.stac.api_catalog import ApiCatalog  # noqa: E402
 from stacgis_agent.tools.stac.search import ItemSearch  # noqa: E402
-from testkit.stac_api import StacApi, collection_doc  # noqa: E402
+from testkit.servers.stac_api import StacApi, collection_doc  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 from bench_stac_search import items  # noqa: E402

@@ -23,7 +23,7 @@ import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importa
 from stacgis_agent.agent.config import CatalogConfig, Settings  # noqa: E402
 from stacgis_agent.tools.deps import ToolDeps  # noqa: E402
 from stacgis_agent.tools.server import build_server  # noqa: E402
-from testkit.stac_api import StacApi, collection_doc  # noqa: E402
+from testkit.servers.stac_api import StacApi, collection_doc  # noqa: E402
 
 TOTAL = 1200
 SIZES = (10, 100, 1000)

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import conftest  # noqa: E402,F401  (makes the checkout importable as stacgis_agent)
 from stacgis_agent.agent.stores.local_gate import LocalConcurrencyGate  # noqa: E402
 from stacgis_agent.agent.stores.redis_gate import RedisConcurrencyGate  # noqa: E402
-from testkit.redis_server import RedisServer  # noqa: E402
+from testkit.servers.redis_server import RedisServer  # noqa: E402
 
 
 async def sequential(gate, pairs: int) -> float:

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import conftest  # noqa: E402,F401  (makes the checkout importable as stacgis_agent)
 from stacgis_agent.agent.stores.pgvector_memory import PgVectorMemoryStore  # noqa: E402
 from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore  # noqa: E402
-from testkit.pg_server import PgServer  # noqa: E402
+from testkit.servers.pg_server import PgServer  # noqa: E402
 
 USER, MODEL, K = "analyst", "bench-embed", 5
 NOISE = 0.8  # spread around each topic centre: high enough that neighbours are not trivial to find

@@ -21,7 +21,7 @@ import conftest  # noqa: E402,F401  (makes the checkout importable as stacgis_ag
 from stacgis_agent.agent.stores.redis_sessions import RedisSessionStore  # noqa: E402
 from stacgis_agent.agent.stores.resilient import ResilientSessionStore, ServerHealth  # noqa: E402
 from stacgis_agent.agent.stores.sqlite import SqliteSessionStore  # noqa: E402
-from testkit.redis_server import RedisServer  # noqa: E402
+from testkit.servers.redis_server import RedisServer  # noqa: E402
 
 MESSAGES = 50
 

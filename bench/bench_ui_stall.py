@@ -51,8 +51,8 @@ def run(rate: float, qloop, app) -> dict[str, float]:
 
     from stacgis_agent.ui.chat_panel import ChatPanel
     from stacgis_agent.ui.chat_session import ChatSession
-    from testkit.agent_harness import Harness
-    from testkit.ollama_emulator import OllamaEmulator, Turn
+    from testkit.llm.agent_harness import Harness
+    from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 
     with OllamaEmulator() as emu:
         harness = Harness(emu, max_steps=TOOL_CALLS + 5, exploration_budget=100)

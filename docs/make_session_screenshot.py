@@ -14,7 +14,7 @@ from qgis.utils import iface, plugins
 
 ROOT = Path(os.environ["STACGIS_REPO"])  # QGIS runs this file with exec(): no __file__
 sys.path.insert(0, str(ROOT / "tests"))
-from testkit.ollama_emulator import OllamaEmulator, Turn  # noqa: E402
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn  # noqa: E402
 
 OUT = Path(os.environ.get("STACGIS_SCREENSHOT", ROOT / "docs" / "screenshot-session.png"))
 QUESTION = "Show me the NDVI of June around the centre of the map and give me its mean"

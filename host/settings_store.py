@@ -121,13 +121,3 @@ def move_redis_password(qsettings: QgsSettings | None = None) -> str:
             f"database (auth config “{REDIS_AUTH_NAME}”, id {auth_id}) and the Redis URL no longer holds it.")
 
 
-def edit_settings(settings: Settings, parent=None, endpoint_access=None) -> Settings | None:
-    """Shows the settings dialog; the saved settings when the user pressed Save, else None."""
-    from ..ui.settings_dialog import SettingsDialog
-
-    dialog = SettingsDialog(settings, read_password=lambda auth_id: read_secret(auth_id)[1],
-                            read_login=read_secret, endpoint_access=endpoint_access, parent=parent)
-    if not dialog.exec():
-        return None
-    save_settings(dialog.settings())
-    return load_settings()

@@ -1,4 +1,4 @@
-"""Runs the background-Processing stress (tests/testkit/processing_stress.py) many times, each run in its own
+"""Runs the background-Processing stress (tests/testkit/qgis_drivers/processing_stress.py) many times, each run in its own
 process, and counts how each one ended: a crash of QGIS (a signal such as SIGSEGV) is a dead child, not a
 dead runner.
 
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-CHILD = Path(__file__).resolve().parents[1] / "tests" / "testkit" / "processing_stress.py"
+CHILD = Path(__file__).resolve().parents[1] / "tests" / "testkit" / "qgis_drivers" / "processing_stress.py"
 GDB = ["gdb", "-q", "-batch", "-ex", "set pagination off", "-ex", "run", "-ex", "thread apply all bt 20", "--args"]
 
 

@@ -12,7 +12,7 @@ import httpx
 
 from ..agent.config import Settings
 from ..agent.stores.base import MemoryStore
-from .session_stats import SessionStats
+from .session.session_stats import SessionStats
 from .stac.catalogs import CatalogRegistry
 
 EmbedFn = Callable[[Sequence[str]], Awaitable[list[list[float]]]]

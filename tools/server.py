@@ -1,12 +1,11 @@
-"""Builds the embedded MCP server: one module per tool family, each with `register(server, deps)`.
-
-Another family (e.g. canvas tools) joins by adding its module name to TOOL_FAMILIES or by
-calling `build_server(deps, extra_families=[module])`.
+"""Builds the embedded MCP server from one explicit list of tool families, each a module with
+`register(server, deps)`: the families below, and the canvas family (tools that act on the QGIS project),
+which the plugin passes as `extra_families` because only it has a project. Tools receive `deps` when they
+are registered; the lifespan hands the same object to the SDK, which closes nothing (the owner closes it).
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import time
 from contextlib import asynccontextmanager
@@ -15,15 +14,19 @@ from typing import Any, AsyncIterator, Iterable
 
 from mcp.server.mcpserver import MCPServer
 
+from .analysis import charts, collection_stats, raster_tools, vector_tools, zonal_change
 from .confirmation import PREFLIGHT_KEY, ConfirmDestructiveMiddleware
 from .deps import ToolDeps
-from .heavy_calls import HeavyCallLimit
+from .outside.heavy_calls import HeavyCallLimit
+from .session import discovery, knowledge, mcp_prompts, memory_tools, resources
+from .stac import tools as stac_tools
 
 log = logging.getLogger(__name__)
 
-TOOL_FAMILIES = ("stac.tools", "raster", "vector", "analytics", "charts", "memory_tools", "knowledge", "discovery",
-                 "resources", "mcp_prompts", "collection_stats")
-EXTRA_MODULES = ()
+TOOL_FAMILIES: tuple[ModuleType, ...] = (
+    stac_tools, raster_tools, vector_tools, zonal_change, charts, collection_stats,  # analyses
+    memory_tools, knowledge, discovery, resources, mcp_prompts,  # the session's own surfaces
+)
 
 INSTRUCTIONS = ("Tools for a GIS analyst in QGIS: find STAC collections and items, read rasters and vectors "
                 "in place, compute statistics, remember facts. Errors say what to change; read them.")
@@ -32,14 +35,12 @@ INSTRUCTIONS = ("Tools for a GIS analyst in QGIS: find STAC collections and item
 def build_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> MCPServer:
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[ToolDeps]:
-        yield deps  # tools reach it via ctx.request_context.lifespan_context; the owner closes deps
+        yield deps  # the owner closes deps
 
     # log_level: MCPServer calls logging.basicConfig, which would make QGIS log every HTTP request
     server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING")
-    for name in TOOL_FAMILIES + EXTRA_MODULES:
-        importlib.import_module(f"{__package__}.{name}").register(server, deps)
-    for module in extra_families:
-        module.register(server, deps)
+    for family in (*TOOL_FAMILIES, *extra_families):
+        family.register(server, deps)
     server.middleware.append(SessionStatsMiddleware(deps))
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     server.middleware.append(HeavyCallLimit(server))  # after the OK: a slot is not held while the user decides

@@ -1,7 +1,7 @@
 """The "Outside access" tab of the settings: the MCP endpoint switch and port, its bearer token (masked,
 Copy, Regenerate), a Copy client config button, and the folders outside clients may read from.
 
-The token lives in a file of the QGIS profile (tools.http_endpoint); this tab only shows it and asks
+The token lives in a file of the QGIS profile (tools.outside.http_endpoint); this tab only shows it and asks
 for a new one through `access` (token(), regenerate(), client_config(port)).
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import Callable
+from typing import Any, Awaitable, Callable
 
 from qgis.gui import QgsAuthConfigSelect
 from qgis.PyQt.QtCore import Qt
@@ -69,13 +69,15 @@ def _show(label: QLabel, result: checks.CheckResult) -> None:
 
 class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, *, read_password: Callable[[str], str] | None = None,
-                 read_login: Callable[[str], tuple[str, str]] | None = None, endpoint_access=None, parent=None):
+                 read_login: Callable[[str], tuple[str, str]] | None = None,
+                 check_access: Callable[[Any], Awaitable[Any]] | None = None, endpoint_access=None, parent=None):
         super().__init__(parent)
-        self._endpoint_access = endpoint_access  # tools.http_endpoint.EndpointAccess: the token and client configs
+        self._endpoint_access = endpoint_access  # tools.outside.http_endpoint.EndpointAccess: the token and client configs
         self.setWindowTitle("STAC GIS Agent settings")
         self._original = settings
         self._read_password = read_password
         self._read_login = read_login  # auth config id -> (user, password), for the Redis test
+        self._check_access = check_access  # catalog -> tools.stac.catalog_check.AccessCheck (search, then an asset)
         self.models: list[ModelInfo] = []
         self.tasks: list[asyncio.Task] = []
         tabs = QTabWidget()
@@ -331,15 +333,16 @@ class SettingsDialog(QDialog):
 
     async def test_catalog(self, catalog) -> None:
         from ..agent.catalog_presets import access_method
-        from ..tools.stac.catalog_check import check_catalog_access
-
         self.catalog_result.setText(f"Testing {catalog.name or catalog.url}: search, then one asset's header…")
         first = None
         if access_method(catalog) in ("none", "headers"):  # the root alone says most about a wrong URL or kind
             first = await checks.check_catalog(catalog)
             if not first.ok:
                 return _show(self.catalog_result, first)
-        result = await check_catalog_access(catalog)
+        if self._check_access is None:  # no access check given: the root check is what can be said
+            first = first or await checks.check_catalog(catalog)
+            return _show(self.catalog_result, first)
+        result = await self._check_access(catalog)
         more = result.message.removeprefix(f"{catalog.name or catalog.url}: ")
         _show(self.catalog_result, checks.CheckResult(result.ok, f"{first.message} {more[:1].upper()}{more[1:]}"
                                                       if first else result.message))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Awaitable, Callable, Protocol, Sequence
 
-from ..tool_selection import as_document
+from ..tool_ranking import as_document
 
 log = logging.getLogger(__name__)
 

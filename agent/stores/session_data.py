@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from ..longterm import MARKER as MEMORIES_MARKER
 from ..map_context import MARKER as MAP_CONTEXT_MARKER
-from ..policy import STATE_MARKER
+from ..permissions import STATE_MARKER
 from .base import SessionInfo, SessionRecord
 
 TITLE_LENGTH = 60

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "testkit" / "clean_exit_session.py"
+SCRIPT = Path(__file__).resolve().parents[1] / "testkit" / "qgis_drivers" / "clean_exit_session.py"
 
 
 def test_qgis_exits_cleanly_after_the_plugin_was_used_and_unloaded():

@@ -8,9 +8,9 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 from qgis.PyQt.QtWidgets import QApplication
 
-from testkit.analyst_view import chat, dock_status, feed, status_lines
-from testkit.ollama_emulator import Turn
-from testkit.plugin_driver import process_until, run_coroutine, wait_turn
+from testkit.qgis_drivers.analyst_view import chat, dock_status, feed, status_lines
+from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.plugin_driver import process_until, run_coroutine, wait_turn
 
 
 def _click(button) -> None:
@@ -110,7 +110,7 @@ def test_a_store_notice_goes_to_the_feed_not_the_status_line(plugin):
 
 
 def test_the_status_line_turns_red_when_ollama_goes_away_during_a_session(make_plugin):
-    from testkit.ollama_emulator import OllamaEmulator
+    from testkit.llm.ollama_emulator import OllamaEmulator
 
     emu = OllamaEmulator().start()
     try:

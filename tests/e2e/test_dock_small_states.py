@@ -10,9 +10,9 @@ from qgis.PyQt.QtTest import QTest
 
 from stacgis_agent.agent.events import Done, ToolProgress, ToolStart
 from stacgis_agent.ui.export_paths import file_name_for
-from testkit.analyst_view import feed
-from testkit.ollama_emulator import Turn
-from testkit.plugin_driver import process_until, send, wait_turn
+from testkit.qgis_drivers.analyst_view import feed
+from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 
 
 def test_enter_on_an_empty_box_sends_nothing_and_says_what_to_do(plugin, emu):

@@ -10,12 +10,12 @@ import httpx
 import pytest
 from qgis.core import QgsProject
 
-from testkit.analyst_view import chat, feed, saved_events, saved_sessions
-from testkit.faulty_stac import FaultyStac
-from testkit.ollama_emulator import Turn
-from testkit.plugin_driver import send, wait_turn
-from testkit.reactive_emulator import tool_messages
-from testkit.servers import free_port
+from testkit.qgis_drivers.analyst_view import chat, feed, saved_events, saved_sessions
+from testkit.servers.faulty_stac import FaultyStac
+from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.plugin_driver import send, wait_turn
+from testkit.llm.reactive_emulator import tool_messages
+from testkit.servers.loopback import free_port
 
 SEARCH = ("search_items", {"collections": ["scenes"], "limit": 5})
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import redis as redis_client
 
-from testkit.analyst_view import chat, dock_status, feed, saved_events
-from testkit.ollama_emulator import Turn
-from testkit.pg_server import own_pg
-from testkit.plugin_driver import process_until, run_coroutine, send, wait_turn
-from testkit.redis_server import own_redis
+from testkit.qgis_drivers.analyst_view import chat, dock_status, feed, saved_events
+from testkit.llm.ollama_emulator import Turn
+from testkit.servers.pg_server import own_pg
+from testkit.qgis_drivers.plugin_driver import process_until, run_coroutine, send, wait_turn
+from testkit.servers.redis_server import own_redis
 
 
 def _remember(plugin, emu, fact: str, question: str) -> None:

@@ -3,8 +3,8 @@ plugin: dock, chat panel, agent loop, MCP tools, stores — only the model is sc
 
 from __future__ import annotations
 
-from testkit.ollama_emulator import Turn
-from testkit.plugin_driver import run_coroutine, send, wait_turn
+from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.plugin_driver import run_coroutine, send, wait_turn
 
 
 def test_what_data_do_i_have(plugin, emu):
@@ -37,7 +37,7 @@ def test_what_data_do_i_have(plugin, emu):
 
 
 def test_new_settings_rebuild_the_agent_and_the_chat_goes_on(plugin, emu, monkeypatch):
-    from testkit.plugin_driver import run_coroutine
+    from testkit.qgis_drivers.plugin_driver import run_coroutine
 
     old_panel = plugin.runtime.panel
     monkeypatch.setenv("STACGIS_MAX_STEPS", "4")

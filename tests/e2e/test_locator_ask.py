@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from qgis.core import QgsLocator, QgsLocatorContext, QgsLocatorResult
 
-from testkit.analyst_view import chat
-from testkit.ollama_emulator import Turn
-from testkit.plugin_driver import process_until, wait_turn
+from testkit.qgis_drivers.analyst_view import chat
+from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.plugin_driver import process_until, wait_turn
 
 
 def _search(locator: QgsLocator, text: str) -> list:
@@ -48,7 +48,7 @@ def test_ask_in_the_locator_sends_the_question_to_the_chat(make_plugin, qgis_ifa
 def test_the_plugin_adds_its_processing_provider_and_takes_it_away(make_plugin):
     from qgis.core import QgsApplication
 
-    from testkit.plugin_loader import unload_plugin
+    from testkit.qgis_drivers.plugin_loader import unload_plugin
 
     plugin = make_plugin()
     registry = QgsApplication.processingRegistry()

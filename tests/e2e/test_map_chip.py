@@ -13,7 +13,7 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
-from testkit.plugin_driver import process_until
+from testkit.qgis_drivers.plugin_driver import process_until
 
 NNBSP = "\u202f"
 

@@ -20,14 +20,14 @@ from qgis.core import QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 
-from stacgis_agent.tools.http_endpoint import load_or_create_token
+from stacgis_agent.tools.outside.http_endpoint import load_or_create_token
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
-from testkit.analyst_view import chat
-from testkit.e2e_world import INJECTION
-from testkit.ollama_emulator import Turn
-from testkit.plugin_driver import process_until, send, wait_turn
-from testkit.reactive_emulator import tool_messages, tool_results
-from testkit.servers import free_port
+from testkit.qgis_drivers.analyst_view import chat
+from testkit.worlds.e2e_world import INJECTION
+from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
+from testkit.llm.reactive_emulator import tool_messages, tool_results
+from testkit.servers.loopback import free_port
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -196,7 +196,7 @@ def test_an_output_outside_the_plugin_folder_waits_for_the_ok_in_the_dock(qgis_p
 
 def test_truncating_a_real_table_from_the_dock_waits_for_the_ok_and_no_keeps_the_rows(qgis_processing, plugin, emu,
                                                                                      tmp_path):
-    from testkit.security_world import rows_on_disk, write_gpkg
+    from testkit.worlds.security_world import rows_on_disk, write_gpkg
 
     gpkg = write_gpkg(tmp_path / "roads.gpkg", "roads")
     QgsProject.instance().addMapLayer(QgsVectorLayer(f"{gpkg}|layername=roads", "roads", "ogr"))

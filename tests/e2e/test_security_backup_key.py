@@ -9,10 +9,10 @@ import gc
 from qgis.core import QgsApplication
 
 from stacgis_agent.host.settings_store import store_secret
-from testkit.analyst_view import chat
-from testkit.ollama_emulator import OllamaEmulator, Turn
-from testkit.plugin_driver import send, wait_turn
-from testkit.servers import free_port
+from testkit.qgis_drivers.analyst_view import chat
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
+from testkit.qgis_drivers.plugin_driver import send, wait_turn
+from testkit.servers.loopback import free_port
 
 
 def test_the_plugin_sends_the_backup_key_from_the_auth_database_to_an_openai_backup(make_plugin):

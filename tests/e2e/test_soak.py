@@ -8,10 +8,10 @@ import json
 import os
 import time
 
-from testkit.ollama_emulator import Turn
-from testkit.plugin_driver import process_until, run_coroutine, send, wait_turn
-from testkit.plugin_loader import dock_into_main_window, load_plugin, unload_plugin
-from testkit.process_gauges import read_gauges
+from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.plugin_driver import process_until, run_coroutine, send, wait_turn
+from testkit.qgis_drivers.plugin_loader import dock_into_main_window, load_plugin, unload_plugin
+from testkit.qgis_drivers.process_gauges import read_gauges
 
 LOADS, TURNS, TURNS_PER_CHAT = 50, 200, 25
 

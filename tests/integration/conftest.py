@@ -8,9 +8,9 @@ import os
 import httpx
 import pytest
 
-from testkit.cog_server import CogServer
-from testkit.stac_api import StacApi, StacApiUnavailable
-from testkit.stac_fixtures import make_test_data, write_static_catalog
+from testkit.servers.cog_server import CogServer
+from testkit.servers.stac_api import StacApi, StacApiUnavailable
+from testkit.worlds.stac_fixtures import make_test_data, write_static_catalog
 
 GDAL_TEST_CONFIG = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS": ".tif,.tiff",
                     "GDAL_HTTP_MAX_RETRY": "0", "GDAL_HTTP_TIMEOUT": "10"}

@@ -6,9 +6,9 @@ from __future__ import annotations
 from stacgis_agent.agent.config import CatalogConfig
 from stacgis_agent.tools.stac.access import CatalogSecrets
 from stacgis_agent.tools.stac.catalog_check import check_catalog_access
-from testkit.canvas_fixtures import make_canvas_data
-from testkit.cog_server import CogServer
-from testkit.stac_fixtures import write_static_catalog
+from testkit.qgis_drivers.canvas_fixtures import make_canvas_data
+from testkit.servers.cog_server import CogServer
+from testkit.worlds.stac_fixtures import write_static_catalog
 
 
 async def test_the_catalog_test_never_answers_from_gdal_cache(tmp_path):

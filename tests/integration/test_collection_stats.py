@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from mcp import Client
 
-from stacgis_agent.tools.collection_stats import compute
+from stacgis_agent.tools.analysis.collection_stats import compute
 from stacgis_agent.tools.server import build_server
-from testkit.collection_world import (
+from testkit.worlds.collection_world import (
     CLOUD_BLOCK,
     COLLECTION,
     DATES,
@@ -141,8 +141,8 @@ async def test_an_outside_mcp_client_over_http_receives_the_same_progress(tmp_pa
 
     from stacgis_agent.agent.config import CatalogConfig, Settings
     from stacgis_agent.tools.deps import ToolDeps
-    from stacgis_agent.tools.http_endpoint import McpHttpEndpoint, load_or_create_token
-    from testkit.stac_api import free_port
+    from stacgis_agent.tools.outside.http_endpoint import McpHttpEndpoint, load_or_create_token
+    from testkit.servers.stac_api import free_port
 
     deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig("local", stac_api.url)]), work_dir=str(tmp_path))
     token = load_or_create_token(tmp_path / "profile")
@@ -171,9 +171,9 @@ async def test_a_protected_catalogs_assets_are_read_with_its_headers_which_never
 
     from stacgis_agent.agent.config import CatalogConfig, Settings
     from stacgis_agent.tools.deps import ToolDeps
-    from testkit.canvas_fixtures import NODATA, PIXEL, TILES_NORTH, TILES_WEST, make_canvas_data
-    from testkit.protected_cogs import ProtectedCogServer
-    from testkit.stac_fixtures import write_static_catalog
+    from testkit.qgis_drivers.canvas_fixtures import NODATA, PIXEL, TILES_NORTH, TILES_WEST, make_canvas_data
+    from testkit.servers.protected_cogs import ProtectedCogServer
+    from testkit.worlds.stac_fixtures import write_static_catalog
 
     root = tmp_path / "cogs"
     root.mkdir()
@@ -206,7 +206,7 @@ async def test_a_protected_catalogs_assets_are_read_with_its_headers_which_never
 
 @pytest.mark.parametrize("exact", [True, False])
 async def test_a_whole_world_bbox_finds_the_data_inside_it(server, s2_world, exact):
-    from testkit.collection_world import NODATA, OFFSET, SCALE
+    from testkit.worlds.collection_world import NODATA, OFFSET, SCALE
 
     result = await _call(server, {"collection": COLLECTION, "datetime": "2024-03-01/2024-04-30", "index": "NDVI",
                                   "bbox": [-180, -90, 180, 90], "exact": exact})

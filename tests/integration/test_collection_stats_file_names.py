@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 
 from stacgis_agent.tools.server import build_server
-from testkit.cog_server import CogServer
-from testkit.tiny_catalog import SIZE, tiny_bbox, write_tiny_catalog, write_tiny_cog
+from testkit.servers.cog_server import CogServer
+from testkit.worlds.tiny_catalog import SIZE, tiny_bbox, write_tiny_catalog, write_tiny_cog
 
 HOSTILE = [
     "../../escaped",

@@ -13,10 +13,10 @@ import httpx
 import pytest
 from starlette.routing import Mount
 
-from stacgis_agent.tools import dask_runner, stats_worker
-from stacgis_agent.tools.collection_stats import compute
-from testkit.cog_server import CogServer
-from testkit.collection_world import SlowFiles, make_collection_world
+from stacgis_agent.tools.engine import dask_runner, stats_worker
+from stacgis_agent.tools.analysis.collection_stats import compute
+from testkit.servers.cog_server import CogServer
+from testkit.worlds.collection_world import SlowFiles, make_collection_world
 
 SLOW_S = 0.5  # every HTTP request of the slow store waits this long
 

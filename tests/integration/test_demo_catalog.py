@@ -10,7 +10,7 @@ from osgeo import gdal
 from stacgis_agent.agent.config import DEMO_CATALOG, Settings
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.mcp_calls import OneShotClient
+from testkit.servers.mcp_calls import OneShotClient
 
 LYON = (4.835, 45.76)
 

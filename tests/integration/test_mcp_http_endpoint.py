@@ -16,9 +16,9 @@ from mcp_types import ElicitResult
 from stacgis_agent.agent.config import Settings
 from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
 from stacgis_agent.tools.deps import ToolDeps
-from stacgis_agent.tools.http_endpoint import McpHttpEndpoint, load_or_create_token
-from testkit.ollama_replies import embed_text
-from testkit.stac_api import free_port
+from stacgis_agent.tools.outside.http_endpoint import McpHttpEndpoint, load_or_create_token
+from testkit.llm.ollama_replies import embed_text
+from testkit.servers.stac_api import free_port
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -154,13 +154,13 @@ async def test_stdio_bridge_forwards_a_desktop_client_to_the_endpoint(endpoint, 
 
     from mcp import StdioServerParameters
 
-    from testkit.mcp_calls import package_root
+    from testkit.servers.mcp_calls import package_root
 
     server, token, store = endpoint
     token_file = tmp_path / "profile" / "stacgis_mcp_token"
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "stacgis_agent.tools.stdio_bridge", "--port", str(server.port), "--token-file", str(token_file)],
+        args=["-m", "stacgis_agent.tools.outside.stdio_bridge", "--port", str(server.port), "--token-file", str(token_file)],
         env={**os.environ, "PYTHONPATH": package_root()})
     memory_id = await _remember(store)
     async with Client(params) as desktop:
@@ -193,7 +193,7 @@ def test_an_old_token_file_is_made_private_and_a_short_one_is_replaced_atomicall
 
 
 async def test_regenerating_the_token_revokes_the_old_one_at_once(tmp_path):
-    from stacgis_agent.tools.http_endpoint import TokenFile, regenerate_token
+    from stacgis_agent.tools.outside.http_endpoint import TokenFile, regenerate_token
 
     deps = ToolDeps.from_settings(Settings(), work_dir=str(tmp_path))
     profile = tmp_path / "profile"
@@ -256,9 +256,9 @@ async def slow_world(tmp_path):
     """An endpoint whose catalog has SLOW_CALLS collections on a slow COG server (each its own file, so no
     GDAL cache is shared) and a 'fast' one on a quick server, and the deps the dock's own server shares."""
     from stacgis_agent.agent.config import CatalogConfig
-    from testkit.cog_server import CogServer
-    from testkit.slow_cogs import SlowCogServer
-    from testkit.tiny_catalog import write_tiny_catalog, write_tiny_cog
+    from testkit.servers.cog_server import CogServer
+    from testkit.servers.slow_cogs import SlowCogServer
+    from testkit.worlds.tiny_catalog import write_tiny_catalog, write_tiny_cog
 
     root = tmp_path / "cogs"
     for k in range(SLOW_CALLS + 1):
@@ -281,7 +281,7 @@ async def slow_world(tmp_path):
 
 
 def _stats_call(collection: str) -> dict:
-    from testkit.tiny_catalog import DATE, tiny_bbox
+    from testkit.worlds.tiny_catalog import DATE, tiny_bbox
 
     return {"collection": collection, "asset": "data", "datetime": DATE, "bbox": tiny_bbox(), "exact": True}
 

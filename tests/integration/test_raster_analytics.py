@@ -8,8 +8,8 @@ import pytest
 from osgeo import gdal
 
 from stacgis_agent.tools.server import build_server
-from testkit.mcp_calls import OneShotClient
-from testkit.stac_fixtures import DATES, DEM_NODATA, DEM_OFFSET, DEM_SCALE, ORIGIN, PIXEL
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.stac_fixtures import DATES, DEM_NODATA, DEM_OFFSET, DEM_SCALE, ORIGIN, PIXEL
 
 
 @pytest.fixture

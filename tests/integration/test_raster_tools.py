@@ -9,8 +9,8 @@ import pytest
 from osgeo import gdal
 
 from stacgis_agent.tools.server import build_server
-from testkit.mcp_calls import OneShotClient
-from testkit.stac_fixtures import DATES, DEM_NODATA, DEM_OFFSET, DEM_SCALE, ORIGIN, PIXEL, SIZE
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.stac_fixtures import DATES, DEM_NODATA, DEM_OFFSET, DEM_SCALE, ORIGIN, PIXEL, SIZE
 
 DEM = f"dem-{DATES[0]}.tif"
 
@@ -153,7 +153,7 @@ async def test_bad_raster_input_gives_errors_the_model_can_act_on(client, cog_se
 
 
 async def test_a_huge_exact_read_is_refused_with_what_to_do(client, cog_server, monkeypatch):
-    from stacgis_agent.tools import raster_io
+    from stacgis_agent.tools.engine import raster_reads
 
     monkeypatch.setattr(raster_io, "MAX_EXACT_PIXELS", 500_000)  # the real limit is 40 M pixels
     result = await client.call_tool("get_raster_statistics", {"source": cog_server.href(DEM), "exact": True})

@@ -12,8 +12,8 @@ from stacgis_agent.tools.server import build_server
 from stacgis_agent.tools.stac import api_catalog
 from stacgis_agent.tools.stac.api_catalog import ApiCatalog
 from stacgis_agent.tools.stac.search import ItemSearch
-from testkit.mcp_calls import OneShotClient
-from testkit.stac_replay import StacReplay, load_session
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.servers.stac_replay import StacReplay, load_session
 
 pytestmark = pytest.mark.server
 

@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from stacgis_agent.tools.server import build_server
-from testkit.mcp_calls import OneShotClient
-from testkit.stac_corpus import corpus_item, static_catalog
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.stac_corpus import corpus_item, static_catalog
 
 ITEMS = ("pystac-0.9.0-datetimerange.json", "pystac-0.8.1-digitalglobe-sample.json",
          "stac-spec-collectionless-item.json", "stac-spec-core-item.json")

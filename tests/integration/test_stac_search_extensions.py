@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from stacgis_agent.tools.server import build_server
-from testkit.mcp_calls import OneShotClient
-from testkit.stac_fixtures import MANY_ITEMS
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.stac_fixtures import MANY_ITEMS
 
 pytestmark = pytest.mark.server
 

@@ -10,10 +10,10 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from stacgis_agent.tools.server import build_server
-from testkit.cog_server import CogServer
-from testkit.mcp_calls import OneShotClient
-from testkit.stac_api import free_port
-from testkit.stac_fixtures import DATES, MANY_ITEMS
+from testkit.servers.cog_server import CogServer
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.servers.stac_api import free_port
+from testkit.worlds.stac_fixtures import DATES, MANY_ITEMS
 
 
 @pytest.fixture
@@ -86,7 +86,7 @@ async def test_catalog_that_is_down_says_to_check_the_url(make_deps):
 
 
 async def test_static_catalog_by_url_resolves_relative_links_over_http(cog_server, test_data, make_deps):
-    from testkit.stac_fixtures import write_static_catalog
+    from testkit.worlds.stac_fixtures import write_static_catalog
 
     write_static_catalog(cog_server.root / "static-web", test_data)
     http = httpx.AsyncClient(timeout=5)

@@ -14,8 +14,8 @@ from stacgis_agent.agent.stores.resilient import (
     ResilientSessionStore,
 )
 from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore, SqliteSessionStore
-from testkit.pg_server import shared_pg
-from testkit.redis_server import shared_redis
+from testkit.servers.pg_server import shared_pg
+from testkit.servers.redis_server import shared_redis
 
 pytestmark = pytest.mark.server
 
@@ -58,7 +58,7 @@ async def test_servers_in_the_settings_are_used_with_a_local_fallback(tmp_path):
 
 
 async def test_a_redis_that_is_down_at_start_is_one_notice_and_the_chat_still_works(tmp_path):
-    from testkit.servers import free_port
+    from testkit.servers.loopback import free_port
 
     settings = Settings(redis_url=f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
     notices: list[str] = []

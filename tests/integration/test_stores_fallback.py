@@ -20,9 +20,9 @@ from stacgis_agent.agent.stores.resilient import (
     ServerHealth,
 )
 from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore, SqliteSessionStore
-from testkit.pg_server import own_pg, shared_pg
-from testkit.redis_server import own_redis
-from testkit.store_backends import unique
+from testkit.servers.pg_server import own_pg, shared_pg
+from testkit.servers.redis_server import own_redis
+from testkit.servers.store_backends import unique
 
 pytestmark = pytest.mark.server
 

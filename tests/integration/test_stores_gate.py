@@ -10,8 +10,8 @@ import redis.asyncio as aioredis
 from stacgis_agent.agent.stores.base import Capacity
 from stacgis_agent.agent.stores.redis_gate import RedisConcurrencyGate
 from stacgis_agent.agent.stores.slot import NoSlotFree, holding_slot
-from testkit.redis_server import shared_redis
-from testkit.store_backends import GATE_BACKENDS, gate, unique
+from testkit.servers.redis_server import shared_redis
+from testkit.servers.store_backends import GATE_BACKENDS, gate, unique
 
 pytestmark = pytest.mark.server
 

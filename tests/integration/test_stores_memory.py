@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from stacgis_agent.agent.stores.reembed import reembed
-from testkit.store_backends import MEMORY_BACKENDS, memory_store
+from testkit.servers.store_backends import MEMORY_BACKENDS, memory_store
 
 pytestmark = pytest.mark.server
 

@@ -15,10 +15,10 @@ from stacgis_agent.agent.config import Settings
 from stacgis_agent.agent.stores.factory import build_stores
 from stacgis_agent.agent.stores.pg_connection import PgConnection
 from stacgis_agent.agent.stores.pg_sessions import PgSessionStore
-from testkit.agent_harness import harness_factory
-from testkit.ollama_emulator import Turn
-from testkit.pg_server import own_pg
-from testkit.redis_server import own_redis
+from testkit.llm.agent_harness import harness_factory
+from testkit.llm.ollama_emulator import Turn
+from testkit.servers.pg_server import own_pg
+from testkit.servers.redis_server import own_redis
 
 pytestmark = pytest.mark.server
 

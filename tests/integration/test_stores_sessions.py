@@ -9,8 +9,8 @@ import redis.asyncio as aioredis
 
 from stacgis_agent.agent.stores.redis_sessions import RedisSessionStore
 from stacgis_agent.agent.stores.sqlite import SqliteSessionStore
-from testkit.redis_server import shared_redis
-from testkit.store_backends import SESSION_BACKENDS, session_store, unique
+from testkit.servers.redis_server import shared_redis
+from testkit.servers.store_backends import SESSION_BACKENDS, session_store, unique
 
 pytestmark = pytest.mark.server
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from testkit.llama_server import LlamaServer, ModelServerMissing
+from testkit.llm.llama_server import LlamaServer, ModelServerMissing
 
 
 @pytest.fixture(scope="session")

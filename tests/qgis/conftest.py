@@ -11,17 +11,17 @@ import os
 
 import pytest
 
-from testkit.qt_loop import BoundedQEventLoop, close_loop, forget_running_loop
+from testkit.qgis_drivers.qt_loop import BoundedQEventLoop, close_loop, forget_running_loop
 
 QT6_SHIM = os.environ.get("STACGIS_QT6_SHIM") == "1"
 
 if QT6_SHIM:
-    from testkit.qt6_app import qgis_app  # noqa: F401  (a fixture)
+    from testkit.qgis_drivers.qt6_app import qgis_app  # noqa: F401  (a fixture)
 
 
 @pytest.fixture
 def qt_process_until():
-    from testkit.plugin_driver import process_until
+    from testkit.qgis_drivers.plugin_driver import process_until
 
     return process_until
 
@@ -58,7 +58,7 @@ def _clean_exit():
 def qloop(qgis_app):
     """The plugin's kind of loop (qasync on the Qt app), for tests that run it themselves; closed
     afterwards: a closed loop drops its socket notifiers, which would otherwise fire on reused file
-    descriptors in later tests. Neither the test nor the teardown can hang (testkit.qt_loop)."""
+    descriptors in later tests. Neither the test nor the teardown can hang (testkit.qgis_drivers.qt_loop)."""
     loop = BoundedQEventLoop(qgis_app)
     asyncio.set_event_loop(loop)
     try:

@@ -13,8 +13,8 @@ from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from stacgis_agent.tools.stac.browser_connections import SettingsConnections, add_to_browser
 from stacgis_agent.tools.stac.search import ItemSearch
-from testkit.mcp_calls import OneShotClient
-from testkit.stac_replay import StacReplay, load_session
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.servers.stac_replay import StacReplay, load_session
 
 # PyQGIS has QgsStacConnection from 3.42; on 3.40 the plugin reads the settings QGIS keeps them in
 Connections = getattr(qgis.core, "QgsStacConnection", None) or (

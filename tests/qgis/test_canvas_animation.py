@@ -11,8 +11,8 @@ from qgis.PyQt.QtGui import QImage
 from stacgis_agent.agent.config import DEMO_CATALOG
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_servers import canvas_deps
-from testkit.mcp_calls import OneShotClient
+from testkit.servers.canvas_servers import canvas_deps
+from testkit.servers.mcp_calls import OneShotClient
 
 
 @pytest.fixture

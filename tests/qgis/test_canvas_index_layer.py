@@ -12,9 +12,9 @@ from qgis.core import QgsProject
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_servers import canvas_deps
-from testkit.collection_world import COLLECTION, DATES, NODATA, OFFSET, SCALE, served_collection_world
-from testkit.mcp_calls import OneShotClient
+from testkit.servers.canvas_servers import canvas_deps
+from testkit.worlds.collection_world import COLLECTION, DATES, NODATA, OFFSET, SCALE, served_collection_world
+from testkit.servers.mcp_calls import OneShotClient
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +83,7 @@ async def test_statistics_over_the_parcel_selected_on_the_map_in_its_own_crs(too
     """The area can be a project layer's selected feature (here a parcel layer in UTM 31N)."""
     from qgis.core import QgsFeature, QgsGeometry, QgsVectorLayer
 
-    from testkit.collection_world import EPSG_A, area_mask_by_centres, expected_ndvi, transformer
+    from testkit.worlds.collection_world import EPSG_A, area_mask_by_centres, expected_ndvi, transformer
 
     client, world = tools
     to_utm = transformer(4326, EPSG_A)

@@ -29,8 +29,8 @@ from stacgis_agent.agent.config import DEMO_CATALOG
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.canvas.layouts import nice_scale
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_servers import canvas_deps
-from testkit.mcp_calls import OneShotClient
+from testkit.servers.canvas_servers import canvas_deps
+from testkit.servers.mcp_calls import OneShotClient
 
 LYON = QgsRectangle(4.79, 45.73, 4.88, 45.79)
 HOSTILE_TITLE = "NDVI over Lyon [% env('HOME') %]"

@@ -21,8 +21,8 @@ from qgis.PyQt.QtCore import QCoreApplication, QSize
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_servers import canvas_deps
-from testkit.mcp_calls import OneShotClient
+from testkit.servers.canvas_servers import canvas_deps
+from testkit.servers.mcp_calls import OneShotClient
 
 LYON = (4.835, 45.764)
 NAIROBI = (36.82, -1.29)

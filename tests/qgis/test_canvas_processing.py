@@ -8,9 +8,9 @@ from qgis.core import QgsProject, QgsWkbTypes
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_layers import CITIES, city_layer
-from testkit.canvas_servers import canvas_deps
-from testkit.mcp_calls import OneShotClient
+from testkit.qgis_drivers.canvas_layers import CITIES, city_layer
+from testkit.servers.canvas_servers import canvas_deps
+from testkit.servers.mcp_calls import OneShotClient
 
 
 @pytest.fixture

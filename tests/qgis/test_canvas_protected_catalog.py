@@ -10,12 +10,12 @@ from qgis.core import QgsPointXY, QgsProject
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
-from testkit.canvas_servers import canvas_deps, gdal_test_config
-from testkit.mcp_calls import OneShotClient
-from testkit.protected_cogs import ProtectedCogServer
-from testkit.redirect_attacker import AttackerHost, RedirectingCatalog
-from testkit.stac_fixtures import write_static_catalog
+from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
+from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.servers.protected_cogs import ProtectedCogServer
+from testkit.servers.redirect_attacker import AttackerHost, RedirectingCatalog
+from testkit.worlds.stac_fixtures import write_static_catalog
 
 TOKEN = ("Authorization", "Bearer s3cret")
 

@@ -1,7 +1,7 @@
 """Published STAC items (Planet-style blue-green-red-NIR, Maxar WorldView-2 in STAC 0.8, Planet with raster
 statistics and scale, an item with only proj:projjson) loaded by the MCP tools into a real QGIS and judged as
 an analyst would: on the rendered pixels and the legend. Each item's raster asset is a local COG painted in
-stripes (testkit/stac_corpus.py): red in the west third, green in the middle, blue in the east."""
+stripes (testkit/worlds/stac_corpus.py): red in the west third, green in the middle, blue in the east."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from qgis.PyQt.QtCore import Qt
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_servers import canvas_deps, gdal_test_config
-from testkit.cog_server import CogServer
-from testkit.mcp_calls import OneShotClient
-from testkit.rendered_pixels import render
-from testkit.stac_corpus import corpus_item, item_collection_file, localise, static_catalog
+from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
+from testkit.servers.cog_server import CogServer
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.qgis_drivers.rendered_pixels import render
+from testkit.worlds.stac_corpus import corpus_item, item_collection_file, localise, static_catalog
 
 WIDTH = HEIGHT = 90  # the COGs are square: the whole image fills the render
 

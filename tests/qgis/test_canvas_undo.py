@@ -10,10 +10,10 @@ from qgis.PyQt.QtCore import QSize
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_layers import city_layer, dem_layer
-from testkit.canvas_servers import canvas_deps, canvas_stac, gdal_test_config
-from testkit.mcp_calls import OneShotClient
-from testkit.stac_fixtures import write_static_catalog
+from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
+from testkit.servers.canvas_servers import canvas_deps, canvas_stac, gdal_test_config
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.stac_fixtures import write_static_catalog
 
 
 @pytest.fixture(scope="module")

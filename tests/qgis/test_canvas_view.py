@@ -26,10 +26,10 @@ from qgis.PyQt.QtWidgets import QDockWidget
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from stacgis_agent.ui.activity_feed import ActivityFeed
-from testkit.canvas_layers import city_layer, dem_layer
-from testkit.canvas_servers import canvas_deps
-from testkit.cogs import write_cog
-from testkit.mcp_calls import OneShotClient
+from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
+from testkit.servers.canvas_servers import canvas_deps
+from testkit.worlds.cogs import write_cog
+from testkit.servers.mcp_calls import OneShotClient
 
 
 @pytest.fixture

@@ -18,11 +18,11 @@ from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from stacgis_agent.ui.project_script import project_to_pyqgis
-from testkit.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
-from testkit.canvas_servers import gdal_test_config
-from testkit.mcp_calls import OneShotClient
-from testkit.pc_sas import PlanetaryComputerEmulator
-from testkit.stac_fixtures import write_static_catalog
+from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
+from testkit.servers.canvas_servers import gdal_test_config
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.servers.pc_sas import PlanetaryComputerEmulator
+from testkit.worlds.stac_fixtures import write_static_catalog
 
 TTL_S = 2.0
 POINT = QgsPointXY(TILES_WEST + 0.5 * TILE_DEG, TILES_NORTH - 0.5 * TILE_DEG)

@@ -17,11 +17,11 @@ from stacgis_agent.host.settings_store import store_secret
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
-from testkit.canvas_servers import gdal_test_config
-from testkit.mcp_calls import OneShotClient
-from testkit.s3_server import S3Server
-from testkit.stac_fixtures import write_static_catalog
+from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
+from testkit.servers.canvas_servers import gdal_test_config
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.servers.s3_server import S3Server
+from testkit.worlds.stac_fixtures import write_static_catalog
 
 BUCKET = "landsat-rp"
 

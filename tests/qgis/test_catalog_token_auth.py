@@ -23,12 +23,12 @@ from stacgis_agent.host.settings_store import store_secret
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
-from testkit.canvas_servers import gdal_test_config
-from testkit.mcp_calls import OneShotClient
-from testkit.protected_cogs import ProtectedCogServer
-from testkit.servers import free_port
-from testkit.stac_fixtures import write_static_catalog
+from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
+from testkit.servers.canvas_servers import gdal_test_config
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.servers.protected_cogs import ProtectedCogServer
+from testkit.servers.loopback import free_port
+from testkit.worlds.stac_fixtures import write_static_catalog
 
 EDL_TOKEN = "eyJ0eXAiOiJKV1QiLCJvcmlnaW4iOiJFYXJ0aGRhdGEgTG9naW4ifQ.payload.sig"
 POINT = QgsPointXY(TILES_WEST + 0.5 * TILE_DEG, TILES_NORTH - 0.5 * TILE_DEG)

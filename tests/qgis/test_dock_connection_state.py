@@ -8,7 +8,7 @@ import socket
 import pytest
 
 import stacgis_agent
-from testkit.ollama_emulator import OllamaEmulator
+from testkit.llm.ollama_emulator import OllamaEmulator
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import pytest
 import qasync
 
 from stacgis_agent.host.qt_asyncio import TaskRegistry, attach_event_loop
-from testkit.plugin_driver import process_until
-from testkit.qt_loop import BoundedQEventLoop, LoopOverrun, close_loop
+from testkit.qgis_drivers.plugin_driver import process_until
+from testkit.qgis_drivers.qt_loop import BoundedQEventLoop, LoopOverrun, close_loop
 
 
 def test_attach_reuses_the_loop_already_running_in_qgis(qgis_app):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from testkit.mcp_calls import package_root
+from testkit.servers.mcp_calls import package_root
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,7 +25,8 @@ if MODE:
     gdal.UseExceptions()
 modes = lambda: [gdal.GetUseExceptions(), ogr.GetUseExceptions(), osr.GetUseExceptions()]
 before = modes()
-from stacgis_agent.tools import raster_io, raster, gdal_scope
+from stacgis_agent.tools.analysis import raster_tools
+from stacgis_agent.tools.engine import gdal_scope, raster_reads
 from stacgis_agent.tools.canvas import mosaic
 from stacgis_agent.tools.canvas.stac_assets import choose_assets
 after_import = modes()
@@ -38,10 +39,10 @@ mem.GetRasterBand(1).Fill(7.0)
 gdal.GetDriverByName("GTiff").CreateCopy(tif, mem); mem = None
 
 async def use_tools():
-    info = await raster.run_gdal(raster_io.raster_info, {}, tif)
-    stats = await raster.run_gdal(raster_io.statistics, {}, tif, 1, None, None, "EPSG:4326", True, 65536, [50])
+    info = await raster_tools.run_gdal(raster_reads.raster_info, {}, tif)
+    stats = await raster_tools.run_gdal(raster_reads.statistics, {}, tif, 1, None, None, "EPSG:4326", True, 65536, [50])
     try:
-        await raster.run_gdal(raster_io.raster_info, {}, str(Path(WORK) / "missing.tif"))
+        await raster_tools.run_gdal(raster_reads.raster_info, {}, str(Path(WORK) / "missing.tif"))
         missing = "no error"
     except Exception as exc:
         missing = type(exc).__name__

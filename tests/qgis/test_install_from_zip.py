@@ -20,15 +20,15 @@ import pytest
 import stacgis_agent
 from stacgis_agent.host import requirements
 from stacgis_agent.plugin import StacGisAgentPlugin
-from testkit.ollama_emulator import OllamaEmulator, Turn
-from testkit.plugin_driver import process_until
-from testkit.plugin_loader import dock_into_main_window, forget_loop, unload_plugin
-from testkit.probe_wheel import NAME, build_probe_wheel
-from testkit.qgis_host import QgisHost
-from testkit.wheelhouse import wheelhouse
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
+from testkit.qgis_drivers.plugin_driver import process_until
+from testkit.qgis_drivers.plugin_loader import dock_into_main_window, forget_loop, unload_plugin
+from testkit.worlds.probe_wheel import NAME, build_probe_wheel
+from testkit.qgis_drivers.qgis_host import QgisHost
+from testkit.worlds.wheelhouse import wheelhouse
 
 ROOT = Path(__file__).resolve().parents[2]
-BARE_HOST = ROOT / "tests" / "testkit" / "zip_install_host.py"
+BARE_HOST = ROOT / "tests" / "testkit" / "qgis_drivers" / "zip_install_host.py"
 
 PROBE = requirements.Requirement(NAME, "stacgis-probe-pkg", "stacgis-probe-pkg>=1.0", "1.0")
 

@@ -15,7 +15,7 @@ from qgis.PyQt.QtWidgets import QAction, QApplication
 import stacgis_agent
 from stacgis_agent.host import message_log as log_handler
 from stacgis_agent.ui.dock import OBJECT_NAME, StacAgentDock
-from testkit.plugin_loader import dock_into_main_window
+from testkit.qgis_drivers.plugin_loader import dock_into_main_window
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ from qgis.core import Qgis, QgsApplication, QgsProject, QgsVectorLayer
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.canvas.processing_allowlist import UNCHECKED, is_listed, role_of
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_layers import city_layer
-from testkit.canvas_servers import canvas_deps
+from testkit.qgis_drivers.canvas_layers import city_layer
+from testkit.servers.canvas_servers import canvas_deps
 
 
 class Decliner:

@@ -13,11 +13,11 @@ import pytest
 from qgis.core import QgsApplication, QgsProcessingFeedback
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.tools.processing_provider import StacGisProvider
+from stacgis_agent.tools.canvas.processing_provider import StacGisProvider
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_servers import canvas_deps
-from testkit.collection_world import COLLECTION, DATES, served_collection_world
-from testkit.mcp_calls import OneShotClient
+from testkit.servers.canvas_servers import canvas_deps
+from testkit.worlds.collection_world import COLLECTION, DATES, served_collection_world
+from testkit.servers.mcp_calls import OneShotClient
 
 
 @pytest.fixture(scope="module")

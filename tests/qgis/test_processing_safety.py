@@ -20,8 +20,8 @@ from qgis.core import QgsApplication, QgsProject, QgsVectorLayer
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.canvas_layers import city_layer, dem_layer
-from testkit.canvas_servers import canvas_deps
+from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
+from testkit.servers.canvas_servers import canvas_deps
 
 ogr.UseExceptions()
 
@@ -221,8 +221,8 @@ async def test_the_dock_asks_again_when_an_earlier_call_of_the_step_made_a_later
     from stacgis_agent.agent.llm.ollama import OllamaProvider
     from stacgis_agent.agent.loop import AgentLoop
     from stacgis_agent.agent.map_context import LayerInfo, MapContext
-    from testkit.agent_harness import settings
-    from testkit.ollama_emulator import OllamaEmulator, Turn
+    from testkit.llm.agent_harness import settings
+    from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 
     server, _, outputs = world
     target = outputs / "buffers.gpkg"
@@ -345,7 +345,7 @@ async def test_background_algorithms_run_while_the_map_keeps_redrawing(world, qg
 
 
 def _stress_run(algorithms: int) -> subprocess.CompletedProcess:
-    child = Path(__file__).resolve().parents[1] / "testkit" / "processing_stress.py"
+    child = Path(__file__).resolve().parents[1] / "testkit" / "qgis_drivers" / "processing_stress.py"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     return subprocess.run([sys.executable, str(child), str(algorithms)], capture_output=True, text=True,
                           timeout=300, env=env)

@@ -21,7 +21,7 @@ from stacgis_agent.host.settings_store import (
     with_server_credentials,
 )
 from stacgis_agent.ui.settings_dialog import SettingsDialog
-from testkit.secured_servers import new_password, password_redis
+from testkit.servers.secured_servers import new_password, password_redis
 
 
 @pytest.fixture

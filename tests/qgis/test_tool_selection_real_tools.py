@@ -11,11 +11,11 @@ import pytest
 from mcp import Client
 
 from stacgis_agent.agent.config import Settings
-from stacgis_agent.agent.tool_selection import ToolSelector, ToolText
+from stacgis_agent.agent.tool_ranking import ToolSelector, ToolText
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.ollama_replies import embed_text
+from testkit.llm.ollama_replies import embed_text
 
 LABELS = json.loads((Path(__file__).resolve().parents[1] / "data" / "analyst_requests.json").read_text())["labels"]
 

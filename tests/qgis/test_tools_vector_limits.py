@@ -10,7 +10,7 @@ from qgis.utils import qgsfunction
 from stacgis_agent.agent.config import Settings
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.mcp_calls import OneShotClient
+from testkit.servers.mcp_calls import OneShotClient
 
 POINTS = 20_000  # a 200 × 100 grid of points, 0.001° apart, west of Lyon
 visited: list[int] = []

@@ -13,17 +13,18 @@ from qgis.core import QgsApplication
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.host.settings_store import store_secret
+from stacgis_agent.tools.stac.catalog_check import check_catalog_access
 from stacgis_agent.ui.settings_dialog import SettingsDialog
-from testkit.canvas_fixtures import make_canvas_data
-from testkit.canvas_servers import gdal_test_config
-from testkit.pc_sas import PlanetaryComputerEmulator
-from testkit.s3_server import S3Server
-from testkit.stac_fixtures import write_static_catalog
+from testkit.qgis_drivers.canvas_fixtures import make_canvas_data
+from testkit.servers.canvas_servers import gdal_test_config
+from testkit.servers.pc_sas import PlanetaryComputerEmulator
+from testkit.servers.s3_server import S3Server
+from testkit.worlds.stac_fixtures import write_static_catalog
 
 
 @pytest.fixture
 def dialog(qgis_app):
-    dialog = SettingsDialog(Settings(ollama_url="http://127.0.0.1:11434", catalogs=[]))
+    dialog = SettingsDialog(Settings(ollama_url="http://127.0.0.1:11434", catalogs=[]), check_access=check_catalog_access)
     yield dialog
     dialog.close()
 
@@ -125,7 +126,7 @@ def test_preset_catalogs_round_trip_through_the_profile(tmp_path):
 
 
 async def test_test_button_names_a_missing_auth_config_and_an_unreachable_api(dialog):
-    from testkit.servers import free_port
+    from testkit.servers.loopback import free_port
 
     await dialog.test_catalog(CatalogConfig("NASA", "https://cmr.earthdata.nasa.gov/stac/LPCLOUD", access="bearer"))
     assert "NASA" in dialog.catalog_result.text() and "no auth config" in dialog.catalog_result.text()

@@ -15,9 +15,9 @@ from stacgis_agent.agent.stores.sqlite import SqliteSessionStore
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
 from stacgis_agent.ui.chat_panel import ChatPanel
 from stacgis_agent.ui.chat_session import ChatSession
-from testkit.agent_harness import Harness
-from testkit.ollama_emulator import OllamaEmulator, Turn
-from testkit.plugin_driver import until
+from testkit.llm.agent_harness import Harness
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
+from testkit.qgis_drivers.plugin_driver import until
 
 LYON = MapContext(extent=(4.7, 45.6, 5.0, 45.9), crs="EPSG:4326", center_lonlat=(4.85, 45.75), scale=50000,
                   active_layer="parcels", layers=(LayerInfo("parcels", "vector", geometry="Polygon"),))

@@ -14,7 +14,7 @@ from stacgis_agent.agent.stores.sqlite import SqliteSessionStore
 from stacgis_agent.ui.chat_panel import ChatPanel
 from stacgis_agent.ui.chat_session import ChatSession
 from stacgis_agent.ui.export_paths import SETTING, file_name_for
-from testkit.plugin_driver import until
+from testkit.qgis_drivers.plugin_driver import until
 
 TITLE = "Compare NDVI June/September 2025 over Lyon: fields north of the Rhône?"
 

@@ -39,7 +39,7 @@ def test_markdown_export_has_the_conversation_and_the_tool_calls_in_order():
 
 
 async def test_map_changing_tools_come_from_the_real_tool_annotations():
-    from testkit.toy_tools import build_toy_server
+    from testkit.llm.toy_tools import build_toy_server
 
     server, _world = build_toy_server()
     names = map_changing_tools(await server.list_tools())

@@ -53,7 +53,7 @@ def test_the_dask_scheduler_is_set_in_the_settings_dialog_and_a_wrong_address_re
 def test_a_configured_dask_scheduler_makes_the_plugin_offer_to_install_scale_out(qgis_iface, monkeypatch, tmp_path):
     import stacgis_agent
     from stacgis_agent.host import requirements as dependencies
-    from testkit.plugin_loader import dock_into_main_window
+    from testkit.qgis_drivers.plugin_loader import dock_into_main_window
 
     dock_into_main_window(qgis_iface, monkeypatch)
 

@@ -31,8 +31,8 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from stacgis_agent.ui.project_script import project_to_pyqgis
-from testkit.map_snapshot import map_snapshot, same_extent
-from testkit.qgis_console import QgisConsole, window_bridge
+from testkit.qgis_drivers.map_snapshot import map_snapshot, same_extent
+from testkit.qgis_drivers.qgis_console import QgisConsole, window_bridge
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo_catalog" / "collections"
 RGB = DEMO / "demo-rgb" / "items" / "demo-rgb-2025-06-15.tif"

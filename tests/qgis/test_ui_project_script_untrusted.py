@@ -22,8 +22,8 @@ from qgis.core import (
 )
 
 from stacgis_agent.ui.project_script import project_to_pyqgis
-from testkit.map_snapshot import map_snapshot
-from testkit.qgis_console import QgisConsole
+from testkit.qgis_drivers.map_snapshot import map_snapshot
+from testkit.qgis_drivers.qgis_console import QgisConsole
 
 NDVI = Path(__file__).resolve().parents[2] / "resources/demo_catalog/collections/demo-ndvi/items/demo-ndvi-2025-06-15.tif"
 

@@ -11,9 +11,9 @@ import pytest
 from stacgis_agent.agent.stores.local_gate import LocalConcurrencyGate
 from stacgis_agent.ui.chat_panel import ChatPanel
 from stacgis_agent.ui.chat_session import ChatSession
-from testkit.agent_harness import Harness
-from testkit.ollama_emulator import OllamaEmulator, Turn
-from testkit.plugin_driver import until
+from testkit.llm.agent_harness import Harness
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
+from testkit.qgis_drivers.plugin_driver import until
 
 
 @pytest.fixture

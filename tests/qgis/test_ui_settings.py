@@ -13,17 +13,19 @@ from qgis.PyQt.QtWidgets import QDialog
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.host.settings_store import store_secret
+from stacgis_agent.tools.stac.catalog_check import check_catalog_access
 from stacgis_agent.ui.settings_dialog import SettingsDialog
-from testkit.ollama_emulator import OllamaEmulator
-from testkit.pg_server import shared_pg
-from testkit.redis_server import shared_redis
-from testkit.servers import free_port
+from testkit.llm.ollama_emulator import OllamaEmulator
+from testkit.servers.pg_server import shared_pg
+from testkit.servers.redis_server import shared_redis
+from testkit.servers.loopback import free_port
 
 
 @pytest.fixture
 def dialog(qgis_app):
     dialog = SettingsDialog(Settings(ollama_url="http://127.0.0.1:11434", catalogs=[
-        CatalogConfig("Earth Search", "https://earth-search.aws.element84.com/v1", "api")]))
+        CatalogConfig("Earth Search", "https://earth-search.aws.element84.com/v1", "api")]),
+        check_access=check_catalog_access)
     yield dialog
     dialog.close()
 
@@ -144,7 +146,7 @@ def test_outside_access_shows_the_token_masked_copies_regenerates_and_copies_cli
 
     from qgis.PyQt.QtWidgets import QApplication, QLineEdit
 
-    from stacgis_agent.tools.http_endpoint import EndpointAccess, load_or_create_token
+    from stacgis_agent.tools.outside.http_endpoint import EndpointAccess, load_or_create_token
 
     assert SettingsDialog(Settings()).outside.token.parent() is None  # no profile, no token to show
     profile = tmp_path / "profile"
@@ -164,7 +166,7 @@ def test_outside_access_shows_the_token_masked_copies_regenerates_and_copies_cli
     servers = json.loads(QApplication.clipboard().text())["mcpServers"]
     assert servers["qgis-stac-agent"] == {
         "command": "/usr/bin/python3", "env": {"PYTHONPATH": str(tmp_path / "plugins")},
-        "args": ["-m", "stacgis_agent.tools.stdio_bridge", "--port", "8811",
+        "args": ["-m", "stacgis_agent.tools.outside.stdio_bridge", "--port", "8811",
                  "--token-file", str(profile / "stacgis_mcp_token")]}
     assert servers["qgis-stac-agent-http"] == {"type": "http", "url": "http://127.0.0.1:8811/mcp",
                                                "headers": {"Authorization": f"Bearer {new}"}}

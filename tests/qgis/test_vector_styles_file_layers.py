@@ -13,7 +13,7 @@ from stacgis_agent.agent.config import Settings
 from stacgis_agent.tools.canvas import family, vector_values
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.mcp_calls import OneShotClient
+from testkit.servers.mcp_calls import OneShotClient
 
 FEATURES = 5000
 KINDS = ("oak", "plane", "lime", "birch")

@@ -1,4 +1,4 @@
-"""The security tier: a real QGIS process (tests/testkit/security_host.py) with the plugin and its outside
+"""The security tier: a real QGIS process (tests/testkit/qgis_drivers/security_host.py) with the plugin and its outside
 MCP endpoint, real files on disk, and real outside clients on loopback. Judged by the files on disk,
 the project's layers and what the clients are told."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from testkit.qgis_host import Running, start_host
-from testkit.security_world import make_world
-from testkit.servers import free_port
+from testkit.qgis_drivers.qgis_host import Running, start_host
+from testkit.worlds.security_world import make_world
+from testkit.servers.loopback import free_port
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import socket
 
-from testkit.qgis_host import start_host
-from testkit.security_world import make_world
+from testkit.qgis_drivers.qgis_host import start_host
+from testkit.worlds.security_world import make_world
 
 
 def test_a_port_held_by_another_program_is_reported_and_qgis_keeps_working(tmp_path):

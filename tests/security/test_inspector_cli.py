@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from stacgis_agent.tools.http_endpoint import EndpointAccess
-from testkit.mcp_calls import package_root
-from testkit.security_world import rows_on_disk
-from testkit.servers import server_missing
+from stacgis_agent.tools.outside.http_endpoint import EndpointAccess
+from testkit.servers.mcp_calls import package_root
+from testkit.worlds.security_world import rows_on_disk
+from testkit.servers.loopback import server_missing
 
 REPO = Path(__file__).resolve().parents[2]
 INSPECTOR = REPO / ".build" / "inspector" / "node_modules"
@@ -86,7 +86,7 @@ def test_inspector_over_stdio_through_the_bridge_as_the_copied_config_starts_it(
 def test_the_bridge_says_token_rejected_for_a_wrong_token(qgis, tmp_path):
     wrong = tmp_path / "stacgis_mcp_token"
     wrong.write_text("x" * 43)
-    done = subprocess.run([QGIS_PYTHON, "-m", "stacgis_agent.tools.stdio_bridge", "--port", str(qgis.port),
+    done = subprocess.run([QGIS_PYTHON, "-m", "stacgis_agent.tools.outside.stdio_bridge", "--port", str(qgis.port),
                            "--token-file", str(wrong)], capture_output=True, text=True, timeout=60,
                           env={"PATH": os.environ["PATH"], "PYTHONPATH": package_root()}, stdin=subprocess.DEVNULL)
     assert done.returncode == 1

@@ -10,9 +10,9 @@ import pytest_asyncio
 from stacgis_agent.agent.events import Content, Done, Thinking, ToolError, ToolResult, ToolStart
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
 from stacgis_agent.agent.system_prompt import CONTINUE
-from testkit.agent_harness import chat_tools, harness_factory, kinds
-from testkit.inmemory_stores import InMemoryMemoryStore, InMemorySessionStore
-from testkit.ollama_emulator import Turn
+from testkit.llm.agent_harness import chat_tools, harness_factory, kinds
+from testkit.servers.inmemory_stores import InMemoryMemoryStore, InMemorySessionStore
+from testkit.llm.ollama_emulator import Turn
 
 LYON = [4.77, 45.70, 4.90, 45.80]
 

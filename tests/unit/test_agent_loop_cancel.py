@@ -8,9 +8,9 @@ import pytest_asyncio
 
 from stacgis_agent.agent.conversation import ConversationMemory
 from stacgis_agent.agent.events import Content, Done, Notice, ToolResult, ToolStart
-from testkit.agent_harness import harness_factory, kinds, pairs_are_whole
-from testkit.ollama_emulator import Turn
-from testkit.ollama_replies import _estimate_prompt_tokens
+from testkit.llm.agent_harness import harness_factory, kinds, pairs_are_whole
+from testkit.llm.ollama_emulator import Turn
+from testkit.llm.ollama_replies import _estimate_prompt_tokens
 
 
 @pytest_asyncio.fixture

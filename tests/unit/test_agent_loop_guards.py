@@ -17,8 +17,8 @@ from stacgis_agent.agent.events import (
 )
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
 from stacgis_agent.agent.system_prompt import ANSWER_NOW, SUMMARISE_NOW
-from testkit.agent_harness import chat_tools, harness_factory, kinds
-from testkit.ollama_emulator import Turn
+from testkit.llm.agent_harness import chat_tools, harness_factory, kinds
+from testkit.llm.ollama_emulator import Turn
 
 WITH_LAYER = MapContext(layers=(LayerInfo("roads", "vector", geometry="LineString"),))
 

@@ -7,8 +7,8 @@ from mcp.server.mcpserver.utilities.types import Image
 
 from stacgis_agent.agent.events import Content, Done, Notice, ToolResult, ToolStart
 from stacgis_agent.agent.llm.tool_protocol import ToolProtocolProvider
-from testkit.agent_harness import harness_factory
-from testkit.ollama_emulator import Turn
+from testkit.llm.agent_harness import harness_factory
+from testkit.llm.ollama_emulator import Turn
 
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
 

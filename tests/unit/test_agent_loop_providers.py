@@ -10,8 +10,8 @@ from stacgis_agent.agent.events import Done, Error, ProviderSwitched
 from stacgis_agent.agent.llm.fallback import FallbackProvider
 from stacgis_agent.agent.llm.ollama import OllamaProvider
 from stacgis_agent.agent.loop import AgentLoop
-from testkit.agent_harness import harness_factory, kinds
-from testkit.ollama_emulator import Turn
+from testkit.llm.agent_harness import harness_factory, kinds
+from testkit.llm.ollama_emulator import Turn
 
 
 @pytest_asyncio.fixture

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
-from stacgis_agent.agent.policy import Policy
+from stacgis_agent.agent.permissions import Policy
 from stacgis_agent.agent.safety import Safety
 
 

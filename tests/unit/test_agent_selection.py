@@ -5,8 +5,8 @@ from pathlib import Path
 
 import numpy as np
 
-from stacgis_agent.agent.tool_selection import ToolSelector, ToolText, keywords
-from testkit.ollama_replies import embed_text
+from stacgis_agent.agent.tool_ranking import ToolSelector, ToolText, keywords
+from testkit.llm.ollama_replies import embed_text
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -115,8 +115,8 @@ async def test_without_embeddings_selection_falls_back_to_keywords():
 async def test_nomic_embed_text_gets_its_task_prefixes_over_the_wire():
     """nomic-embed-text ranks far worse without `search_query: ` / `search_document: `."""
     from stacgis_agent.agent.llm.ollama import OllamaProvider
-    from stacgis_agent.agent.tool_set import ToolSet
-    from testkit.ollama_emulator import OllamaEmulator
+    from stacgis_agent.agent.visible_tools import ToolSet
+    from testkit.llm.ollama_emulator import OllamaEmulator
 
     with OllamaEmulator() as emu:
         provider = OllamaProvider(emu.url, "qwen3:8b", embed_model="nomic-embed-text")

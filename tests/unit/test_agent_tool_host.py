@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 
 from stacgis_agent.agent.tool_host import ToolHost
-from testkit.toy_tools import build_toy_server
+from testkit.llm.toy_tools import build_toy_server
 
 
 async def test_one_long_lived_client_lists_validates_calls_and_reads_resources():

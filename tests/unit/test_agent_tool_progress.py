@@ -7,9 +7,9 @@ import pytest_asyncio
 from mcp.server.mcpserver import Context
 
 from stacgis_agent.agent.events import ToolProgress, ToolResult, ToolStart, event_to_dict
-from testkit.agent_harness import harness_factory
-from testkit.inmemory_stores import InMemorySessionStore
-from testkit.ollama_emulator import Turn
+from testkit.llm.agent_harness import harness_factory
+from testkit.servers.inmemory_stores import InMemorySessionStore
+from testkit.llm.ollama_emulator import Turn
 
 
 @pytest_asyncio.fixture

@@ -1,13 +1,13 @@
-"""Which tools the model sees across the steps and messages of a chat (agent/tool_set.py)."""
+"""Which tools the model sees across the steps and messages of a chat (agent/visible_tools.py)."""
 
 from __future__ import annotations
 
 import pytest_asyncio
 
-from stacgis_agent.agent.tool_selection import ToolSelector, ToolText
-from stacgis_agent.agent.tool_set import ToolSet
-from testkit.agent_harness import harness_factory
-from testkit.ollama_replies import embed_text
+from stacgis_agent.agent.tool_ranking import ToolSelector, ToolText
+from stacgis_agent.agent.visible_tools import ToolSet
+from testkit.llm.agent_harness import harness_factory
+from testkit.llm.ollama_replies import embed_text
 
 TOOLS = [ToolText("search_items", "Find satellite scenes (imagery) in a catalog by area and date."),
          ToolText("zoom_to_location", "Move the map to a place, a bbox or a layer."),
@@ -85,8 +85,8 @@ async def test_auto_selects_when_every_tool_would_fill_more_than_half_of_the_con
 
 async def test_the_loop_measures_its_tools_against_num_ctx(make_harness):
     """The toy tools take a few hundred tokens: all offered at 16k, selected in a 1k window."""
-    from testkit.agent_harness import chat_tools
-    from testkit.ollama_emulator import Turn
+    from testkit.llm.agent_harness import chat_tools
+    from testkit.llm.ollama_emulator import Turn
 
     roomy = make_harness(tool_top_k=2)
     roomy.emu.script(Turn(content="Hello."))
@@ -106,8 +106,8 @@ async def test_an_unknown_mode_from_a_hand_edited_setting_falls_back_to_auto():
 
 
 async def test_a_tool_outside_the_selection_still_runs_when_the_model_names_it(make_harness):
-    from testkit.agent_harness import chat_tools
-    from testkit.ollama_emulator import Turn
+    from testkit.llm.agent_harness import chat_tools
+    from testkit.llm.ollama_emulator import Turn
 
     h = make_harness(tool_set="chat", tool_top_k=1)
     h.emu.script(Turn(tool_calls=[("describe_collection", {"collection": "cop-dem-glo-30"})]),

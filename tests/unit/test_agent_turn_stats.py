@@ -8,8 +8,8 @@ import pytest_asyncio
 
 from stacgis_agent.agent.events import Done
 from stacgis_agent.agent.turn_stats import PromptCache, format_usage
-from testkit.agent_harness import harness_factory
-from testkit.ollama_emulator import Turn
+from testkit.llm.agent_harness import harness_factory
+from testkit.llm.ollama_emulator import Turn
 
 SYSTEM = {"role": "system", "content": "You are a GIS assistant."}
 ASK = {"role": "user", "content": "Collections?"}

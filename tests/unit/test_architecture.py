@@ -4,6 +4,11 @@
   lazy and type-checking imports included;
 - the top level holds no loose module besides __init__.py and plugin.py;
 - agent/ never imports qgis or Qt: that is what keeps the core testable without QGIS;
+- the floors go one way: agent < host < tools < ui < plugin.py (a module imports only from its own floor
+  or one below: a widget never reaches into the tools, it is handed what it needs by plugin.py);
+- tools/engine/ (the compute run in worker threads and on Dask workers) never imports qgis or Qt, nor any
+  tools module outside the engine but the face's `common` and the STAC readers `stac.bands`/`stac.hrefs`
+  (plain data in, plain data out);
 - no two places in product code hold the same function or class body;
 - the bootstrap (classFactory, initGui, the requirements check and the Install-dependencies panel)
   imports nothing QGIS does not ship: on a fresh QGIS it is what offers to install the rest.
@@ -27,8 +32,13 @@ SHIPPED_WITH_QGIS = ("qgis", "PyQt5", "PyQt6", "sip", "osgeo", "numpy", "process
 AFTER_REQUIREMENTS = {
     "stacgis_agent.plugin": ("StacGisAgentPlugin._start_agent", "StacGisAgentPlugin._register_processing",
                              "AgentRuntime"),
-    "stacgis_agent.host.settings_store": ("with_postgres_password", "edit_settings"),
+    "stacgis_agent.host.settings_store": ("with_postgres_password",),
 }
+FLOORS = ("agent", "host", "tools", "ui", "plugin")  # lowest first
+ENGINE = "tools/engine"
+# besides itself: the face's input errors, and the two plain readers of STAC documents (bands, hrefs)
+ENGINE_MAY_IMPORT = ("stacgis_agent.tools.engine", "stacgis_agent.tools.common", "stacgis_agent.tools.stac.bands",
+                     "stacgis_agent.tools.stac.hrefs")
 MIN_BODY_NODES = 20  # smaller bodies (a property, a one-line delegation, an aclose) may well repeat
 
 
@@ -194,7 +204,41 @@ def bootstrap_imports(root: Path = ROOT, after: dict[str, tuple[str, ...]] = AFT
     return seen, sorted(offenders)
 
 
+def floor(module: str) -> int:
+    """The floor of a product module (the package's own __init__ counts as the plugin's)."""
+    parts = module.split(".")
+    return FLOORS.index(parts[1]) if len(parts) > 1 and parts[1] in FLOORS else FLOORS.index("plugin")
+
+
+def imports_against_the_floors(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{name} imports {target}" for name, targets in graph.items() for target in targets
+                  if floor(target) > floor(name))
+
+
+def engine_offenders(root: Path = ROOT) -> list[str]:
+    found = []
+    for path in sorted((root / ENGINE).rglob("*.py")):
+        package = module_name(path, root).rpartition(".")[0] if path.name != "__init__.py" else module_name(path, root)
+        for line, written in _imported_modules(path):
+            target = _absolute(written, package)
+            top = target.split(".")[0]
+            if top in FORBIDDEN_IN_AGENT or (top == PACKAGE and not target.startswith(ENGINE_MAY_IMPORT)):
+                found.append(f"{path.relative_to(root)}:{line} imports {target}")
+    return found
+
+
 # ---- the rules -------------------------------------------------------------------------------
+def test_the_floors_are_imported_one_way_only():
+    graph = import_graph()
+    assert any(floor(t) < floor(n) for n, ts in graph.items() for t in ts)  # the floors really were read
+    assert imports_against_the_floors(graph) == []
+
+
+def test_the_engine_is_plain_data_with_no_qgis():
+    assert len(list((ROOT / ENGINE).glob("*.py"))) > 10
+    assert engine_offenders() == []
+
+
 def test_the_import_graph_has_no_circle():
     graph = import_graph()
     assert len(graph) > 50 and sum(map(len, graph.values())) > 100  # the scan really read the tree
@@ -245,6 +289,21 @@ def test_a_circle_through_a_type_checking_import_is_found(tmp_path):
     assert graph["stacgis_agent.ui.dock"] == {"stacgis_agent.agent.loop"}
     assert graph["stacgis_agent.plugin"] == {"stacgis_agent.ui.dock"}
     assert cycles(graph) == [["stacgis_agent.agent.loop", "stacgis_agent.agent.turn"]]
+
+
+def test_an_import_against_the_floors_and_qgis_in_the_engine_are_found(tmp_path):
+    root = _tree(tmp_path, {
+        "__init__.py": "", "plugin.py": "from .ui import dock\n", "agent/__init__.py": "", "host/__init__.py": "",
+        "host/store.py": "def edit():\n    from ..ui.dialog import Dialog\n", "ui/__init__.py": "",
+        "ui/dialog.py": "from ..tools import common\n", "ui/dock.py": "from ..agent import loop\n",
+        "agent/loop.py": "", "tools/__init__.py": "", "tools/common.py": "", "tools/engine/__init__.py": "",
+        "tools/engine/reads.py": "from ..common import X\nfrom . import grid\n",
+        "tools/engine/grid.py": "def f():\n    from qgis.core import QgsProject\n    from ..server import s\n",
+        "tools/server.py": ""})
+    assert imports_against_the_floors(import_graph(root)) == [
+        "stacgis_agent.host.store imports stacgis_agent.ui.dialog"]
+    assert engine_offenders(root) == ["tools/engine/grid.py:2 imports qgis.core.QgsProject",
+                                      "tools/engine/grid.py:3 imports stacgis_agent.tools.server.s"]
 
 
 def test_a_loose_module_and_a_forbidden_import_and_a_repeated_body_are_found(tmp_path):

@@ -9,7 +9,7 @@ import sys
 import types
 
 from stacgis_agent.host import requirements as deps
-from testkit.probe_wheel import build_probe_wheel
+from testkit.worlds.probe_wheel import build_probe_wheel
 
 
 def test_missing_package_is_reported_by_name():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from stacgis_agent.tools.gui_slices import in_slices
+from stacgis_agent.tools.engine.gui_slices import in_slices
 
 
 async def test_other_work_on_the_loop_runs_while_a_sliced_loop_is_under_way():

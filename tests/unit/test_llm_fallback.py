@@ -14,7 +14,7 @@ from stacgis_agent.agent.llm.ollama import OllamaProvider
 from stacgis_agent.agent.llm.openai_compat import OpenAICompatProvider
 from stacgis_agent.agent.llm.tool_protocol import ToolProtocolProvider
 from stacgis_agent.agent.llm.types import ContentChunk, FinalChunk, ProviderSwitchChunk
-from testkit.ollama_emulator import OllamaEmulator, Turn
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 
 USER = [{"role": "user", "content": "hello"}]
 

@@ -24,7 +24,7 @@ from stacgis_agent.agent.llm.types import (
     ThinkingChunk,
     ToolCallChunk,
 )
-from testkit.ollama_emulator import OllamaEmulator, Turn
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 
 USER = [{"role": "user", "content": "Buffer roads by 50 m"}]
 BUFFER = {"type": "function", "function": {"name": "buffer", "description": "Buffer a layer", "parameters": {

@@ -10,7 +10,7 @@ import pytest
 from stacgis_agent.agent.llm.errors import ModelNotFound, ServerUnreachable, StreamError
 from stacgis_agent.agent.llm.openai_compat import OpenAICompatProvider
 from stacgis_agent.agent.llm.types import ChatOptions, ContentChunk, ThinkingChunk, ToolCallChunk
-from testkit.ollama_emulator import OllamaEmulator, Turn
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 
 USER = [{"role": "user", "content": "Buffer roads by 50 m"}]
 BUFFER = {"type": "function", "function": {"name": "buffer", "description": "Buffer a layer", "parameters": {

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from stacgis_agent.agent.llm.ollama import OllamaProvider
 from stacgis_agent.agent.llm.schema import format_tools, sanitize_schema
-from testkit.ollama_emulator import OllamaEmulator, Turn
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 
 OLLAMA_KEEPS = {"type", "description", "enum", "properties", "required", "items", "anyOf"}
 

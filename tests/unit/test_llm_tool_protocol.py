@@ -16,7 +16,7 @@ from stacgis_agent.agent.llm.types import (
     ThinkingChunk,
     ToolCallChunk,
 )
-from testkit.ollama_emulator import OllamaEmulator, Turn
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 
 ZOOM = {"type": "function", "function": {
     "name": "zoom_to_location", "description": "Zoom the map to a named place.",

@@ -9,7 +9,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from testkit.llama_server import engine_failure
+from testkit.llm.llama_server import engine_failure
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from testkit.ollama_emulator import EMBEDDING_DIM, OllamaEmulator, Turn
+from testkit.llm.ollama_emulator import EMBEDDING_DIM, OllamaEmulator, Turn
 
 USER = [{"role": "user", "content": "Buffer roads by 50 m"}]
 TOOL = {"type": "function", "function": {"name": "buffer", "parameters": {"type": "object", "properties": {}}}}

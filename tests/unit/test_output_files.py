@@ -8,7 +8,7 @@ import os
 import pytest
 
 from stacgis_agent.tools.common import ToolInputError
-from stacgis_agent.tools.output_files import inside_outputs, new_output_files, safe_component
+from stacgis_agent.tools.output_names import inside_outputs, new_output_files, safe_component
 
 
 @pytest.mark.parametrize("text", ["../../x", "/etc/passwd", "a\\..\\..\\b", "nul\x00byte", "..", ".", "",

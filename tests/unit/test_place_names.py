@@ -1,6 +1,6 @@
 """Place names are matched as whole names, whatever the case, accents or punctuation."""
 
-from stacgis_agent.tools.place_names import (
+from stacgis_agent.tools.engine.place_names import (
     EXACT,
     FUZZY,
     PREFIX,

@@ -16,10 +16,10 @@ import pytest
 import pytest_asyncio
 
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
-from testkit.agent_harness import harness_factory
-from testkit.llama_server import GEMMA_TEMPLATE
-from testkit.ollama_emulator import Turn
-from testkit.prompt_prefix import common_prefix as common
+from testkit.llm.agent_harness import harness_factory
+from testkit.llm.llama_server import GEMMA_TEMPLATE
+from testkit.llm.ollama_emulator import Turn
+from testkit.llm.prompt_prefix import common_prefix as common
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "data" / "chat_templates"
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from stacgis_agent.host import requirements as deps
-from testkit.probe_wheel import NAME, build_probe_wheel
+from testkit.worlds.probe_wheel import NAME, build_probe_wheel
 
 PROBE = deps.Requirement(NAME, "stacgis-probe-pkg", "stacgis-probe-pkg>=1.0", "1.0")
 

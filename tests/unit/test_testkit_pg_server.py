@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from testkit import pg_binaries, pg_server
+from testkit.servers import pg_binaries, pg_server
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ import pytest
 
 from stacgis_agent.host.requirements import REQUIREMENTS, SCALE_OUT, requirements_for
 from stacgis_agent.tools.common import ToolInputError
-from stacgis_agent.tools.date_stats import PeriodAccumulator, mosaic_of, period_of
-from stacgis_agent.tools.indices import SCL_EXCLUDED, resolve_bands
-from stacgis_agent.tools.spectral import INDICES, evaluate
+from stacgis_agent.tools.engine.date_stats import PeriodAccumulator, mosaic_of, period_of
+from stacgis_agent.tools.engine.index_bands import SCL_EXCLUDED, resolve_bands
+from stacgis_agent.tools.engine.index_formulas import INDICES, evaluate
 
 
 def test_formulas_match_their_definitions_and_undefined_pixels_are_nan():
@@ -109,7 +109,7 @@ def test_scale_out_adds_dask_and_distributed_to_the_requirements():
 def test_the_progress_line_says_items_megabytes_and_time_left():
     import time
 
-    from stacgis_agent.tools.stats_runner import Progress
+    from stacgis_agent.tools.engine.stats_runner import Progress
 
     line = Progress(total=412, done=37, bytes_read=2_100_000, started=time.perf_counter() - 37 / 375 * 40).line()
     assert line == "37 / 412 items, 2.1 MB read, ~40 s left"

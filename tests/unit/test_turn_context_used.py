@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest_asyncio
 
 from stacgis_agent.agent.turn_stats import format_usage
-from testkit.agent_harness import harness_factory
-from testkit.ollama_emulator import Turn
+from testkit.llm.agent_harness import harness_factory
+from testkit.llm.ollama_emulator import Turn
 
 
 @pytest_asyncio.fixture

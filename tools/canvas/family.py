@@ -1,4 +1,7 @@
-"""The canvas tool family: add "canvas.family" to TOOL_FAMILIES, or pass this module to build_server."""
+"""The canvas tool family: the tools that act on the QGIS project (layers, view, styles, Processing, layouts).
+
+Only the plugin (and tests) have a project, so they pass this module to `build_server(deps, extra_families=[family])`.
+"""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ from qgis.PyQt.QtGui import QFont
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..output_files import RESERVED_NAMES
+from ..output_names import RESERVED_NAMES
 from .layout_credits import add_collection_info, credits_text, stac_sources
 from .project_access import canvas_of, find_layer, project_of
 

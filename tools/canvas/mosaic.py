@@ -16,9 +16,9 @@ import numpy as np
 from osgeo import gdal, osr
 
 from ..common import ToolInputError
-from ..gdal_scope import gdal_exceptions
-from ..output_files import safe_component
-from ..raster_io import _crs_label, _dataset_srs, raster_bounds_lonlat
+from ..engine.gdal_scope import gdal_exceptions
+from ..output_names import safe_component
+from ..engine.raster_reads import _crs_label, _dataset_srs, raster_bounds_lonlat
 from ..stac.hrefs import gdal_path
 from .stac_assets import AssetChoice, split_time_series
 
@@ -286,4 +286,4 @@ def _number(value: Any) -> float | None:
 
 
 def _slug(text: str) -> str:
-    return safe_component(text, fallback="layer")  # catalog text: one safe path component (tools.output_files)
+    return safe_component(text, fallback="layer")  # catalog text: one safe path component (tools.output_names)

@@ -22,8 +22,8 @@ from qgis.core import (
 from qgis.PyQt.QtCore import QMetaType
 
 from ..common import ToolInputError
-from ..gazetteer import gazetteer_for, world_map_path
-from ..place_names import (
+from ..engine.gazetteer import gazetteer_for, world_map_path
+from ..engine.place_names import (
     EXACT,
     TIER_WORDS,
     Place,

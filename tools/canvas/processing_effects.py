@@ -21,9 +21,9 @@ from qgis.core import QgsApplication, QgsProject
 from ..common import ToolInputError
 from ..confirmation import Assessment
 from ..deps import ToolDeps
-from ..raster_sources import check_outside_source, may_read
+from ..analysis.raster_inputs import check_outside_source, may_read
 from . import processing_allowlist as allow
-from .output_files import Target, describe_on_disk, file_target, table_target
+from .processing_outputs import Target, describe_on_disk, file_target, table_target
 from .processing_words import action_words, describe_layer
 
 TEMPORARY = (None, "", "TEMPORARY_OUTPUT", "memory:")

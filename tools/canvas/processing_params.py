@@ -15,9 +15,9 @@ from qgis.core import QgsProcessingOutputLayerDefinition
 
 from ..common import ToolInputError
 from ..deps import ToolDeps
-from ..raster_sources import check_outside_source
+from ..analysis.raster_inputs import check_outside_source
 from . import processing_allowlist as allow
-from .output_files import file_target
+from .processing_outputs import file_target
 from .processing_effects import DEFAULT_EXTENSIONS, is_provider_uri, real_path, refuse_if_not_offered
 from .processing_inputs import LAYER_TYPES
 from .project_access import find_layer, project_of

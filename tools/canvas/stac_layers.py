@@ -16,7 +16,7 @@ from qgis.PyQt.QtCore import QDateTime, Qt
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..raster_sources import check_outside_source
+from ..analysis.raster_inputs import check_outside_source
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
 from .footprints import load_footprints

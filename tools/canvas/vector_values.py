@@ -7,7 +7,7 @@ from typing import Any
 
 from osgeo import ogr
 
-from ..gdal_scope import gdal_exceptions
+from ..engine.gdal_scope import gdal_exceptions
 
 
 def field_values(path: str, layer_name: str | None, layer_id: int | None, subset: str, field: str) -> list[Any]:

@@ -65,8 +65,8 @@ def _one_raster_asset(items: list[dict]) -> tuple[dict, str, str] | None:
 def _read_header(path: str, options) -> str:
     from osgeo import gdal
 
-    from ..gdal_scope import gdal_exceptions
-    from ..raster_io import gdal_options, open_raster
+    from ..engine.gdal_scope import gdal_exceptions
+    from ..engine.raster_reads import gdal_options, open_raster
 
     options.update({"GDAL_HTTP_MAX_RETRY": "1", "GDAL_HTTP_RETRY_DELAY": "1", "GDAL_HTTP_TIMEOUT": str(int(TIMEOUT_S))})
     with gdal_exceptions(), gdal_options(options):  # the user is waiting: one quick retry, not a 30 s back-off

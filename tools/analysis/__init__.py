@@ -1,0 +1,1 @@
+"""The analysis tool families on rasters, vectors and collections, and the helpers they share."""

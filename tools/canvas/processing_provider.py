@@ -1,0 +1,305 @@
+"""The product's analyses in QGIS's own machinery: a Processing provider "STAC GIS Agent" (id `stacgis`).
+
+Its algorithms are the MCP tools themselves, called in-process (one implementation, two faces): an
+algorithm builds the tool server for its own run, with its own HTTP client and asyncio loop in
+Processing's worker thread, and no QGIS project (the tools get plain values: an extent in degrees,
+dates, an index). So they run in Processing's task with its feedback and cancel, in batch mode, in
+the Modeler and from `processing.run("stacgis:…")`, and give the numbers the chat gives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsFeature,
+    QgsFeatureSink,
+    QgsField,
+    QgsFields,
+    QgsProcessing,
+    QgsProcessingAlgorithm,
+    QgsProcessingException,
+    QgsProcessingOutputFile,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterExtent,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterString,
+    QgsProcessingProvider,
+    QgsVectorLayer,
+    QgsWkbTypes,
+)
+from qgis.PyQt.QtCore import QMetaType
+
+from ...agent.config import Settings
+
+INDICES = ("NDVI", "NDWI", "NDMI", "NBR", "NDSI", "NDBI", "EVI", "SAVI")
+GROUPS = ("date", "week", "month")
+WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
+POLL_S = 0.2  # how often a running tool looks at Processing's cancel button
+
+SettingsSource = Callable[[], Settings]
+OutputsSource = Callable[[], Path]
+
+
+class StacGisProvider(QgsProcessingProvider):
+    def __init__(self, settings: SettingsSource, outputs: OutputsSource):
+        super().__init__()
+        self._sources = (settings, outputs)  # what every algorithm reads when it runs, not before
+
+    def id(self) -> str:
+        return "stacgis"
+
+    def name(self) -> str:
+        return "STAC GIS Agent"
+
+    def longName(self) -> str:  # noqa: N802 - QGIS's name
+        return "STAC GIS Agent: STAC catalogs and collection statistics"
+
+    def loadAlgorithms(self) -> None:  # noqa: N802 - QGIS's name
+        for algorithm in (SearchFootprints, CollectionStatistics):  # the whole registry, one explicit list
+            self.addAlgorithm(algorithm(*self._sources))
+
+
+class _ToolAlgorithm(QgsProcessingAlgorithm):
+    """An algorithm whose work is one MCP tool call."""
+
+    tool = ""
+
+    def __init__(self, settings: SettingsSource, outputs: OutputsSource):
+        super().__init__()
+        self._settings = settings
+        self._outputs = outputs
+
+    def createInstance(self):  # noqa: N802 - QGIS's name
+        return type(self)(self._settings, self._outputs)
+
+    def group(self) -> str:
+        return "STAC"
+
+    def groupId(self) -> str:  # noqa: N802 - QGIS's name
+        return "stac"
+
+    def _common_parameters(self) -> None:
+        self.addParameter(QgsProcessingParameterString("CATALOG", "Catalog (name from the plugin's settings; "
+                                                       "empty: the first)", optional=True, defaultValue=""))
+        self.addParameter(QgsProcessingParameterString("COLLECTION", "Collection id"))
+
+    def _cloud_parameter(self, description: str) -> None:
+        self.addParameter(QgsProcessingParameterNumber("MAX_CLOUD", description, optional=True,
+                                                       type=QgsProcessingParameterNumber.Double, minValue=0,
+                                                       maxValue=100))
+
+    def _cloud_limit(self, parameters: dict, context: Any) -> float | None:
+        """The cloud limit in percent, or None when left empty (not 0: no limit)."""
+        if parameters.get("MAX_CLOUD") in (None, ""):
+            return None
+        return self.parameterAsDouble(parameters, "MAX_CLOUD", context)
+
+    def call(self, arguments: dict[str, Any], feedback: Any) -> dict[str, Any]:
+        """Runs the tool on a loop of this worker thread's own; Processing's cancel stops it."""
+        outcome = _run_on_own_loop(lambda: _call_tool(self._settings(), self._outputs(), self.tool, arguments,
+                                                      feedback))
+        if outcome.get("error"):
+            raise QgsProcessingException(outcome["error"])
+        feedback.pushInfo(outcome.get("summary", ""))
+        return outcome["data"]
+
+
+def _run_on_own_loop(make: Callable[[], Any]) -> Any:
+    """Runs a coroutine on an asyncio loop of its own: in Processing's worker thread directly; on a thread
+    of its own when this thread already runs a loop (processing.run from QGIS's console, where the
+    plugin's qasync loop runs), which processing.run then waits for, as it waits for any algorithm."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = asyncio.run(make())
+        except BaseException as exc:  # handed back to the caller's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=work, name="stacgis-processing")
+    worker.start()
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+async def _call_tool(settings: Settings, outputs: Path, name: str, arguments: dict, feedback: Any) -> dict:
+    import httpx
+    from mcp import Client
+
+    from ..deps import ToolDeps
+    from ..server import build_server
+
+    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0)) as http:
+        deps = ToolDeps.from_settings(settings, http=http, work_dir=str(outputs))
+        async with Client(build_server(deps)) as session:
+            call = asyncio.ensure_future(session.call_tool(name, {k: v for k, v in arguments.items() if v is not None}))
+            while not call.done():
+                if feedback is not None and feedback.isCanceled():
+                    call.cancel()
+                    return {"error": "Cancelled."}
+                await asyncio.wait({call}, timeout=POLL_S)
+            result = call.result()
+    text = result.content[0].text if result.content else ""
+    if result.is_error:
+        return {"error": text or f"{name} failed"}
+    return {"data": result.structured_content or {}, "summary": text.split("\n", 1)[0]}
+
+
+def _bbox(algorithm: QgsProcessingAlgorithm, parameters: dict, context: Any) -> list[float] | None:
+    if not parameters.get("EXTENT"):
+        return None
+    extent = algorithm.parameterAsExtent(parameters, "EXTENT", context, WGS84)
+    if extent.isNull() or extent.isEmpty():
+        return None
+    return [extent.xMinimum(), extent.yMinimum(), extent.xMaximum(), extent.yMaximum()]
+
+
+def _text(algorithm: QgsProcessingAlgorithm, parameters: dict, name: str, context: Any) -> str | None:
+    value = algorithm.parameterAsString(parameters, name, context).strip()
+    return value or None
+
+
+class SearchFootprints(_ToolAlgorithm):
+    tool = "search_items"
+
+    def name(self) -> str:
+        return "searchfootprints"
+
+    def displayName(self) -> str:  # noqa: N802 - QGIS's name
+        return "Search a STAC collection (footprints)"
+
+    def shortHelpString(self) -> str:  # noqa: N802 - QGIS's name
+        return ("Searches a STAC collection of the plugin's catalogs over an extent and dates, and writes the "
+                "items' footprints with their properties (date, cloud cover, assets) as a polygon layer.")
+
+    def initAlgorithm(self, config=None) -> None:  # noqa: N802 - QGIS's name
+        self._common_parameters()
+        self.addParameter(QgsProcessingParameterExtent("EXTENT", "Area", optional=True))
+        self.addParameter(QgsProcessingParameterString("DATETIME", "Date or interval, e.g. 2024-06-01/2024-06-30",
+                                                       optional=True))
+        self._cloud_parameter("At most this cloud cover (%)")
+        self.addParameter(QgsProcessingParameterNumber("LIMIT", "Most items", defaultValue=50, minValue=1,
+                                                       maxValue=1000))
+        self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", "Footprints", QgsProcessing.TypeVectorPolygon))
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 - QGIS's name
+        data = self.call({
+            "collections": [self.parameterAsString(parameters, "COLLECTION", context)],
+            "catalog": _text(self, parameters, "CATALOG", context), "bbox": _bbox(self, parameters, context),
+            "datetime": _text(self, parameters, "DATETIME", context),
+            "max_cloud_cover": self._cloud_limit(parameters, context),
+            "limit": self.parameterAsInt(parameters, "LIMIT", context)}, feedback)
+        found = QgsVectorLayer(data["item_collection_file"], "items", "ogr")  # this thread's own layer
+        if not found.isValid() and data.get("returned"):
+            raise QgsProcessingException("The search results could not be read back; see the plugin's output folder.")
+        fields = _plain_fields(found.fields()) if found.isValid() else QgsFields()
+        sink, dest = self.parameterAsSink(parameters, "OUTPUT", context, fields, QgsWkbTypes.MultiPolygon, WGS84)
+        if found.isValid():
+            for feature in found.getFeatures():
+                if feedback.isCanceled():
+                    break
+                feature.setFields(fields, False)
+                feature.setAttributes([_plain(v) for v in feature.attributes()])
+                geometry = feature.geometry()
+                geometry.convertToMultiType()  # footprints may be Polygon or MultiPolygon; the layer is multi
+                feature.setGeometry(geometry)
+                if not sink.addFeature(feature, QgsFeatureSink.FastInsert):
+                    raise QgsProcessingException(f"Could not write the footprint of item {feature.id()}.")
+        return {"OUTPUT": dest}
+
+
+_NESTED = (QMetaType.Type.QVariantList, QMetaType.Type.QStringList, QMetaType.Type.QVariantMap)
+
+
+def _field(name: str, kind: QMetaType.Type) -> QgsField:
+    """QGIS 3.38 and newer take QMetaType field types; older ones only QVariant's, which have the same numbers."""
+    try:
+        return QgsField(name, kind)
+    except TypeError:
+        return QgsField(name, int(kind))
+
+
+def _plain_fields(fields: QgsFields) -> QgsFields:
+    """The items' fields with nested values (links, lists of assets) as text: every output format takes them."""
+    plain = QgsFields()
+    for field in fields:
+        plain.append(_field(field.name(), QMetaType.Type.QString) if field.type() in _NESTED else QgsField(field))
+    return plain
+
+
+def _plain(value: Any) -> Any:
+    return json.dumps(value, default=str) if isinstance(value, (list, dict)) else value
+
+
+class CollectionStatistics(_ToolAlgorithm):
+    tool = "collection_statistics"
+
+    def name(self) -> str:
+        return "collectionstatistics"
+
+    def displayName(self) -> str:  # noqa: N802 - QGIS's name
+        return "Collection statistics over time"
+
+    def shortHelpString(self) -> str:  # noqa: N802 - QGIS's name
+        return ("Statistics over time of a spectral index over an area, from every item of a STAC collection "
+                "in a date range: per date, week or month the mean, median, min, max, standard deviation and "
+                "valid-pixel share; written as a table, a CSV and a chart (the same numbers as the chat's "
+                "collection_statistics).")
+
+    def initAlgorithm(self, config=None) -> None:  # noqa: N802 - QGIS's name
+        self._common_parameters()
+        self.addParameter(QgsProcessingParameterExtent("EXTENT", "Area"))
+        self.addParameter(QgsProcessingParameterString("DATETIME", "Date range, e.g. 2024-01-01/2024-12-31"))
+        self.addParameter(QgsProcessingParameterEnum("INDEX", "Spectral index", options=list(INDICES), defaultValue=0))
+        self.addParameter(QgsProcessingParameterEnum("GROUP_BY", "One row per", options=list(GROUPS), defaultValue=0))
+        self._cloud_parameter("Skip items cloudier than (%)")
+        self.addParameter(QgsProcessingParameterBoolean("EXACT", "Full resolution (slower)", defaultValue=False))
+        self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", "Statistics", QgsProcessing.TypeVector))
+        self.addOutput(QgsProcessingOutputFile("CSV", "CSV file"))
+        self.addOutput(QgsProcessingOutputFile("CHART", "Chart (PNG)"))
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 - QGIS's name
+        bbox = _bbox(self, parameters, context)
+        if bbox is None:
+            raise QgsProcessingException("Give an area (extent).")
+        data = self.call({
+            "collection": self.parameterAsString(parameters, "COLLECTION", context),
+            "catalog": _text(self, parameters, "CATALOG", context), "bbox": bbox,
+            "datetime": self.parameterAsString(parameters, "DATETIME", context),
+            "index": INDICES[self.parameterAsEnum(parameters, "INDEX", context)],
+            "group_by": GROUPS[self.parameterAsEnum(parameters, "GROUP_BY", context)],
+            "max_cloud_cover": self._cloud_limit(parameters, context),
+            "exact": self.parameterAsBool(parameters, "EXACT", context)}, feedback)
+        columns = list(data.get("columns") or [])
+        fields = QgsFields()
+        for column in columns:
+            fields.append(_field(column, QMetaType.Type.QString if column == "period" else QMetaType.Type.Double))
+        sink, dest = self.parameterAsSink(parameters, "OUTPUT", context, fields, QgsWkbTypes.NoGeometry)
+        for row in data.get("rows") or []:
+            feature = QgsFeature(fields)
+            feature.setAttributes([_cell(row.get(c), c) for c in columns])
+            sink.addFeature(feature, QgsFeatureSink.FastInsert)
+        for note in data.get("notes") or []:
+            feedback.pushInfo(note)
+        return {"OUTPUT": dest, "CSV": data.get("csv_file"), "CHART": data.get("chart_file")}
+
+
+def _cell(value: Any, column: str) -> Any:
+    """A table cell: the period as text, every statistic as a number (NULL where there is none)."""
+    if column == "period":
+        return None if value is None else str(value)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

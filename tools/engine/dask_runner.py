@@ -1,0 +1,119 @@
+"""Per-item reads as Dask tasks on a cluster named in the settings (`tcp://host:8786`, or a Dask Gateway URL).
+
+The worker-side code (stats_worker, index_formulas) is uploaded to the cluster as a small zip when the client connects,
+so workers need only GDAL and numpy besides Dask, not the plugin. A worker that dies mid-job has its tasks rescheduled by the scheduler; a task that
+raises is retried. Cancelling the caller cancels the cluster's outstanding tasks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import tempfile
+import uuid
+import zipfile
+from pathlib import Path
+from typing import Any, AsyncIterator, Sequence
+
+from ..common import ToolInputError
+from .stats_worker import ItemResult, ItemTask
+
+log = logging.getLogger(__name__)
+
+RETRIES = 2
+INSTALL_HINT = ("Scale-out needs the optional packages dask and distributed. With the Dask scheduler set in "
+                "Settings, reload the plugin: the dock offers Install dependencies for them. Or clear the "
+                "scheduler to compute on this machine.")
+_clients: dict[str, Any] = {}
+
+
+def available() -> bool:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def worker_code_zip(folder: Path) -> Path:
+    """The worker-side modules (stats_worker, index_formulas) as a zip under the plugin's own package path, so tasks
+    and results name the same modules on both sides. A new file name per upload: a worker's zip importer
+    caches archives by path, so a zip rewritten under the same name would break it."""
+    from . import index_formulas, stats_worker
+
+    parts = stats_worker.__name__.split(".")[:-1]  # e.g. ["stacgis_agent", "tools"]
+    path = folder / f"stacgis-worker-{uuid.uuid4().hex[:12]}.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for depth in range(1, len(parts) + 1):
+            archive.writestr("/".join(parts[:depth]) + "/__init__.py", "")
+        for module in (stats_worker, index_formulas):
+            archive.write(str(module.__file__), "/".join(parts) + "/" + Path(str(module.__file__)).name)
+    return path
+
+
+async def client_for(scheduler: str) -> Any:
+    """One asynchronous client per scheduler address, reused across requests."""
+    client = _clients.get(scheduler)
+    if client is not None and client.status == "running":
+        return client
+    if not available():
+        raise ToolInputError(INSTALL_HINT)
+    import distributed
+    from distributed.diagnostics.plugin import UploadFile
+
+    try:
+        if scheduler.startswith(("http://", "https://")):
+            client = await _gateway_client(scheduler)
+        else:
+            client = await asyncio.wait_for(distributed.Client(scheduler, asynchronous=True, timeout="10s"), 15)
+        with tempfile.TemporaryDirectory(prefix="stacgis-dask-") as folder:
+            # to the workers only (also those that start or restart later); not client.upload_file, which
+            # also loads the zip into the scheduler's process - this process, for a LocalCluster
+            await client.register_plugin(UploadFile(str(worker_code_zip(Path(folder)))))
+    except (OSError, asyncio.TimeoutError) as exc:
+        raise ToolInputError(f"The Dask scheduler at {scheduler} did not answer ({exc}). Check the address in "
+                             "Settings (tcp://host:8786) and that the cluster is running, or clear it to compute "
+                             "on this machine.") from None
+    _clients[scheduler] = client
+    return client
+
+
+async def _gateway_client(url: str) -> Any:
+    try:
+        from dask_gateway import Gateway
+    except ImportError:
+        raise ToolInputError(f"{url} looks like a Dask Gateway; install the dask-gateway package, or give the "
+                             "scheduler's tcp:// address instead.") from None
+    gateway = Gateway(url, asynchronous=True)
+    clusters = await gateway.list_clusters()
+    cluster = await (gateway.connect(clusters[0].name) if clusters else gateway.new_cluster())
+    return await cluster.get_client(set_as_default=False)
+
+
+async def results(tasks: Sequence[ItemTask], scheduler: str) -> AsyncIterator[ItemResult]:
+    from distributed import Event, as_completed
+
+    from .stats_worker import ClusterStop, read_item
+
+    client = await client_for(scheduler)
+    job = uuid.uuid4().hex[:12]
+    stop = Event(f"stacgis-stop-{job}", client=client)
+    futures = client.map(read_item, list(tasks), cancel=ClusterStop(stop.name), pure=False, retries=RETRIES,
+                         key=[f"stacgis-read-{job}-{i}" for i in range(len(tasks))])
+    try:
+        async for future in as_completed(futures):
+            yield await future
+    finally:
+        outstanding = [f for f in futures if not f.done()]
+        if outstanding:  # queued tasks are dropped; running ones see the event and stop at their next read
+            await stop.set()
+            await client.cancel(outstanding)
+
+
+async def close_all() -> None:
+    for address, client in list(_clients.items()):
+        _clients.pop(address, None)
+        try:
+            await client.close()
+        except Exception as exc:  # closing must not fail the plugin's unload
+            log.debug("closing the Dask client of %s: %s", address, exc)

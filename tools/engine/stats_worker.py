@@ -1,0 +1,279 @@
+"""Reads one STAC item onto a common grid: the per-item work of collection statistics and indices.
+
+Needs only GDAL and numpy (and index_formulas.py), so it runs the same in a thread of QGIS's process and as a
+Dask task on a cluster. GDAL's exception mode is left as the process has it: every call is checked both
+ways. GDAL options are thread-local; each call opens its own datasets (one dataset per thread).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import numpy as np
+from osgeo import gdal
+
+from . import index_formulas
+
+READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETRY": "2",
+                "GDAL_HTTP_RETRY_DELAY": "0.5",
+                "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2TLS", "VSI_CACHE": "TRUE"}
+
+
+WARP_CHUNK_BYTES = 150_000  # small warp chunks (GDAL refuses < 100 kB): Stop is checked between block reads
+HEADER_BYTES = 16_384  # GDAL's first read of a remote GeoTIFF (header and tile index)
+
+
+class Cancelled(Exception):
+    """The user stopped the request while this item was being read."""
+
+
+class ClusterStop:
+    """Stop flag of a Dask job, readable from a worker: a distributed.Event by name (workers have distributed)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._event: Any = None
+
+    def __getstate__(self) -> dict:
+        return {"name": self.name}
+
+    def __setstate__(self, state: dict) -> None:
+        self.name, self._event = state["name"], None
+
+    def is_set(self) -> bool:
+        if self._event is None:
+            from distributed import Event
+
+            self._event = Event(self.name)
+        return self._event.is_set()
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The one grid every item of a request is warped onto (north-up)."""
+    crs_wkt: str
+    bounds: tuple[float, float, float, float]  # minx, miny, maxx, maxy in the grid's CRS
+    width: int
+    height: int
+
+    @property
+    def resolution(self) -> float:
+        return (self.bounds[2] - self.bounds[0]) / self.width
+
+    @property
+    def geotransform(self) -> tuple[float, ...]:
+        minx, _miny, _maxx, maxy = self.bounds
+        return (minx, self.resolution, 0.0, maxy, 0.0, -(self.bounds[3] - self.bounds[1]) / self.height)
+
+
+@dataclass(frozen=True)
+class BandRef:
+    path: str  # GDAL path (/vsicurl/..., a local file)
+    band: int = 1
+    scale: float | None = None  # from STAC; None = the file's own
+    offset: float | None = None
+    nodata: float | None = None  # from STAC; None = the file's own
+
+
+@dataclass(frozen=True)
+class ItemTask:
+    item_id: str
+    date: str  # the group this item belongs to (a day, a week, a month)
+    grid: Grid
+    bands: dict[str, BandRef]  # common name (or "value" for a plain asset) -> where to read it
+    index: str | None = None  # spectral index to compute from `bands`
+    mask: BandRef | None = None  # classification asset (e.g. Sentinel-2 SCL)
+    mask_classes: tuple[int, ...] = ()  # classes of `mask` that are excluded (cloud, shadow, …)
+    options: dict[str, str] = field(default_factory=dict)  # GDAL config for this item's hrefs
+    sort_key: str = ""  # mosaic order within a date: the first valid pixel wins
+
+
+@dataclass
+class ItemResult:
+    item_id: str
+    date: str
+    sort_key: str
+    values: np.ndarray | None  # float32 on the grid, NaN where invalid; None when the item missed the area
+    observed: np.ndarray | None  # bool: the item had data there before the cloud mask
+    bytes_read: int = 0  # compressed bytes of the blocks read (from the COG's block index)
+    level: str = ""  # "full resolution" or "overview k"
+
+
+@contextlib.contextmanager
+def gdal_config(options: dict[str, str]) -> Iterator[None]:
+    merged = {**READ_OPTIONS, **options}
+    previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in merged}
+    for key, value in merged.items():
+        gdal.SetThreadLocalConfigOption(key, value)
+    gdal.PushErrorHandler("CPLQuietErrorHandler")
+    try:
+        yield
+    finally:
+        gdal.PopErrorHandler()
+        for key, value in previous.items():
+            gdal.SetThreadLocalConfigOption(key, value)
+
+
+def _open(path: str) -> Any:
+    try:
+        ds = gdal.Open(path)
+    except RuntimeError as exc:
+        raise OSError(f"GDAL cannot open {path}: {exc}") from None
+    if ds is None:
+        raise OSError(f"GDAL cannot open {path}: {gdal.GetLastErrorMsg() or 'unreadable'}")
+    return ds
+
+
+def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
+    """Warps every band the task needs onto its grid (from the overview matching the grid's resolution),
+    applies scale/offset/nodata, computes the index and removes masked classes."""
+    with gdal_config(task.options):
+        arrays: dict[str, np.ndarray] = {}
+        total_bytes = 0
+        level = ""
+        for name, ref in task.bands.items():
+            values, nbytes, level = _warp(ref, task.grid, "average", cancel)
+            total_bytes += nbytes
+            if values is None:  # the item's data misses the area: no more requests for it
+                return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level)
+            arrays[name] = values
+        if task.index:
+            values = index_formulas.evaluate(task.index, arrays)
+        else:
+            values = next(iter(arrays.values()))
+        observed = np.ones(values.shape, bool)
+        for band_values in arrays.values():
+            observed &= np.isfinite(band_values)
+        if task.mask is not None:
+            classes, nbytes, _ = _warp(task.mask, task.grid, "nearest", cancel, scaled=False)
+            total_bytes += nbytes
+            if classes is not None:
+                excluded = np.isin(classes, np.asarray(task.mask_classes, dtype=np.float32)) | np.isnan(classes)
+                values = np.where(excluded, np.nan, values).astype(np.float32)
+        return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32), observed,
+                          total_bytes, level)
+
+
+def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True
+          ) -> tuple[np.ndarray | None, int, str]:
+    _stop_if_cancelled(cancel)
+    ds = _open(ref.path)
+    if ref.band > ds.RasterCount:
+        raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
+    source_band = ds.GetRasterBand(ref.band)
+    nodata = ref.nodata if ref.nodata is not None else source_band.GetNoDataValue()
+    src = ds
+    if ds.RasterCount > 1:  # GDAL 3.6's Warp has no band selection: a one-band VRT in memory
+        src = gdal.Translate("", ds, format="VRT", bandList=[ref.band])
+    level, factor = _overview_level(ds, grid)
+    window = _source_window(ds, grid)
+    if window is None:
+        return None, 0, level
+    _stop_if_cancelled(cancel)  # each step below may wait on the network: Stop is checked between them
+    nbytes = HEADER_BYTES + _block_bytes(source_band if factor == 1 else source_band.GetOverview(level_index(level)), window, factor)
+
+    _stop_if_cancelled(cancel)
+
+    def progress(_fraction: float, _message: Any, _data: Any) -> int:
+        return 0 if cancel is not None and cancel.is_set() else 1
+
+    options = gdal.WarpOptions(
+        format="MEM", outputBounds=grid.bounds, width=grid.width, height=grid.height, dstSRS=grid.crs_wkt,
+        resampleAlg=resampling, outputType=gdal.GDT_Float32, srcNodata=nodata, dstNodata=float("nan"),
+        overviewLevel=("NONE" if factor == 1 else level_index(level)), multithread=False,
+        warpOptions=["INIT_DEST=NO_DATA"], warpMemoryLimit=WARP_CHUNK_BYTES, callback=progress)
+    try:
+        out = gdal.Warp("", src, options=options)
+    except RuntimeError as exc:
+        if cancel is not None and cancel.is_set():
+            raise Cancelled() from None
+        raise OSError(f"reading {ref.path} failed: {exc}") from None
+    if out is None:
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        raise OSError(f"reading {ref.path} failed: {gdal.GetLastErrorMsg()}")
+    values = out.GetRasterBand(1).ReadAsArray().astype(np.float32)
+    if scaled:
+        scale = ref.scale if ref.scale is not None else (source_band.GetScale() or 1.0)
+        offset = ref.offset if ref.offset is not None else (source_band.GetOffset() or 0.0)
+        values = values * np.float32(scale) + np.float32(offset)
+    return values, nbytes, level
+
+
+def _stop_if_cancelled(cancel: Any) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled()
+
+
+def level_index(level: str) -> int:
+    return int(level.split()[-1]) - 1
+
+
+def _overview_level(ds: Any, grid: Grid) -> tuple[str, int]:
+    """The coarsest overview at least as fine as the grid (in the source's own pixel units)."""
+    native = _native_resolution_in_grid(ds, grid)
+    band = ds.GetRasterBand(1)
+    chosen, chosen_factor = "full resolution", 1
+    for k in range(band.GetOverviewCount()):
+        factor = ds.RasterXSize / band.GetOverview(k).XSize
+        if native * factor <= grid.resolution * 1.001:
+            chosen, chosen_factor = f"overview {k + 1}", round(factor)
+    return chosen, chosen_factor
+
+
+def _native_resolution_in_grid(ds: Any, grid: Grid) -> float:
+    from osgeo import osr
+
+    gt = ds.GetGeoTransform()
+    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
+    if src.IsSame(dst):
+        return abs(gt[1])
+    for s in (src, dst):
+        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    tr = osr.CoordinateTransformation(src, dst)
+    cx, cy = gt[0] + gt[1] * ds.RasterXSize / 2, gt[3] + gt[5] * ds.RasterYSize / 2
+    a, b = tr.TransformPoint(cx, cy)[:2], tr.TransformPoint(cx + gt[1], cy)[:2]
+    return math.hypot(b[0] - a[0], b[1] - a[1]) or abs(gt[1])
+
+
+def _source_window(ds: Any, grid: Grid) -> tuple[int, int, int, int] | None:
+    """Full-resolution pixel window of the source covering the grid, or None when they do not meet."""
+    from osgeo import osr
+
+    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
+    for s in (src, dst):
+        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    minx, miny, maxx, maxy = grid.bounds
+    if not src.IsSame(dst):
+        tr = osr.CoordinateTransformation(dst, src)
+        xs, ys = [], []
+        for i in range(5):
+            for j in range(5):
+                x, y = tr.TransformPoint(minx + (maxx - minx) * i / 4, miny + (maxy - miny) * j / 4)[:2]
+                xs.append(x)
+                ys.append(y)
+        minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    gt = ds.GetGeoTransform()
+    c0 = max(0, math.floor((minx - gt[0]) / gt[1]))
+    c1 = min(ds.RasterXSize, math.ceil((maxx - gt[0]) / gt[1]))
+    r0 = max(0, math.floor((maxy - gt[3]) / gt[5]))
+    r1 = min(ds.RasterYSize, math.ceil((miny - gt[3]) / gt[5]))
+    if c1 <= c0 or r1 <= r0:
+        return None
+    return c0, r0, c1 - c0, r1 - r0
+
+
+def _block_bytes(band: Any, window: tuple[int, int, int, int], factor: int) -> int:
+    """Compressed bytes of the COG blocks a read of `window` (full-resolution pixels) touches."""
+    bx, by = band.GetBlockSize()
+    c0, r0 = window[0] // factor, window[1] // factor
+    cols, rows = max(1, math.ceil(window[2] / factor)), max(1, math.ceil(window[3] / factor))
+    total = 0
+    for y in range(r0 // by, min((r0 + rows - 1) // by, (band.YSize - 1) // by) + 1):
+        for x in range(c0 // bx, min((c0 + cols - 1) // bx, (band.XSize - 1) // bx) + 1):
+            size = band.GetMetadataItem(f"BLOCK_SIZE_{x}_{y}", "TIFF")
+            total += int(size) if size else bx * by * gdal.GetDataTypeSize(band.DataType) // 8
+    return total

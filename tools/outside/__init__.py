@@ -1,0 +1,1 @@
+"""Outside MCP clients: the loopback HTTP endpoint, the stdio bridge, the limit on long calls."""
