@@ -1,4 +1,5 @@
-"""Wiring only: the toolbar/menu action, the dock, logging, the event loop, the agent's pieces, teardown.
+"""The plugin's entry points and wiring: the toolbar/menu action, the dock, logging, the event loop, the
+requirements flow (check, Install dependencies, start without a restart), the agent's pieces, teardown.
 
 provider (agent.llm) + stores (agent.stores) + embedded MCP server (tools, with the canvas family)
 → one AgentLoop per chat session, driven by the chat panel (ui). Rebuilt whole when the user saves

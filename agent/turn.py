@@ -65,11 +65,6 @@ _MARKUP = re.compile(r"<think>.*?(</think>|$)|<tool_call>.*?(</tool_call>|$)|<fu
                      re.DOTALL)
 
 
-def clean_answer(text: str) -> str:
-    """The answer as the user should read it: no thinking, no tool-call markup."""
-    return _MARKUP.sub("", text).strip()
-
-
 @dataclass
 class TurnState:
     message_id: str = field(default_factory=lambda: uuid.uuid4().hex)

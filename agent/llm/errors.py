@@ -46,5 +46,3 @@ class ServerError(LLMError):
     """A 5xx or otherwise unexpected HTTP answer."""
 
 
-class ContextOverflow(LLMError):
-    """The prompt did not fit in num_ctx; the server silently dropped old messages."""

@@ -14,10 +14,6 @@ from .base import MemoryHit
 _TABLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
-class EmbeddingMismatch(ValueError):
-    """A query vector that has no stored vectors of the same model and dimension to compare with."""
-
-
 def checked_table_name(table: str) -> str:
     # A table name cannot be a query parameter, so it is restricted to a safe alphabet instead.
     if not _TABLE_NAME.match(table):
