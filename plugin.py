@@ -192,6 +192,49 @@ class StacGisAgentPlugin:
 class AgentRuntime:
     """The agent's pieces built from the settings and connected to the dock."""
 
+    # Voice input ---------------------------------------------------------------------------
+    def _add_voice_input(self) -> None:
+        """The Speak button: Qt Multimedia captures, the engine's offline recogniser (pocketsphinx) listens."""
+        from .tools.engine import speech
+        from .ui.voice_input import PushToTalk
+
+        recogniser = speech.Recogniser(self.profile_dir / "stacgis_agent" / "speech")
+        self.voice = PushToTalk(recogniser.transcribe_at, recogniser_ready=speech.available,
+                                install_hint=speech.INSTALL_HINT, parent=self.panel)
+        self.panel.set_voice_input(self.voice)
+        self.panel.voice_install_requested.connect(self._install_voice)
+
+    def _install_voice(self) -> None:
+        python = requirements.find_python_executable()
+        if python is None or not requirements.pip_available():
+            self.panel.stats.setText("QGIS's Python or its pip was not found: install pocketsphinx by hand "
+                                     f"(pip install pocketsphinx). {requirements.pip_missing_advice()}")
+            return
+        target = requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
+        target.mkdir(parents=True, exist_ok=True)
+        constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
+        constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
+        command = requirements.pip_install_command(python, target, [r.spec for r in requirements.VOICE], constraints)
+        self.dock.show_dependencies("Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… "
+                                    "The chat comes back when it is done.", False)
+        self.dock.requirements_panel.run_install(command, self._after_voice_install)
+
+    def _after_voice_install(self, ok: bool) -> None:
+        import importlib
+
+        from .tools.engine import speech
+
+        if self.dock is None or self.panel is None:  # the plugin was unloaded while pip ran
+            return
+        self.dock.show_chat()
+        requirements.add_to_sys_path(requirements.private_site_dir(QgsApplication.qgisSettingsDirPath()))
+        importlib.invalidate_caches()
+        if ok and speech.available():
+            self.panel.voice_ready()
+        else:
+            self.panel.stats.setText("pocketsphinx could not be installed (pip's output was shown above); check "
+                                     "your network or proxy, or install it by hand with QGIS's Python.")
+
     def __init__(self, iface, dock, tasks):
         from .host.settings_store import load_settings, move_redis_password
 
@@ -252,6 +295,7 @@ class AgentRuntime:
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
         self.panel.watch_canvas(self.iface)
+        self._add_voice_input()
         self.panel.welcome.set_demo_catalog(any(c.url == str(DEMO_CATALOG) for c in s.catalogs))
         self.dock.set_chat_widget(self.panel)
         for text in self._pending_notices:

@@ -50,6 +50,10 @@ SCALE_OUT: tuple[Requirement, ...] = (
 )
 
 
+# Optional: offline voice input (the Speak button); installed from the dock when the analyst asks for it.
+VOICE: tuple[Requirement, ...] = (Requirement("pocketsphinx", "pocketsphinx", "pocketsphinx>=5", "5"),)
+
+
 def requirements_for(scale_out: bool) -> tuple[Requirement, ...]:
     """What the plugin needs: the base list, plus dask/distributed when a Dask scheduler is configured."""
     return REQUIREMENTS + SCALE_OUT if scale_out else REQUIREMENTS

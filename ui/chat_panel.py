@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Coroutine
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtGui import QTextCursor
 from qgis.PyQt.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -31,7 +32,7 @@ from .conversation_view import ConversationView
 from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
 from .sessions_panel import SessionsPanel
-from .voice import AnswerSpeaker, recogniser_available
+from .voice import AnswerSpeaker
 from .welcome_card import WelcomeCard
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 class ChatPanel(QWidget):
     settings_requested = pyqtSignal()
     undo_requested = pyqtSignal(str)  # message_id of the turn whose map changes to revert
+    voice_install_requested = pyqtSignal()  # the Speak button offered to install the offline recogniser
     connection_check_requested = pyqtSignal()  # the user asked to check the connection to Ollama again
 
     def __init__(self, session: ChatSession, store: SessionStore | None = None, *, user: str = "default",
@@ -124,7 +126,12 @@ class ChatPanel(QWidget):
         self.send_button = QPushButton("Send")
         self.send_button.clicked.connect(self._send_or_stop)
         self.mic_button = QPushButton("Speak")
-        self.mic_button.setVisible(recogniser_available())
+        self.mic_button.setCheckable(True)  # push to talk: pressed = listening, pressed again = recognise
+        self.mic_button.setToolTip("Speak a request (recognised on this computer); it lands in the box to check")
+        self.mic_button.setVisible(False)  # until plugin.py hands the panel a voice input
+        self.mic_button.toggled.connect(self._toggle_listening)
+        self.voice = None
+        self._voice_install_offered = False
         input_row.addWidget(self.input, 1)
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
@@ -202,6 +209,63 @@ class ChatPanel(QWidget):
     def show_connection(self, state, model: str) -> None:
         """The result of a connection check (`agent.health.ConnectionState`), on the welcome card."""
         self.welcome.show_connection(state, model)
+
+    # Voice input ---------------------------------------------------------------------------
+    def set_voice_input(self, voice) -> None:
+        """`voice`: a ui.voice_input.PushToTalk; the Speak button appears and drives it."""
+        self.voice = voice
+        voice.listening.connect(self._show_listening)
+        voice.heard.connect(self._insert_transcript)
+        voice.problem.connect(self._voice_problem)
+        voice.install_needed.connect(self._offer_voice_install)
+        self.mic_button.setVisible(True)
+
+    def _offer_voice_install(self) -> None:
+        self.mic_button.setText("Install voice input")
+        self._voice_install_offered = True
+
+    def voice_ready(self) -> None:
+        """After the recogniser was installed: the button speaks again."""
+        self._voice_install_offered = False
+        self.mic_button.setText("Speak")
+        self.stats.setText("Voice input is ready: press Speak, say your request, press Stop.")
+
+    def _toggle_listening(self, pressed: bool) -> None:
+        if self.voice is None:
+            return
+        if pressed and self._voice_install_offered:
+            self.mic_button.setChecked(False)
+            self.voice_install_requested.emit()
+            return
+        if pressed:
+            if not self.voice.start():
+                self.mic_button.setChecked(False)
+        else:
+            self.voice.stop()
+
+    def _show_listening(self, on: bool) -> None:
+        self.mic_button.blockSignals(True)
+        self.mic_button.setChecked(on)
+        self.mic_button.blockSignals(False)
+        self.mic_button.setText("Stop" if on else "Speak")
+        self.stats.setText("Listening… press Stop when you have said your request." if on
+                           else "Recognising what you said…")
+
+    def _insert_transcript(self, text: str) -> None:
+        before = self.input.toPlainText().rstrip()
+        self.input.setPlainText(f"{before} {text}" if before else text)
+        cursor = self.input.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        self.input.setTextCursor(cursor)
+        self.input.setFocus()
+        self.stats.setText("Heard you: check the text in the box, correct it if needed, then press Enter.")
+
+    def _voice_problem(self, text: str) -> None:
+        self.mic_button.blockSignals(True)
+        self.mic_button.setChecked(False)
+        self.mic_button.blockSignals(False)
+        self.mic_button.setText("Speak")
+        self.stats.setText(text)
 
     def show_notice(self, text: str, *, in_chat: bool = False) -> None:
         """Something that happened (a store fell back, an undo): into the feed, and the chat when

@@ -22,11 +22,6 @@ def speech_available() -> bool:
     return _speech_module() is not None
 
 
-def recogniser_available() -> bool:
-    """No offline speech recogniser is integrated yet, so the microphone button stays hidden."""
-    return False
-
-
 _UNSPOKEN = re.compile(r"```.*?```|`[^`]*`|!\[[^\]]*\]\([^)]*\)", re.DOTALL)
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[#*_>|~]")

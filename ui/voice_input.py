@@ -1,0 +1,173 @@
+"""Push-to-talk: the microphone's audio captured with Qt Multimedia, recognised offline, put in the input box.
+
+The widget never sends what it heard: the transcript lands in the box for the analyst to read and correct.
+Recognition runs in a worker thread (it takes a second or two), so the dock stays responsive; the function
+that recognises is handed in by plugin.py (the engine's pocketsphinx recogniser), as `transcribe(pcm, rate)`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from typing import Callable
+
+from qgis.PyQt.QtCore import QIODevice, QObject, pyqtSignal
+
+log = logging.getLogger(__name__)
+
+RATE = 16_000  # what the recogniser reads; a microphone that cannot give it is resampled
+NO_MULTIMEDIA = ("Voice input needs Qt Multimedia, which this QGIS does not have (on Debian and Ubuntu: "
+                 "install the package python3-pyqt5.qtmultimedia, then restart QGIS).")
+NO_MICROPHONE = ("No microphone was found. Plug one in (or allow QGIS to use it in your system's privacy "
+                 "settings), then press Speak again.")
+NOTHING_HEARD = "Nothing was recognised. Press Speak, say your request, then press Stop."
+TOO_SHORT_S = 0.3
+
+
+def multimedia():
+    """Qt Multimedia of this Qt (PyQt5 or PyQt6), or None."""
+    for name in ("PyQt6.QtMultimedia", "PyQt5.QtMultimedia"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if name.startswith("PyQt6") != _qt6():
+            continue
+        return module
+    return None
+
+
+def _qt6() -> bool:
+    from qgis.PyQt.QtCore import QT_VERSION_STR
+
+    return QT_VERSION_STR.startswith("6")
+
+
+class PcmSink(QIODevice):
+    """Where the microphone writes (Qt's push mode): keeps the raw 16-bit mono samples of one utterance."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._chunks: list[bytes] = []
+
+    def writeData(self, data) -> int:  # noqa: N802 - Qt's name
+        chunk = bytes(data)
+        self._chunks.append(chunk)
+        return len(chunk)
+
+    def readData(self, _maxlen):  # noqa: N802 - Qt's name
+        return b""
+
+    def take(self) -> bytes:
+        pcm, self._chunks = b"".join(self._chunks), []
+        return pcm
+
+
+class PushToTalk(QObject):
+    """start() opens the default microphone into a PcmSink; stop() recognises what it captured."""
+
+    listening = pyqtSignal(bool)
+    heard = pyqtSignal(str)  # the transcript ("" never: NOTHING_HEARD comes as a problem)
+    problem = pyqtSignal(str)  # a sentence for the analyst
+    install_needed = pyqtSignal()  # the recogniser's package is missing: the dock offers to install it
+
+    def __init__(self, transcribe: Callable[[bytes, int], str] | None, *, recogniser_ready: Callable[[], bool]
+                 = lambda: True, install_hint: str = "", parent=None):
+        super().__init__(parent)
+        self._transcribe = transcribe
+        self._ready = recogniser_ready
+        self._install_hint = install_hint
+        self.sink = PcmSink(self)
+        self._audio = None
+        self.rate = RATE
+        self.active = False
+        self.recognising = False
+
+    def start(self) -> bool:
+        """True when listening; else a problem was emitted (no Qt Multimedia, no microphone, no recogniser)."""
+        if self.active or self.recognising:
+            return self.active
+        if self._transcribe is None or not self._ready():
+            self.problem.emit(self._install_hint or "Voice input is not available in this session.")
+            self.install_needed.emit()
+            return False
+        module = multimedia()
+        if module is None:
+            self.problem.emit(NO_MULTIMEDIA)
+            return False
+        try:
+            self._audio, self.rate = _open_microphone(module, self)
+        except LookupError:
+            self.problem.emit(NO_MICROPHONE)
+            return False
+        self.sink.open(QIODevice.OpenModeFlag.WriteOnly)
+        self.sink.take()
+        self._audio.start(self.sink)
+        self.active = True
+        self.listening.emit(True)
+        return True
+
+    def begin_utterance(self, rate: int = RATE) -> None:
+        """Listening without a microphone (what start() does after opening one): bytes written to `sink`
+        by someone else, e.g. a recording, take the same path to the recogniser."""
+        self.sink.open(QIODevice.OpenModeFlag.WriteOnly)
+        self.sink.take()
+        self.rate = rate
+        self.active = True
+        self.listening.emit(True)
+
+    def stop(self) -> None:
+        if not self.active:
+            return
+        self.active = False
+        if self._audio is not None:
+            self._audio.stop()
+            self._audio = None
+        self.sink.close()
+        self.listening.emit(False)
+        pcm = self.sink.take()
+        if len(pcm) < TOO_SHORT_S * self.rate * 2:
+            self.problem.emit(NOTHING_HEARD)
+            return
+        self.recognising = True
+        threading.Thread(target=self._recognise, args=(pcm, self.rate), name="stacgis-speech", daemon=True).start()
+
+    def _recognise(self, pcm: bytes, rate: int) -> None:
+        try:
+            text = self._transcribe(pcm, rate)
+        except Exception as exc:  # a broken model file, a missing package: said, never raised into Qt
+            log.warning("speech recognition failed", exc_info=True)
+            self.recognising = False
+            self.problem.emit(f"Voice input failed: {exc}")
+            return
+        self.recognising = False  # before the signal: a slot may start the next utterance at once
+        if text:
+            self.heard.emit(text)  # queued to the GUI thread: the object lives there
+        else:
+            self.problem.emit(NOTHING_HEARD)
+
+
+def _open_microphone(module, parent):
+    """(the audio input, its sample rate) for the default microphone, 16-bit mono, 16 kHz when it can."""
+    fmt = module.QAudioFormat()
+    fmt.setSampleRate(RATE)
+    fmt.setChannelCount(1)
+    if hasattr(module, "QMediaDevices"):  # Qt 6
+        device = module.QMediaDevices.defaultAudioInput()
+        if device.isNull():
+            raise LookupError("no microphone")
+        fmt.setSampleFormat(module.QAudioFormat.SampleFormat.Int16)
+        if not device.isFormatSupported(fmt):
+            fmt.setSampleRate(device.preferredFormat().sampleRate())
+        return module.QAudioSource(device, fmt, parent), fmt.sampleRate()
+    device = module.QAudioDeviceInfo.defaultInputDevice()
+    if device.isNull():
+        raise LookupError("no microphone")
+    fmt.setSampleSize(16)
+    fmt.setCodec("audio/pcm")
+    fmt.setByteOrder(module.QAudioFormat.Endian.LittleEndian)
+    fmt.setSampleType(module.QAudioFormat.SampleType.SignedInt)
+    if not device.isFormatSupported(fmt):
+        fmt.setSampleRate(device.nearestFormat(fmt).sampleRate())
+    return module.QAudioInput(device, fmt, parent), fmt.sampleRate()
