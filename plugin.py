@@ -161,9 +161,14 @@ class StacGisAgentPlugin:
         from .host.settings_store import load_settings
         from .tools.canvas.processing_provider import StacGisProvider
 
+        registry = QgsApplication.processingRegistry()
+        if registry.providerById("stacgis") is not None:  # another instance of the plugin registered it
+            LOG.warning("The Processing provider 'stacgis' is already registered; this instance adds none.")
+            return
         outputs = Path(self.runtime.deps.work_dir)
-        self.processing_provider = StacGisProvider(load_settings, lambda: outputs)
-        QgsApplication.processingRegistry().addProvider(self.processing_provider)
+        provider = StacGisProvider(load_settings, lambda: outputs)
+        if registry.addProvider(provider):  # on failure QGIS deletes the provider: keep no reference to it
+            self.processing_provider = provider
 
     def _install_requirements(self) -> None:
         problems = self._problems()
