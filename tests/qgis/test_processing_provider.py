@@ -4,6 +4,7 @@ MCP tool the chat calls; footprints come back as a layer; Processing's cancel st
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -157,3 +158,57 @@ async def test_a_chat_exported_as_a_model_runs_in_processing_and_rebuilds_its_nu
         table = QgsVectorLayer(result[destination], "t", "ogr")
     means = {f["period"]: f["mean"] for f in table.getFeatures()}
     assert means == pytest.approx({r["period"]: r["mean"] for r in chat.structured_content["rows"]})
+
+
+def _ramp_raster(path: Path) -> Path:
+    """A 100 × 100 GeoTIFF in EPSG:4326 over 10–11° E, 50–51° N whose value is the column number."""
+    import numpy as np
+    from osgeo import gdal
+
+    ds = gdal.GetDriverByName("GTiff").Create(str(path), 100, 100, 1, gdal.GDT_Float32)
+    ds.SetGeoTransform((10.0, 0.01, 0, 51.0, 0, -0.01))
+    ds.SetProjection('GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],'
+                     'PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433],AUTHORITY["EPSG","4326"]]')
+    ds.GetRasterBand(1).WriteArray(np.tile(np.arange(100, dtype=np.float32), (100, 1)))
+    ds = None
+    return path
+
+
+async def test_zonal_statistics_from_processing_equal_the_mcp_tool_per_parcel(provider, qgis_iface, tmp_path):
+    import processing
+    from qgis.core import QgsFeature, QgsGeometry, QgsRasterLayer, QgsVectorLayer
+
+    raster = _ramp_raster(tmp_path / "ramp.tif")
+    parcels = QgsVectorLayer("Polygon?crs=EPSG:4326&field=name:string", "parcels", "memory")
+    shapes = {"west": "POLYGON((10.103 50.2, 10.251 50.2, 10.251 50.4, 10.103 50.4, 10.103 50.2))",
+              "east": "POLYGON((10.6 50.5, 10.9 50.5, 10.75 50.8, 10.6 50.5))"}
+    for name, wkt in shapes.items():
+        feature = QgsFeature(parcels.fields())
+        feature.setAttributes([name])
+        feature.setGeometry(QgsGeometry.fromWkt(wkt))
+        parcels.dataProvider().addFeature(feature)
+    result = processing.run("stacgis:zonalstatistics", {
+        "RASTER": QgsRasterLayer(str(raster), "ramp"), "BAND": 1, "ZONES": parcels, "OUTPUT": "TEMPORARY_OUTPUT"})
+    rows = {f["name"]: f for f in result["OUTPUT"].getFeatures()}
+    assert sorted(rows) == ["east", "west"] and result["OUTPUT"].wkbType() == parcels.wkbType()
+
+    async with httpx.AsyncClient() as http:
+        client = OneShotClient(build_server(canvas_deps(http, None, str(tmp_path / "mcp"), qgis_iface)))
+        for name, wkt in shapes.items():
+            direct = await client.call_tool("compute_zonal_stats", {
+                "source": str(raster), "band": 1, "crs": "EPSG:4326",
+                "polygon": json.loads(QgsGeometry.fromWkt(wkt).asJson())})
+            assert not direct.is_error, direct.content[0].text
+            for column in ("weighted_mean", "weighted_std", "min", "max", "pixels_touched"):
+                assert rows[name][f"zs_{column}"] == pytest.approx(direct.structured_content[column], abs=1e-9)
+    # the west parcel covers columns 10.3 … 25.1: its area-weighted mean is the middle, not a pixel count
+    assert rows["west"]["zs_weighted_mean"] == pytest.approx((10.3 + 25.1) / 2 - 0.5, abs=0.05)
+
+
+def test_zonal_statistics_without_a_raster_says_what_to_give(provider, tmp_path):
+    import processing
+    from qgis.core import QgsProcessingException, QgsVectorLayer
+
+    parcels = QgsVectorLayer("Polygon?crs=EPSG:4326", "parcels", "memory")
+    with pytest.raises(QgsProcessingException, match="Give a raster layer or a STAC asset href"):
+        processing.run("stacgis:zonalstatistics", {"ZONES": parcels, "OUTPUT": "TEMPORARY_OUTPUT"})

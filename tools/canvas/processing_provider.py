@@ -27,9 +27,12 @@ from qgis.core import (
     QgsProcessingOutputFile,
     QgsProcessingParameterBoolean,
     QgsProcessingParameterEnum,
+    QgsProcessingParameterBand,
     QgsProcessingParameterExtent,
     QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFeatureSource,
     QgsProcessingParameterNumber,
+    QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
     QgsProcessingProvider,
     QgsVectorLayer,
@@ -63,7 +66,7 @@ class StacGisProvider(QgsProcessingProvider):
         return "STAC GIS Agent: STAC catalogs and collection statistics"
 
     def loadAlgorithms(self) -> None:  # noqa: N802 - QGIS's name
-        for algorithm in (SearchFootprints, CollectionStatistics):  # the whole registry, one explicit list
+        for algorithm in (SearchFootprints, CollectionStatistics, ZonalStatistics):  # the whole registry
             self.addAlgorithm(algorithm(*self._sources))
 
 
@@ -303,3 +306,68 @@ def _cell(value: Any, column: str) -> Any:
     if column == "period":
         return None if value is None else str(value)
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+ZONAL_COLUMNS = ("weighted_mean", "weighted_std", "min", "max", "pixels_touched", "covered_area")
+
+
+class ZonalStatistics(_ToolAlgorithm):
+    tool = "compute_zonal_stats"
+
+    def group(self) -> str:
+        return "Rasters"
+
+    def groupId(self) -> str:  # noqa: N802 - QGIS's name
+        return "rasters"
+
+    def name(self) -> str:
+        return "zonalstatistics"
+
+    def displayName(self) -> str:  # noqa: N802 - QGIS's name
+        return "Area-weighted zonal statistics"
+
+    def shortHelpString(self) -> str:  # noqa: N802 - QGIS's name
+        return ("For each polygon (a parcel, a field), a raster band's mean, standard deviation, min and max at "
+                "full resolution, each pixel weighted by its share inside the polygon (the chat's "
+                "compute_zonal_stats). The raster is a layer, or a STAC asset's href (its catalog's "
+                "credentials apply); the polygons keep their attributes and gain the statistics.")
+
+    def initAlgorithm(self, config=None) -> None:  # noqa: N802 - QGIS's name
+        self.addParameter(QgsProcessingParameterRasterLayer("RASTER", "Raster layer", optional=True))
+        self.addParameter(QgsProcessingParameterString("HREF", "…or a STAC asset href (https://, s3://)",
+                                                       optional=True, defaultValue=""))
+        self.addParameter(QgsProcessingParameterBand("BAND", "Band", defaultValue=1, parentLayerParameterName="RASTER",
+                                                     optional=True))
+        self.addParameter(QgsProcessingParameterFeatureSource("ZONES", "Polygons",
+                                                              [QgsProcessing.TypeVectorPolygon]))
+        self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", "Zonal statistics", QgsProcessing.TypeVectorPolygon))
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 - QGIS's name
+        href = _text(self, parameters, "HREF", context)
+        raster = self.parameterAsRasterLayer(parameters, "RASTER", context)
+        if not href and raster is None:
+            raise QgsProcessingException("Give a raster layer or a STAC asset href.")
+        source_path = href or raster.source()
+        band = self.parameterAsInt(parameters, "BAND", context) or 1
+        zones = self.parameterAsSource(parameters, "ZONES", context)
+        if zones is None:
+            raise QgsProcessingException("Give the polygons.")
+        fields = QgsFields(zones.fields())
+        for column in ZONAL_COLUMNS:
+            fields.append(_field(f"zs_{column}", QMetaType.Type.Double))
+        sink, dest = self.parameterAsSink(parameters, "OUTPUT", context, fields, zones.wkbType(), zones.sourceCrs())
+        crs = zones.sourceCrs().authid() or "EPSG:4326"
+        total = zones.featureCount() or 1
+        for done, zone in enumerate(zones.getFeatures()):
+            if feedback.isCanceled():
+                break
+            stats: dict[str, Any] = {}
+            if zone.hasGeometry():
+                stats = self.call({"source": source_path, "band": band, "crs": crs,
+                                   "polygon": json.loads(zone.geometry().asJson())}, feedback)
+            out = QgsFeature(fields)
+            out.setGeometry(zone.geometry())
+            out.setAttributes(list(zone.attributes()) + [_cell(stats.get(c), c) for c in ZONAL_COLUMNS])
+            sink.addFeature(out, QgsFeatureSink.FastInsert)
+            feedback.setProgress(100 * (done + 1) / total)
+        return {"OUTPUT": dest}
