@@ -76,6 +76,9 @@ def model_steps(record: SessionRecord) -> list[tuple[str, dict[str, Any]]]:
     return steps
 
 
+STEP_X, STEP_Y, OUTPUT_X = 260.0, 120.0, 560.0  # where the Modeler draws each step and its output
+
+
 def write_model(record: SessionRecord, target: Path) -> int:
     """Writes the .model3; returns how many steps it holds."""
     from qgis.core import (
@@ -85,6 +88,7 @@ def write_model(record: SessionRecord, target: Path) -> int:
         QgsProcessingModelChildParameterSource,
         QgsProcessingModelOutput,
     )
+    from qgis.PyQt.QtCore import QPointF
 
     title = record.info.title or "Chat analysis"
     model = QgsProcessingModelAlgorithm(title[:80], "STAC GIS Agent")
@@ -92,8 +96,9 @@ def write_model(record: SessionRecord, target: Path) -> int:
     for number, (algorithm_id, values) in enumerate(model_steps(record), start=1):
         child = QgsProcessingModelChildAlgorithm(algorithm_id)
         child.generateChildId(model)
-        child.setDescription(f"{number}. {algorithm_id}")
         algorithm = registry.algorithmById(algorithm_id)
+        child.setDescription(f"{number}. {algorithm.displayName() if algorithm else algorithm_id}")
+        child.setPosition(QPointF(STEP_X, STEP_Y * number))  # one step under the other, as the chat went
         destinations = {d.name() for d in algorithm.destinationParameterDefinitions()} if algorithm else {"OUTPUT"}
         for name, value in values.items():
             if name in destinations:
@@ -104,6 +109,7 @@ def write_model(record: SessionRecord, target: Path) -> int:
             output = QgsProcessingModelOutput(f"{number} {name.lower()}", f"Step {number}: {name.lower()}")
             output.setChildId(child.childId())
             output.setChildOutputName(name)
+            output.setPosition(QPointF(OUTPUT_X, STEP_Y * number + 40))
             outputs[output.name()] = output
         child.setModelOutputs(outputs)
         model.addChildAlgorithm(child)

@@ -119,7 +119,8 @@ def test_the_provider_lists_its_algorithms_for_the_toolbox_and_the_modeler(provi
 
 
 async def test_a_chat_exported_as_a_model_runs_in_processing_and_rebuilds_its_numbers(provider, s2_servers,
-                                                                                      qgis_iface, tmp_path):
+                                                                                      qgis_iface, tmp_path,
+                                                                                      monkeypatch):
     """The chat called collection_statistics; its .model3 has that step with the call's parameters, opens
     with QGIS's model classes and, run, gives the rows the chat got."""
     import processing
@@ -158,6 +159,33 @@ async def test_a_chat_exported_as_a_model_runs_in_processing_and_rebuilds_its_nu
         table = QgsVectorLayer(result[destination], "t", "ogr")
     means = {f["period"]: f["mean"] for f in table.getFeatures()}
     assert means == pytest.approx({r["period"]: r["mean"] for r in chat.structured_content["rows"]})
+
+    from qgis.PyQt.QtCore import QSize
+
+    monkeypatch.setattr(qgis_iface, "iconSize", lambda dockedToolbar=False: QSize(24, 24), raising=False)
+    _show_in_the_modeler(model, "Collection statistics over time")
+
+
+def _show_in_the_modeler(model, step_title: str) -> None:
+    """Opens the model in QGIS's own Graphical Modeler dialog; its canvas shows the step by its title.
+    With STACGIS_SCREENSHOTS=<folder> it also saves a picture of the dialog there (the README's)."""
+    from qgis.PyQt.QtWidgets import QApplication, QGraphicsTextItem
+    from processing.modeler.ModelerDialog import ModelerDialog
+
+    dialog = ModelerDialog.create(model) if hasattr(ModelerDialog, "create") else ModelerDialog(model)
+    dialog.resize(1100, 620)
+    dialog.show()
+    for _ in range(20):
+        QApplication.processEvents()
+    scene = dialog.view().scene() if hasattr(dialog, "view") else dialog.findChild(type(dialog.centralWidget())).scene()
+    titles = " ".join(i.toPlainText() for i in scene.items() if isinstance(i, QGraphicsTextItem))
+    shown = titles or " ".join(getattr(i, "component", lambda: None)() and i.component().description() or ""
+                               for i in scene.items() if hasattr(i, "component"))
+    assert step_title in shown, shown
+    folder = os.environ.get("STACGIS_SCREENSHOTS")
+    if folder:
+        dialog.grab().save(str(Path(folder) / "modeler-chat-model.png"))
+    dialog.close()
 
 
 def _ramp_raster(path: Path) -> Path:
