@@ -5,6 +5,9 @@ and "Redo to here" brings a turn back."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from qgis.core import QgsCoordinateReferenceSystem, QgsProject, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
@@ -29,6 +32,7 @@ def _turn(plugin, emu, text: str, call: tuple, answer: str) -> None:
     send(plugin, text)
     wait_turn(plugin, 30)
     assert chat(plugin)[-1] == ("assistant", answer), chat(plugin)
+    assert process_until(lambda: not plugin.runtime.turns.reading_files, 5)
 
 
 def _history(plugin):
@@ -42,6 +46,29 @@ def _row(view, title_start: str):
     rows = [r for r in view.rows if r.title.text().startswith(title_start)]
     assert len(rows) == 1, [r.title.text() for r in view.rows]
     return rows[0]
+
+
+def _shoot(plugin, name: str) -> None:
+    """With STACGIS_HISTORY_SCREENSHOTS=<folder>: the dock at 320 px and wide, for a person to read."""
+    folder = os.environ.get("STACGIS_HISTORY_SCREENSHOTS")
+    if not folder:
+        return
+    view = plugin.runtime.history_view
+    parent = view.parentWidget()
+    view.setParent(None)  # the tab alone at 320 px: the dock's other tabs set its own narrowest width
+    view.resize(320, 900)
+    view.show()
+    process_until(lambda: False, 0.3)
+    assert view.grab().save(os.path.join(folder, f"{name}-320.png"))
+    plugin.runtime.panel.tabs.addTab(view, "History")
+    plugin.runtime.panel.tabs.setCurrentWidget(view)
+    assert parent is not None
+    dock = plugin.dock
+    dock.setFloating(True)
+    dock.resize(900, 800)
+    process_until(lambda: False, 0.3)
+    assert dock.grab().save(os.path.join(folder, f"{name}-wide.png"))
+    dock.setFloating(False)
 
 
 def _red(layer) -> str:
@@ -83,6 +110,10 @@ def test_back_three_turns_keeps_the_hand_edit_survives_a_reopen_and_redoes(make_
     view = _history(plugin)
     titles = [r.title.text() for r in view.rows]
     assert titles[0].startswith("Turn 4 · added layer '") and titles[-1] == "Before the first turn", titles
+    outputs = Path(plugin.runtime.deps.work_dir)
+    rgb_file = next(p.name for p in outputs.iterdir() if p.name.startswith("demo-rgb"))
+    ndvi_file = next(p.name for p in outputs.iterdir() if p.name.startswith("demo-ndvi"))
+    assert f"wrote file '{rgb_file}'" in titles[0], titles
     assert _row(view, "Turn 2").title.text() == "Turn 2 · zoomed to Lyon"
     assert _row(view, "Turn 3").title.text() == f"Turn 3 · restyled '{ndvi.name()}'"
     assert _row(view, "Turn 1").request.text() == "You asked: “Show the June NDVI”"
@@ -100,9 +131,13 @@ def test_back_three_turns_keeps_the_hand_edit_survives_a_reopen_and_redoes(make_
     assert (ndvi.renderer().type(), ndvi.opacity()) == ndvi_look
     assert canvas.extent().toString(6) == extent_after_1
     assert _red(parcels) == "#ff0000"
+    # the disk: the file turn 4 wrote is out of the outputs folder (kept aside for a redo), turn 1's stays
+    assert f"moved '{rgb_file}' out of the outputs folder (into its .undone folder, for a redo)" in said, said
+    assert sorted(p.name for p in outputs.iterdir() if p.is_file()) == [ndvi_file]
     # the screen: turns 2-4 undone, each can be redone; turn 1 is where the project is
     assert _row(view, "Turn 1").state.text() == "The project is here now"
     assert [_row(view, f"Turn {n}").button.text() for n in (4, 3, 2)] == ["Redo to here"] * 3
+    _shoot(plugin, "history-back")
 
     # saved, plugin unloaded, project opened again, plugin loaded: the same history
     ndvi_name, path = ndvi.name(), str(tmp_path / "analysis.qgz")
@@ -121,4 +156,11 @@ def test_back_three_turns_keeps_the_hand_edit_survives_a_reopen_and_redoes(make_
     assert ndvi.opacity() == 0.5 and canvas.extent().toString(6) != extent_after_1
     assert _row(view, "Turn 3").state.text() == "The project is here now"
     assert _row(view, "Turn 4").button.text() == "Redo to here"
-    assert len(_names()) == 3  # the RGB scene stays undone
+    assert len(_names()) == 3  # the RGB scene stays undone, and its file aside
+    assert sorted(p.name for p in outputs.iterdir() if p.is_file()) == [ndvi_file]
+
+    _click(_row(view, "Turn 4").button)
+    assert process_until(lambda: view.outcome.text().startswith("Redid turn 4"), 10), view.outcome.text()
+    assert len(_names()) == 4 and (outputs / rgb_file).is_file()
+    rgb = next(layer for layer in project.mapLayers().values() if layer.name().startswith("demo-rgb"))
+    assert rgb.isValid() and rgb.source().endswith(rgb_file)

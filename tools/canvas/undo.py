@@ -161,9 +161,9 @@ class TurnHistory:
         if turn is None:
             return
         for name, signature in sorted(new.items()):
-            turn.changes.append(Change("file_written", f"wrote '{name}' in the outputs folder", name, after=signature))
+            turn.changes.append(Change("file_written", f"wrote file '{name}'", name, after=signature))
         for name, signature in sorted(overwritten.items()):
-            turn.changes.append(Change("file_overwritten", f"overwrote '{name}' in the outputs folder", name,
+            turn.changes.append(Change("file_overwritten", f"overwrote file '{name}'", name,
                                        after=signature, irreversible=True))
         if not turn.changes and turn is not self._open:
             self._turns.remove(turn)
@@ -217,6 +217,10 @@ class TurnHistory:
         self.save()
         return report
 
+    def files_to_redo(self, number: int) -> list[tuple[Turn, Change]]:
+        return [(t, c) for t in self._turns if t.undone and t.number <= number
+                for c in t.changes if c.kind == "file_written" and c.undone]
+
     def _revert_turn(self, turn: Turn, report: StepReport) -> None:
         if turn.ended is None:
             self._finish(turn)
@@ -257,8 +261,7 @@ class TurnHistory:
             if not change.undone:
                 continue
             if change.kind == "file_written":
-                report.files.append((turn, change))
-                continue
+                continue  # put back by the caller, before the layers that read them (files_to_redo)
             if not still[change.key]:
                 report.kept.append(change.description)
                 continue

@@ -34,6 +34,7 @@ class ChatTurns:
         self._busy = False
         self._scan: Any = None  # the outputs folder as the turn began (a task)
         self._turn_of_message: dict[str, str] = {}
+        self._recording: set = set()  # file records still being read; a step waits for them
 
     def begin(self, text: str = "") -> None:
         self._current = uuid.uuid4().hex
@@ -52,7 +53,9 @@ class ChatTurns:
         scan, self._scan = self._scan, None
         self.history.end_turn(keep_empty=scan is not None)
         if scan is not None and turn_id:
-            self._start_task(self._record_files(turn_id, scan))
+            task = self._start_task(self._record_files(turn_id, scan))
+            self._recording.add(task)
+            task.add_done_callback(self._recording.discard)
         self.on_change()
 
     def tool_done(self, event: Any) -> None:
@@ -70,6 +73,11 @@ class ChatTurns:
         overwritten = {name: sig for name, sig in after.items() if name in before and before[name] != sig}
         self.history.files_written(turn_id, new, overwritten)
         self.on_change()
+
+    @property
+    def reading_files(self) -> bool:
+        """True while the files of a finished turn are still being read from the outputs folder."""
+        return bool(self._recording)
 
     def current_changed_map(self, _tool_name: str = "") -> bool:
         return self._current in self.history.turn_ids()
@@ -96,10 +104,20 @@ class ChatTurns:
     async def _step(self, number: int, redo: bool, target: int | None) -> UndoOutcome:
         if self._busy:
             return UndoOutcome(False, "The assistant is still working on a message; try again when it has answered.")
-        report = self.history.redo_to(number) if redo else self.history.revert_to(number)
-        if report.files and self._outputs:
-            await asyncio.to_thread(self._move_files, report, redo)
-            self.history.save()
+        if self._recording:
+            await asyncio.wait(list(self._recording))
+        if redo:  # files first: a layer redone reads its file
+            files = StepReport(files=self.history.files_to_redo(number))
+            if files.files and self._outputs:
+                await asyncio.to_thread(self._move_files, files, True)
+            report = self.history.redo_to(number)
+            report.done.extend(files.done)
+            report.kept.extend(files.kept)
+        else:
+            report = self.history.revert_to(number)
+            if report.files and self._outputs:
+                await asyncio.to_thread(self._move_files, report, False)
+        self.history.save()
         self.on_change()
         return UndoOutcome(bool(report.turns), report.message(redo=redo, target=target))
 
@@ -119,7 +137,7 @@ class ChatTurns:
             moved, changed, gone = st.park_files(self._outputs, turn_id, {c.target: c.after for c in changes})
             for change in changes:
                 change.undone = change.target in moved
-            report.done.extend(f"moved '{n}' out of the outputs folder" for n in moved)
+            report.done.extend(f"moved '{n}' out of the outputs folder (into its .undone folder, for a redo)" for n in moved)
             report.kept.extend(f"file '{n}' (it changed after the turn)" for n in changed)
 
     def _clear_dropped(self) -> None:
