@@ -205,7 +205,7 @@ class TurnHistory:
             if turn.number > number and not turn.undone and turn.changes and turn is not self._open:
                 self._revert_turn(turn, report)
         if report.turns:
-            report.kept.extend(self._hand_edits(number, report))
+            report.kept = _unique(report.kept + self._hand_edits(number, report))
         self.save()
         return report
 
