@@ -109,6 +109,7 @@ class TurnHistory:
         self._next = 1
         self._untracked = 0
         self.dropped: list[str] = []  # turns no longer redoable: their parked files may go
+        self._looks = st.LookCache()
         self.load()
 
     # -- turns --------------------------------------------------------------------------------
@@ -117,7 +118,7 @@ class TurnHistory:
         for turn in [t for t in self._turns if t.undone]:  # a new turn: the undone ones cannot come back
             self._forget(turn)
         project = self._project()
-        self._open = Turn(str(turn_id), self._next, request.strip()[:200], layers_before=st.layers_snapshot(project),
+        self._open = Turn(str(turn_id), self._next, request.strip()[:200], layers_before=self._looks.snapshot(project),
                           layouts_before=st.layouts_of(project))
         self._next += 1
         self._turns.append(self._open)
@@ -281,7 +282,7 @@ class TurnHistory:
         point = next((t for t in self._turns if t.number == number), None)
         later = [t for t in self._turns if t.number > number]
         reference = point.layers_after if point is not None else (later[0].layers_before if later else {})
-        now = st.layers_snapshot(self._project())
+        now = self._looks.snapshot(self._project())
         touched = " ".join(report.kept)
         notes = []
         for layer_id, (name, print_) in now.items():
@@ -415,7 +416,7 @@ class TurnHistory:
                 group = project.layerTreeRoot().findGroup(change.target)
                 change.after = {"index": group.parent().children().index(group) if group is not None else 0}
         turn.ended = {c.key: self._state(c.key) for c in turn.changes if FAMILY[c.kind] != "file"}
-        turn.layers_after = st.layers_snapshot(project)
+        turn.layers_after = self._looks.snapshot(project)
 
     def _close_untracked(self, keep: bool = False) -> None:
         if self._open is not None and self._open.turn_id.startswith("untracked-") and not keep:
@@ -498,6 +499,7 @@ class TurnHistory:
         project.cleared.connect(self._project_cleared)
 
         def stop() -> None:
+            self._looks.stop()
             for signal, slot in ((project.readProject, self._project_read), (project.cleared, self._project_cleared)):
                 try:
                     signal.disconnect(slot)

@@ -107,9 +107,47 @@ def group_layers(project: QgsProject, name: str) -> list[str] | None:
     return None if group is None else sorted(n.layerId() for n in group.findLayers())
 
 
-def layers_snapshot(project: QgsProject) -> dict[str, list]:
-    """Every layer as [name, fingerprint], by id: what the analyst's own edits are compared with."""
-    return {layer_id: [layer.name(), fingerprint(layer)] for layer_id, layer in project.mapLayers().items()}
+class LookCache:
+    """Fingerprints of every layer, read again only for a layer that said it changed (its style, renderer,
+    name or a repaint): the snapshot at each turn's start and end then costs little on a big project.
+    The checks before undoing a change read their layer afresh (`fingerprint`)."""
+
+    SIGNALS = ("styleChanged", "rendererChanged", "nameChanged", "repaintRequested")
+
+    def __init__(self) -> None:
+        self._prints: dict[str, str | None] = {}
+        self._watched: dict[str, tuple[QgsMapLayer, Any]] = {}
+
+    def snapshot(self, project: QgsProject) -> dict[str, list]:
+        """Every layer as [name, fingerprint], by id: what the analyst's own edits are compared with."""
+        return {layer_id: [layer.name(), self._print(layer_id, layer)]
+                for layer_id, layer in project.mapLayers().items()}
+
+    def _print(self, layer_id: str, layer: QgsMapLayer) -> str | None:
+        if layer_id not in self._prints:
+            self._watch(layer_id, layer)
+            self._prints[layer_id] = fingerprint(layer)
+        return self._prints[layer_id]
+
+    def _watch(self, layer_id: str, layer: QgsMapLayer) -> None:
+        if layer_id in self._watched and self._watched[layer_id][0] is layer:
+            return
+
+        def forget(*_args: Any) -> None:
+            self._prints.pop(layer_id, None)
+        for name in self.SIGNALS:
+            getattr(layer, name).connect(forget)
+        self._watched[layer_id] = (layer, forget)
+
+    def stop(self) -> None:
+        for layer, forget in self._watched.values():
+            for name in self.SIGNALS:
+                try:
+                    getattr(layer, name).disconnect(forget)
+                except (TypeError, RuntimeError):  # the layer is gone
+                    pass
+        self._watched.clear()
+        self._prints.clear()
 
 
 # -- the map view ------------------------------------------------------------------------------------
