@@ -19,6 +19,7 @@ from typing import Any, Callable
 from qgis.core import QgsLayerTreeGroup, QgsMapLayer, QgsProject
 
 from . import undo_states as st
+from .undo_words import StepReport, TurnEntry, summary, undone_words, unique
 
 log = logging.getLogger(__name__)
 
@@ -56,45 +57,6 @@ class Turn:
     layers_after: dict[str, list] = field(default_factory=dict)
     undone: bool = False
     layouts_before: dict[str, str] | None = None  # while the turn runs only
-
-
-@dataclass(frozen=True)
-class TurnEntry:
-    """One row of the history as the dock shows it."""
-    number: int
-    title: str
-    request: str
-    details: list[str]
-    warnings: list[str]
-    undone: bool
-    current: bool
-
-
-@dataclass
-class StepReport:
-    """What going back (or forward) did, in the analyst's words."""
-    turns: list[int] = field(default_factory=list)
-    done: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)
-    lost: list[str] = field(default_factory=list)
-    files: list[tuple[Turn, Change]] = field(default_factory=list)
-
-    def message(self, redo: bool = False, target: int | None = None) -> str:
-        if not self.turns:
-            return "Nothing to redo there." if redo else "Nothing to undo: the project is already at that point."
-        numbers = [str(n) for n in self.turns]
-        listed = numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
-        head = (f"Redid turn{'s' if len(numbers) > 1 else ''} {listed}" if redo
-                else f"Undid turn{'s' if len(numbers) > 1 else ''} {listed}")
-        if target is not None and not redo:
-            head = (f"Back to turn {target}. " if target else "Back to before the first turn. ") + head
-        parts = [head + (": " + "; ".join(_unique(self.done)) + "." if self.done else ".")]
-        if self.kept:
-            parts.append(("Not redone, you changed them since: " if redo else "Kept your own changes: ")
-                         + "; ".join(_unique(self.kept)) + ".")
-        if self.lost:
-            parts.append("Cannot be brought back: " + "; ".join(_unique(self.lost)) + ".")
-        return " ".join(parts)
 
 
 class TurnHistory:
@@ -176,8 +138,8 @@ class TurnHistory:
         shown = [t for t in self._turns if t.changes]
         current = next((t for t in reversed(shown) if not t.undone), None)
         for turn in reversed(shown):
-            rows.append(TurnEntry(turn.number, f"Turn {turn.number} · {_summary(turn.changes)}", turn.request,
-                                  _unique([c.description for c in turn.changes]),
+            rows.append(TurnEntry(turn.number, f"Turn {turn.number} · {summary(turn.changes)}", turn.request,
+                                  unique([c.description for c in turn.changes]),
                                   [f"Cannot be undone: {c.description}" for c in turn.changes if c.irreversible],
                                   turn.undone, turn is current))
         return rows
@@ -206,7 +168,7 @@ class TurnHistory:
             if turn.number > number and not turn.undone and turn.changes and turn is not self._open:
                 self._revert_turn(turn, report)
         if report.turns:
-            report.kept = _unique(report.kept + self._hand_edits(number, report))
+            report.kept = unique(report.kept + self._hand_edits(number, report))
         self.save()
         return report
 
@@ -248,7 +210,7 @@ class TurnHistory:
                     report.kept.append(note)
                 else:
                     change.undone = True
-                    report.done.append(_undone_words(change))
+                    report.done.append(undone_words(change))
         turn.undone = True
         report.turns.append(turn.number)
 
@@ -512,39 +474,3 @@ class TurnHistory:
 
     def _project_cleared(self) -> None:
         self._turns, self._open, self._parked, self._next = [], None, {}, 1
-
-
-def _unique(items: list[str]) -> list[str]:
-    return list(dict.fromkeys(items))
-
-
-def _summary(changes: list[Change], most: int = 3) -> str:
-    words: list[str] = []
-    views = [c.description for c in changes if c.kind == "view"]
-    for change in changes:
-        text = views[-1] if change.kind == "view" else change.description
-        if text not in words:
-            words.append(text)
-    if len(words) > most:
-        return " · ".join(words[:most]) + f" · {len(words) - most} more"
-    return " · ".join(words) or "no change"
-
-
-def _undone_words(change: Change) -> str:
-    kind = change.kind
-    if kind == "layer_added":
-        return change.description.replace("added layer", "removed layer", 1)
-    if kind == "layer_removed":
-        return change.description.replace("removed layer", "brought back layer", 1)
-    if kind == "group_added":
-        return change.description.replace("added group", "removed group", 1)
-    if kind == "restyled":
-        return change.description.replace("restyled", "put back the style of", 1)
-    if kind == "view":
-        return "put the map view back"
-    if kind == "background":
-        return "put the map background back"
-    if kind == "layout":
-        return f"put print layout '{change.target}' back as it was" if change.before else \
-            f"deleted print layout '{change.target}'"
-    return change.description

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, Callable, Coroutine
 
 from . import undo_states as st
-from .undo import StepReport, TurnHistory
+from .undo import TurnHistory
+from .undo_words import StepReport
 
 
 @dataclass(frozen=True)
