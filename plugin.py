@@ -241,7 +241,7 @@ class AgentRuntime:
         self.server = build_server(self.deps, extra_families=[canvas_family])
         self.history = history_of(self.deps)
         self.history.canvas = self.iface.mapCanvas  # its history was read from the project: survives a reload
-        self._stop_following_project = self.history.follow_project(QgsProject.instance())
+        self._stop_following_project = self.history.follow_project(QgsProject.instance(), self._show_history)
         self.turns = ChatTurns(self.history, Path(self.deps.work_dir), start_task=self._history_task,
                                on_change=self._show_history)
 

@@ -15,7 +15,7 @@ INTRO = ("What each turn of the assistant changed in the project, newest first. 
          "turns above it; changes you made yourself stay, and are named.")
 EMPTY = ("Nothing here yet. When the assistant changes the project (adds a layer, moves the map, writes a "
          "file), the turn appears here.")
-LIMITS = "Kept with the project when you save it."
+LIMITS = "This history is saved with the project."
 
 
 def _label(text: str, style: str = "") -> QLabel:
@@ -57,7 +57,7 @@ class HistoryRow(QFrame):
         self.button = QPushButton("Redo to here" if state == "undone" else "Back to here")
         self.button.setToolTip("Do this turn again, and the undone turns before it" if state == "undone"
                                else "Undo every turn above this one")
-        self.button.setVisible(state != "current")
+        self.button.setVisible(state not in ("current", "empty"))
         actions.addWidget(self.button)
         layout.addLayout(actions)
 
@@ -96,10 +96,12 @@ class UndoHistoryView(QWidget):
     def show_entries(self, entries: list) -> None:
         for row in self.rows:
             self._rows_layout.removeWidget(row)
+            row.hide()  # gone from the screen now, deleted when Qt gets to it
             row.deleteLater()
         self.rows = []
+        self.show_outcome("")  # what the last step did is said once; the list is what stays
         if not entries:
-            self._add(HistoryRow(EMPTY, state="current"))
+            self._add(HistoryRow(EMPTY, state="empty"))
             return
         for entry in entries:
             state = "current" if entry.current else "undone" if entry.undone else "done"

@@ -17,6 +17,8 @@ from testkit.qgis_drivers.analyst_view import chat
 from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.qgis_drivers.plugin_loader import unload_plugin
 
+from stacgis_agent.ui.undo_history import EMPTY
+
 
 def _click(button) -> None:
     assert button.isVisibleTo(button.window()) and button.isEnabled(), button.text()
@@ -132,7 +134,7 @@ def test_back_three_turns_keeps_the_hand_edit_survives_a_reopen_and_redoes(make_
     assert canvas.extent().toString(6) == extent_after_1
     assert _red(parcels) == "#ff0000"
     # the disk: the file turn 4 wrote is out of the outputs folder (kept aside for a redo), turn 1's stays
-    assert f"moved '{rgb_file}' out of the outputs folder (into its .undone folder, for a redo)" in said, said
+    assert f"set '{rgb_file}' aside in the outputs folder's .undone folder, for a redo" in said, said
     assert sorted(p.name for p in outputs.iterdir() if p.is_file()) == [ndvi_file]
     # the screen: turns 2-4 undone, each can be redone; turn 1 is where the project is
     assert _row(view, "Turn 1").state.text() == "The project is here now"
@@ -164,3 +166,10 @@ def test_back_three_turns_keeps_the_hand_edit_survives_a_reopen_and_redoes(make_
     assert len(_names()) == 4 and (outputs / rgb_file).is_file()
     rgb = next(layer for layer in project.mapLayers().values() if layer.name().startswith("demo-rgb"))
     assert rgb.isValid() and rgb.source().endswith(rgb_file)
+
+    # another project opened with the plugin running: its own (empty) history, then this one's again
+    project.clear()
+    assert process_until(lambda: [r.title.text() for r in view.rows] == [EMPTY], 5)
+    _shoot(plugin, "history-empty")
+    assert project.read(path)
+    assert process_until(lambda: [r.title.text() for r in view.rows] == titles, 5)

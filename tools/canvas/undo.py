@@ -72,6 +72,7 @@ class TurnHistory:
         self._untracked = 0
         self.dropped: list[str] = []  # turns no longer redoable: their parked files may go
         self._looks = st.LookCache()
+        self._then: Callable[[], None] = lambda: None  # shows the history again after a project is opened
         self.load()
 
     # -- turns --------------------------------------------------------------------------------
@@ -454,9 +455,10 @@ class TurnHistory:
             log.warning("The project's undo history could not be read; it starts empty.", exc_info=True)
             self._turns = []
 
-    def follow_project(self, project: Any) -> Callable[[], None]:
-        """Reads the history again when a project is opened, empties it when the project is closed;
-        returns the function that stops following."""
+    def follow_project(self, project: Any, then: Callable[[], None] | None = None) -> Callable[[], None]:
+        """Reads the history again when a project is opened, empties it when the project is closed (and
+        calls `then`, to show it); returns the function that stops following."""
+        self._then = then or (lambda: None)
         project.readProject.connect(self._project_read)
         project.cleared.connect(self._project_cleared)
 
@@ -471,6 +473,9 @@ class TurnHistory:
 
     def _project_read(self, *_args: Any) -> None:
         self.load()
+        self._then()
 
     def _project_cleared(self) -> None:
         self._turns, self._open, self._parked, self._next = [], None, {}, 1
+        self._looks.stop()
+        self._then()

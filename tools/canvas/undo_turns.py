@@ -138,7 +138,7 @@ class ChatTurns:
             moved, changed, gone = st.park_files(self._outputs, turn_id, {c.target: c.after for c in changes})
             for change in changes:
                 change.undone = change.target in moved
-            report.done.extend(f"moved '{n}' out of the outputs folder (into its .undone folder, for a redo)" for n in moved)
+            report.done.extend(f"set '{n}' aside in the outputs folder's .undone folder, for a redo" for n in moved)
             report.kept.extend(f"file '{n}' (it changed after the turn)" for n in changed)
 
     def _clear_dropped(self) -> None:
