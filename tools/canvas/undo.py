@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -69,7 +70,6 @@ class TurnHistory:
         self._open: Turn | None = None
         self._parked: dict[str, QgsMapLayer] = {}  # layers taken out of the project, kept for undo or redo
         self._next = 1
-        self._untracked = 0
         self.dropped: list[str] = []  # turns no longer redoable: their parked files may go
         self._looks = st.LookCache()
         self._then: Callable[[], None] = lambda: None  # shows the history again after a project is opened
@@ -107,8 +107,7 @@ class TurnHistory:
 
     def record(self, change: Change) -> None:
         if self._open is None:  # a tool called outside any agent turn (e.g. over MCP HTTP)
-            self._untracked += 1
-            self.begin_turn(f"untracked-{self._untracked}", "a call from an outside client")
+            self.begin_turn(f"untracked-{uuid.uuid4().hex[:12]}")  # unique after a reload too
         assert self._open is not None
         self._open.changes.append(change)
 
@@ -139,7 +138,8 @@ class TurnHistory:
         shown = [t for t in self._turns if t.changes]
         current = next((t for t in reversed(shown) if not t.undone), None)
         for turn in reversed(shown):
-            rows.append(TurnEntry(turn.number, f"Turn {turn.number} · {summary(turn.changes)}", turn.request,
+            by = "by an outside MCP client · " if turn.turn_id.startswith("untracked-") else ""
+            rows.append(TurnEntry(turn.number, f"Turn {turn.number} · {by}{summary(turn.changes)}", turn.request,
                                   unique([c.description for c in turn.changes]),
                                   [f"Cannot be undone: {c.description}" for c in turn.changes if c.irreversible],
                                   turn.undone, turn is current))
