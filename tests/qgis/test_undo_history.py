@@ -82,3 +82,22 @@ async def test_layouts_files_and_a_reload_of_the_history(qgis_new_project, tmp_p
     assert outcome.message.startswith("Redid turn 1"), outcome.message
     assert (outputs / "page.pdf").read_bytes() == b"%PDF new"
     assert project.layoutManager().layoutByName("Parcels A4") is not None
+
+
+async def test_redo_leaves_a_thing_changed_by_hand_since_and_says_so(qgis_new_project):
+    project = QgsProject.instance()
+    parcels = QgsVectorLayer("Polygon?crs=EPSG:4326", "parcels", "memory")
+    project.addMapLayer(parcels)
+    history = TurnHistory()
+    history.begin_turn("t1", "make the parcels blue")
+    _restyle(history, parcels, Qt.GlobalColor.blue)
+    history.end_turn()
+    before = history.revert_to(0)
+    assert before.done == ["put back the style of 'parcels'"] and _colour(parcels) != "#0000ff"
+    parcels.renderer().symbol().setColor(Qt.GlobalColor.green)  # the analyst, by hand
+
+    report = history.redo_to(1)
+    assert _colour(parcels) == "#00ff00"
+    assert report.message(redo=True) == ("Redid turn 1, but nothing in it could be redone. "
+                                         "Not redone, you changed them since: restyled 'parcels'.")
+    assert history.entries()[0].current and not history.entries()[0].undone

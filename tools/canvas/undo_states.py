@@ -25,7 +25,7 @@ from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtXml import QDomDocument
 
 STYLE_PARTS = QgsMapLayer.Symbology | QgsMapLayer.Labeling | QgsMapLayer.Rendering
-VIEW_TOLERANCE = 1e-6  # share of the extent's size under which two views are the same view
+VIEW_TOLERANCE = 1e-3  # share of the extent's size under which two views are the same view (float noise)
 
 
 def _digest(text: str) -> str:
@@ -165,7 +165,7 @@ def same_view(a: Any, b: Any) -> bool:
         return False
     ea, eb = a.get("extent") or [0, 0, 0, 0], b.get("extent") or [0, 0, 0, 0]
     size = max(abs(ea[2] - ea[0]), abs(ea[3] - ea[1]), 1e-12)
-    return all(abs(x - y) <= size * VIEW_TOLERANCE * 1000 for x, y in zip(ea, eb))
+    return all(abs(x - y) <= size * VIEW_TOLERANCE for x, y in zip(ea, eb))
 
 
 def set_view(canvas: Any, project: QgsProject, view: dict[str, Any]) -> None:

@@ -37,7 +37,8 @@ class StepReport:
                 else f"Undid turn{'s' if len(numbers) > 1 else ''} {listed}")
         if target is not None and not redo:
             head = (f"Back to turn {target}. " if target else "Back to before the first turn. ") + head
-        parts = [head + (": " + "; ".join(unique(self.done)) + "." if self.done else ".")]
+        nothing = f", but nothing in {'it' if len(numbers) == 1 else 'them'} could be {'redone' if redo else 'undone'}."
+        parts = [head + (": " + "; ".join(unique(self.done)) + "." if self.done else nothing if self.kept else ".")]
         if self.kept:
             parts.append(("Not redone, you changed them since: " if redo else "Kept your own changes: ")
                          + "; ".join(unique(self.kept)) + ".")
