@@ -253,7 +253,9 @@ class AgentRuntime:
         self.provider = self.stores = self.http = self.deps = self.server = None
         self.session = self.panel = self.endpoint = None
         self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
-        self.turns = None  # tools.canvas.undo.ChatTurns: which answer belongs to which turn
+        self.turns = None  # tools.canvas.undo_turns.ChatTurns: which answer belongs to which turn
+        self.history_view = None  # ui.undo_history.UndoHistoryView, the dock's History tab
+        self._stop_following_project = None
         self._pending_notices: list[str] = [moved] if moved else []
 
     def start(self) -> None:
@@ -267,11 +269,12 @@ class AgentRuntime:
         from .host.settings_store import read_secret, with_server_credentials
         from .tools.canvas import family as canvas_family
         from .tools.canvas.project_access import history_of
-        from .tools.canvas.undo import ChatTurns
+        from .tools.canvas.undo_turns import ChatTurns
         from .tools.deps import ToolDeps
         from .tools.server import build_server
         from .ui.chat_panel import ChatPanel
         from .ui.chat_session import ChatSession
+        from .ui.undo_history import UndoHistoryView
 
         s = self.settings
         self.panel = None  # a rebuild's notices wait for the new chat
@@ -286,17 +289,26 @@ class AgentRuntime:
         self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
         self.server = build_server(self.deps, extra_families=[canvas_family])
         self.history = history_of(self.deps)
-        self.turns = ChatTurns(self.history)
+        self.history.canvas = self.iface.mapCanvas  # its history was read from the project: survives a reload
+        self._stop_following_project = self.history.follow_project(QgsProject.instance(), self._show_history)
+        self.turns = ChatTurns(self.history, Path(self.deps.work_dir), start_task=self._history_task,
+                               on_change=self._show_history)
 
         self.session = ChatSession(self._new_agent, context_source=lambda: map_context_from_iface(self.iface),
                                    changes_map=self.turns.current_changed_map, gate=self.stores.gate)
         self.session.user_message.connect(self.turns.begin)
         self.session.busy_changed.connect(self.turns.busy_changed)
         self.session.map_changed.connect(self.turns.remember)
+        self.session.bridge.tool_result.connect(self.turns.tool_done)
         self.session.bridge.error.connect(lambda _error: self._check_connection())  # keeps the status line true
         self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user, tasks=self.tasks,
                                outputs=Path(self.deps.work_dir))  # not created here: a read-only disk must not stop the dock
         self.panel.undo_requested.connect(self._undo)
+        self.history_view = UndoHistoryView()
+        self.history_view.back_requested.connect(lambda n: self._history_step(self.turns.back_to(n)))
+        self.history_view.redo_requested.connect(lambda n: self._history_step(self.turns.redo_to(n)))
+        self.panel.tabs.addTab(self.history_view, "History")
+        self._show_history()
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
         self.panel.watch_canvas(self.iface)
@@ -371,10 +383,27 @@ class AgentRuntime:
             self._pending_notices.append(text)
 
     def _undo(self, message_id: str) -> None:
-        outcome = self.turns.undo(message_id)
+        self._history_step(self.turns.undo(message_id), in_chat=True)
+
+    # The undo history (the History tab) ----------------------------------------------------
+    def _history_task(self, coro):
+        return self.tasks.start(coro, name="undo-history")
+
+    def _history_step(self, step, in_chat: bool = False) -> None:
+        self._history_task(self._show_step(step, in_chat))
+
+    async def _show_step(self, step, in_chat: bool) -> None:
+        outcome = await step
+        if self.panel is None:
+            return
         if outcome.undone:
             self.panel.conversation.show_undo("")
-        self.panel.show_notice(outcome.message, in_chat=True)
+        self.history_view.show_outcome(outcome.message, ok=outcome.undone)
+        self.panel.show_notice(outcome.message, in_chat=in_chat)
+
+    def _show_history(self) -> None:
+        if self.history_view is not None and self.history is not None:
+            self.history_view.show_entries(self.history.entries())
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
@@ -403,6 +432,9 @@ class AgentRuntime:
 
     # Teardown ----------------------------------------------------------------------------
     async def aclose(self) -> None:
+        if self._stop_following_project is not None:
+            self._stop_following_project()
+            self._stop_following_project = None
         if self.session is not None:
             await self.session.close_agent()
         if self.endpoint is not None:
@@ -427,7 +459,10 @@ class AgentRuntime:
     def shutdown(self) -> None:
         """Unload: stop the running turn at once and close connections in the background."""
         closing = self.session.shutdown() if self.session is not None else None
-        self.session = self.panel = None
+        self.session = self.panel = self.history_view = None
+        if self._stop_following_project is not None:  # an unloaded plugin hears nothing of the project
+            self._stop_following_project()
+            self._stop_following_project = None
         try:
             self.tasks.start_soon(lambda: self._close_after(closing), name="shutdown", keep=True)
         except RuntimeError:

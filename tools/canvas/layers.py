@@ -31,5 +31,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         turn = history_of(deps).undo_last_turn(skip_open=True)
         if turn is None:
             raise ToolInputError("There is no earlier change of the agent to undo.")
-        return ok({"turn": turn.turn_id, "undone": [c.description for c in turn.changes]},
-                  f"Undid {len(turn.changes)} change(s) of the earlier request")
+        undone = [c.description for c in turn.changes if c.undone]  # files it wrote stay (the History tab moves them)
+        return ok({"turn": turn.turn_id, "undone": undone,
+                   "kept": [c.description for c in turn.changes if not c.undone]},
+                  f"Undid {len(undone)} change(s) of the earlier request")

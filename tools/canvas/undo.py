@@ -1,12 +1,17 @@
-"""Every change an agent turn makes to the project, recorded so that the turn can be undone.
+"""The undo history: what each agent turn changed in the project, kept with the project, reverted to any
+earlier point and redone while nothing new was done.
 
-Each change remembers only what it touched (one layer, the canvas extent, ...), so undoing a turn
-leaves alone whatever the analyst changed by hand on other layers in the meantime.
+Each change remembers only what it touched (one layer, the map view, a print layout, a file in the
+outputs folder) and how that thing was when the turn ended. Going back, a change is undone only if the
+thing is still as the turn left it: whatever the analyst changed by hand in between stays, and is named.
+The record is plain values (QML, layer XML, extents), written into the project's own entries, so it
+survives a plugin reload and a project save and reopen. Files a turn overwrote are marked as lost.
 """
 
 from __future__ import annotations
 
-import itertools
+import dataclasses
+import json
 import logging
 import uuid
 from dataclasses import dataclass, field
@@ -14,204 +19,463 @@ from typing import Any, Callable
 
 from qgis.core import QgsLayerTreeGroup, QgsMapLayer, QgsProject
 
+from . import undo_states as st
+from .undo_words import StepReport, TurnEntry, summary, undone_words, unique
+
 log = logging.getLogger(__name__)
+
+ENTRY = ("StacGisAgent", "undo_history")  # the project entry the history is kept in
+KEEP_TURNS = 30
+FAMILY = {"layer_added": "layer", "layer_removed": "layer", "restyled": "style", "group_added": "group",
+          "view": "view", "background": "background", "layout": "layout",
+          "file_written": "file", "file_overwritten": "file"}
 
 
 @dataclass
 class Change:
+    kind: str
     description: str
-    revert: Callable[[], None]
+    target: str = ""  # layer id, group, layout or file name; empty for the view and background
+    before: Any = None  # what undoing puts back
+    after: Any = None  # what redoing puts back (taken when the turn ends, or when it is undone)
+    was: Any = None  # the thing's state before the change, compared before a redo
+    irreversible: bool = False
+    undone: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"{FAMILY[self.kind]}:{self.target}"
 
 
 @dataclass
 class Turn:
     turn_id: str
+    number: int = 0
+    request: str = ""
     changes: list[Change] = field(default_factory=list)
+    ended: dict[str, Any] | None = None  # each touched thing's state when the turn ended
+    layers_before: dict[str, list] = field(default_factory=dict)
+    layers_after: dict[str, list] = field(default_factory=dict)
+    undone: bool = False
+    layouts_before: dict[str, str] | None = None  # while the turn runs only
 
 
 class TurnHistory:
-    """Turns in order; `undo_last_turn()` reverts the newest turn that changed something."""
+    """Turns in order, oldest first. Tools record changes into the open turn."""
 
-    def __init__(self, project: Callable[[], Any] = QgsProject.instance) -> None:
+    def __init__(self, project: Callable[[], Any] = QgsProject.instance, canvas: Callable[[], Any] | None = None) -> None:
         self._project = project
+        self.canvas = canvas  # the map canvas, for the view; set by the plugin, or by the first view change
         self._turns: list[Turn] = []
         self._open: Turn | None = None
-        self._auto = itertools.count(1)
+        self._parked: dict[str, QgsMapLayer] = {}  # layers taken out of the project, kept for undo or redo
+        self._next = 1
+        self.dropped: list[str] = []  # turns no longer redoable: their parked files may go
+        self._looks = st.LookCache()
+        self._then: Callable[[], None] = lambda: None  # shows the history again after a project is opened
+        self.load()
 
-    def begin_turn(self, turn_id: str) -> None:
-        self._open = Turn(str(turn_id))
+    # -- turns --------------------------------------------------------------------------------
+    def begin_turn(self, turn_id: str, request: str = "") -> None:
+        self._close_untracked()
+        for turn in [t for t in self._turns if t.undone]:  # a new turn: the undone ones cannot come back
+            self._forget(turn)
+        project = self._project()
+        self._open = Turn(str(turn_id), self._next, request.strip()[:200], layers_before=self._looks.snapshot(project),
+                          layouts_before=st.layouts_of(project))
+        self._next += 1
         self._turns.append(self._open)
 
-    def end_turn(self) -> None:
-        self._open = None
+    def end_turn(self, keep_empty: bool = False) -> None:
+        if self._open is not None:
+            self._finish(self._open)
+            if not self._open.changes and not keep_empty:
+                self._turns.remove(self._open)
+            self._open = None
+            self._trim()
+            self.save()
 
     @property
     def open_turn_id(self) -> str | None:
         return self._open.turn_id if self._open else None
 
     def turn_ids(self) -> list[str]:
-        return [t.turn_id for t in self._turns if t.changes]
+        return [t.turn_id for t in self._turns if t.changes and not t.undone]
 
-    def record(self, description: str, revert: Callable[[], None]) -> None:
+    def turn(self, turn_id: str) -> Turn | None:
+        return next((t for t in self._turns if t.turn_id == turn_id), None)
+
+    def record(self, change: Change) -> None:
         if self._open is None:  # a tool called outside any agent turn (e.g. over MCP HTTP)
-            self.begin_turn(f"untracked-{next(self._auto)}")
+            self.begin_turn(f"untracked-{uuid.uuid4().hex[:12]}")  # unique after a reload too
         assert self._open is not None
-        self._open.changes.append(Change(description, revert))
+        self._open.changes.append(change)
 
+    def describe_view(self, text: str) -> None:
+        """Names the open turn's last move of the map ('zoomed to Bonn')."""
+        if self._open is not None:
+            for change in reversed(self._open.changes):
+                if change.kind == "view":
+                    change.description = text
+                    return
+
+    def files_written(self, turn_id: str, new: dict[str, list[int]], overwritten: dict[str, list[int]]) -> None:
+        turn = self.turn(turn_id)
+        if turn is None:
+            return
+        for name, signature in sorted(new.items()):
+            turn.changes.append(Change("file_written", f"wrote file '{name}'", name, after=signature))
+        for name, signature in sorted(overwritten.items()):
+            turn.changes.append(Change("file_overwritten", f"overwrote file '{name}'", name,
+                                       after=signature, irreversible=True))
+        if not turn.changes and turn is not self._open:
+            self._turns.remove(turn)
+        self.save()
+
+    def entries(self) -> list[TurnEntry]:
+        """The rows of the dock's list, newest first."""
+        rows = []
+        shown = [t for t in self._turns if t.changes]
+        current = next((t for t in reversed(shown) if not t.undone), None)
+        for turn in reversed(shown):
+            by = "by an outside MCP client · " if turn.turn_id.startswith("untracked-") else ""
+            rows.append(TurnEntry(turn.number, f"Turn {turn.number} · {by}{summary(turn.changes)}", turn.request,
+                                  unique([c.description for c in turn.changes]),
+                                  [f"Cannot be undone: {c.description}" for c in turn.changes if c.irreversible],
+                                  turn.undone, turn is current))
+        return rows
+
+    # -- going back and forward ------------------------------------------------------------------
     def undo_last_turn(self, skip_open: bool = False) -> Turn | None:
-        """Reverts the newest turn with changes (not the open one when `skip_open`); None if none."""
-        for index in range(len(self._turns) - 1, -1, -1):
-            turn = self._turns[index]
-            if skip_open and turn is self._open and not turn.turn_id.startswith("untracked-"):
-                continue  # the caller's own turn; changes made outside any turn (outside clients) can be undone
-            if not turn.changes:
+        """Undoes the newest turn with changes (not the open one when `skip_open`); None if none."""
+        self._close_untracked(keep=not skip_open)
+        for turn in reversed(self._turns):
+            if turn.undone or not turn.changes:
                 continue
-            del self._turns[index]
+            if skip_open and turn is self._open:
+                continue  # the caller's own turn
             if turn is self._open:
-                self._open = None
-            for change in reversed(turn.changes):
-                try:
-                    change.revert()
-                except Exception:  # one stale change (layer deleted by hand) must not block the rest
-                    log.warning("Could not undo: %s", change.description, exc_info=True)
+                self.end_turn()
+            self._revert_turn(turn, StepReport())
+            self.save()
             return turn
         return None
 
-    # What the canvas tools change -------------------------------------------------------------
+    def revert_to(self, number: int) -> StepReport:
+        """Undoes every turn after turn `number` (0: all of them), newest first; files are left to the caller."""
+        self._close_untracked()
+        report = StepReport()
+        for turn in reversed(self._turns):
+            if turn.number > number and not turn.undone and turn.changes and turn is not self._open:
+                self._revert_turn(turn, report)
+        if report.turns:
+            report.kept = unique(report.kept + self._hand_edits(number, report))
+        self.save()
+        return report
 
+    def redo_to(self, number: int) -> StepReport:
+        report = StepReport()
+        for turn in self._turns:
+            if turn.undone and turn.number <= number:
+                self._redo_turn(turn, report)
+        self.save()
+        return report
+
+    def files_to_redo(self, number: int) -> list[tuple[Turn, Change]]:
+        return [(t, c) for t in self._turns if t.undone and t.number <= number
+                for c in t.changes if c.kind == "file_written" and c.undone]
+
+    def _revert_turn(self, turn: Turn, report: StepReport) -> None:
+        if turn.ended is None:
+            self._finish(turn)
+        ended = turn.ended or {}
+        still = {key: self._same(key, self._state(key), ended.get(key))
+                 for key in {c.key for c in turn.changes if FAMILY[c.kind] != "file"}}
+        for change in reversed(turn.changes):
+            if change.kind == "file_overwritten":
+                report.lost.append(f"'{change.target}' (overwritten in turn {turn.number})")
+            elif change.kind == "file_written":
+                report.files.append((turn, change))
+            elif not still[change.key]:
+                note = self._kept_note(change)
+                if note:
+                    report.kept.append(note)
+            else:
+                try:
+                    note = self._revert(change)
+                except Exception:  # one stale change must not block the rest
+                    log.warning("Could not undo: %s", change.description, exc_info=True)
+                    report.kept.append(f"{change.description} (could not be undone; see the QGIS log)")
+                    continue
+                if note:
+                    report.kept.append(note)
+                else:
+                    change.undone = True
+                    report.done.append(undone_words(change))
+        turn.undone = True
+        report.turns.append(turn.number)
+
+    def _redo_turn(self, turn: Turn, report: StepReport) -> None:
+        first: dict[str, Any] = {}
+        for change in turn.changes:
+            if change.undone and FAMILY[change.kind] != "file":
+                first.setdefault(change.key, change.was)
+        still = {key: self._same(key, self._state(key), was) for key, was in first.items()}
+        for change in turn.changes:
+            if not change.undone:
+                continue
+            if change.kind == "file_written":
+                continue  # put back by the caller, before the layers that read them (files_to_redo)
+            if not still[change.key]:
+                report.kept.append(change.description)
+                continue
+            try:
+                self._redo(change)
+            except Exception:
+                log.warning("Could not redo: %s", change.description, exc_info=True)
+                report.kept.append(f"{change.description} (could not be redone; see the QGIS log)")
+                continue
+            change.undone = False
+            report.done.append(change.description)
+        turn.undone = False
+        report.turns.append(turn.number)
+
+    def _hand_edits(self, number: int, report: StepReport) -> list[str]:
+        """The analyst's own layer edits since turn `number`, which going back left as they are."""
+        point = next((t for t in self._turns if t.number == number), None)
+        later = [t for t in self._turns if t.number > number]
+        reference = point.layers_after if point is not None else (later[0].layers_before if later else {})
+        now = self._looks.snapshot(self._project())
+        touched = " ".join(report.kept)
+        notes = []
+        for layer_id, (name, print_) in now.items():
+            if f"'{name}'" in touched:
+                continue  # already named as kept
+            if layer_id not in reference:
+                notes.append(f"layer '{name}' (you added it)")
+            elif reference[layer_id][1] != print_:
+                notes.append(f"your changes to layer '{name}'")
+        for layer_id, (name, _print) in reference.items():
+            if layer_id not in now and f"'{name}'" not in touched:
+                notes.append(f"layer '{name}' stays removed (you removed it)")
+        return notes
+
+    # -- what one change does and undoes ---------------------------------------------------------
+    def _state(self, key: str) -> Any:
+        family, _, target = key.partition(":")
+        project = self._project()
+        if family in ("layer", "style"):
+            return st.fingerprint(project.mapLayer(target))
+        if family == "group":
+            return "present" if project.layerTreeRoot().findGroup(target) is not None else None
+        if family == "layout":
+            return st.layout_state(project, target)
+        canvas = self.canvas() if self.canvas else None
+        if canvas is None:
+            return None
+        return st.view_of(canvas, project) if family == "view" else st.background_of(canvas, project)
+
+    @staticmethod
+    def _same(key: str, a: Any, b: Any) -> bool:
+        return st.same_view(a, b) if key.startswith("view:") else a == b
+
+    def _kept_note(self, change: Change) -> str:
+        project = self._project()
+        if FAMILY[change.kind] in ("layer", "style"):
+            layer = project.mapLayer(change.target)
+            return f"layer '{layer.name()}' as you changed it" if layer is not None and change.kind != "layer_removed" else ""
+        if change.kind == "view":
+            return "the map view you set"
+        if change.kind == "background":
+            return "the map background you chose"
+        if change.kind == "layout":
+            exists = project.layoutManager().layoutByName(change.target) is not None
+            return f"print layout '{change.target}' " + ("as you edited it" if exists else "stays deleted (you deleted it)")
+        return ""
+
+    def _revert(self, change: Change) -> str:
+        """Undoes one change; returns a note when something was kept instead."""
+        project, kind = self._project(), change.kind
+        if kind == "layer_added":
+            layer = project.mapLayer(change.target)
+            if layer is not None:
+                change.after = {"xml": st.layer_xml(layer), "where": st.tree_position(project, change.target)}
+                self._parked[change.target] = project.takeMapLayer(layer)
+        elif kind == "layer_removed":
+            if project.mapLayer(change.target) is None:
+                layer = self._parked.pop(change.target, None) or st.layer_from_xml(project, change.before["xml"],
+                                                                                   change.target)
+                if layer is None:
+                    return f"layer '{change.description.split(chr(39))[1]}' could not be rebuilt"
+                st.place_layer(project, layer, change.before["where"])
+        elif kind == "group_added":
+            group = project.layerTreeRoot().findGroup(change.target)
+            if group is not None and group.findLayers():
+                return f"group '{change.target}' (it holds layers you put there)"
+            if group is not None:
+                group.parent().removeChildNode(group)
+        elif kind == "restyled":
+            layer = project.mapLayer(change.target)
+            if layer is not None:
+                st.apply_style(layer, change.before)
+        elif kind == "view":
+            st.set_view(self.canvas(), project, change.before)
+        elif kind == "background":
+            st.set_background(self.canvas(), project, change.before)
+        elif kind == "layout":
+            st.set_layout(project, change.target, change.before)
+        return ""
+
+    def _redo(self, change: Change) -> None:
+        project, kind = self._project(), change.kind
+        if kind == "layer_added" and change.after:
+            layer = self._parked.pop(change.target, None) or st.layer_from_xml(project, change.after["xml"], change.target)
+            if layer is not None:
+                st.place_layer(project, layer, change.after["where"])
+        elif kind == "layer_removed":
+            layer = project.mapLayer(change.target)
+            if layer is not None:
+                change.before = {"xml": st.layer_xml(layer), "where": st.tree_position(project, change.target)}
+                self._parked[change.target] = project.takeMapLayer(layer)
+        elif kind == "group_added":
+            if project.layerTreeRoot().findGroup(change.target) is None:
+                project.layerTreeRoot().insertGroup(int((change.after or {}).get("index", 0)), change.target)
+        elif kind == "restyled":
+            layer = project.mapLayer(change.target)
+            if layer is not None and change.after:
+                st.apply_style(layer, change.after)
+        elif kind == "view" and change.after:
+            st.set_view(self.canvas(), project, change.after)
+        elif kind == "background" and change.after:
+            st.set_background(self.canvas(), project, change.after)
+        elif kind == "layout":
+            st.set_layout(project, change.target, change.after)
+
+    def _finish(self, turn: Turn) -> None:
+        """The end of a turn: what each change left, the layouts it made or rebuilt, every layer's look."""
+        project = self._project()
+        if turn.layouts_before is not None:
+            for name, xml in sorted(st.layouts_of(project).items()):
+                old = turn.layouts_before.get(name)
+                if old != xml:
+                    words = "made" if old is None else "rebuilt"
+                    turn.changes.append(Change("layout", f"{words} print layout '{name}'", name, old, xml,
+                                               st._digest(old) if old else None))
+            for name, old in turn.layouts_before.items():
+                if project.layoutManager().layoutByName(name) is None:
+                    turn.changes.append(Change("layout", f"deleted print layout '{name}'", name, old, None,
+                                               st._digest(old)))
+            turn.layouts_before = None
+        canvas = self.canvas() if self.canvas else None
+        for change in turn.changes:
+            if change.kind == "restyled":
+                layer = project.mapLayer(change.target)
+                change.after = st.style_of(layer) if layer is not None else None
+            elif change.kind == "view" and canvas is not None:
+                change.after = st.view_of(canvas, project)
+            elif change.kind == "background" and canvas is not None:
+                change.after = st.background_of(canvas, project)
+            elif change.kind == "group_added":
+                group = project.layerTreeRoot().findGroup(change.target)
+                change.after = {"index": group.parent().children().index(group) if group is not None else 0}
+        turn.ended = {c.key: self._state(c.key) for c in turn.changes if FAMILY[c.kind] != "file"}
+        turn.layers_after = self._looks.snapshot(project)
+
+    def _close_untracked(self, keep: bool = False) -> None:
+        if self._open is not None and self._open.turn_id.startswith("untracked-") and not keep:
+            self.end_turn()
+
+    def _forget(self, turn: Turn) -> None:
+        for change in turn.changes:
+            if change.kind == "layer_added" and change.undone:
+                self._parked.pop(change.target, None)
+        self._turns.remove(turn)
+        self.dropped.append(turn.turn_id)
+
+    def _trim(self) -> None:
+        while len(self._turns) > KEEP_TURNS:
+            self._forget(self._turns[0])
+
+    # -- what the canvas tools change ------------------------------------------------------------
     def layer_added(self, layer: QgsMapLayer) -> None:
-        layer_id = layer.id()
-        self.record(f"added layer {layer.name()}", lambda: _remove_if_present(self._project(), layer_id))
+        self.record(Change("layer_added", f"added layer '{layer.name()}'", layer.id()))
 
     def group_added(self, group: QgsLayerTreeGroup) -> None:
-        name = group.name()
-
-        def revert() -> None:
-            root = self._project().layerTreeRoot()
-            found = root.findGroup(name)
-            if found is not None and not found.findLayers():
-                found.parent().removeChildNode(found)
-
-        self.record(f"added group {name}", revert)
+        self.record(Change("group_added", f"added group '{group.name()}'", group.name()))
 
     def take_layer(self, layer: QgsMapLayer) -> None:
         """Removes `layer` from the project but keeps it, so undo can put it back where it was."""
         project = self._project()
-        node = project.layerTreeRoot().findLayer(layer.id())
-        parent = node.parent() if node is not None else project.layerTreeRoot()
-        siblings = parent.children()
-        index = siblings.index(node) if node is not None else 0
-        below = [_node_key(n) for n in siblings[index + 1:]]  # neighbours survive later additions; indexes do not
-        group_name = parent.name() if parent.parent() is not None else None
-        taken = project.takeMapLayer(layer)
-        kept = {"layer": taken}
-
-        def revert() -> None:
-            restored = kept["layer"]
-            root = self._project().layerTreeRoot()
-            # look the group up again: the analyst may have deleted it since (its old object is gone)
-            target = (root.findGroup(group_name) if group_name else None) or root
-            self._project().addMapLayer(restored, False)
-            keys = [_node_key(n) for n in target.children()]
-            at = next((keys.index(k) for k in below if k in keys), len(keys) if below else min(index, len(keys)))
-            target.insertLayer(at, restored)
-
-        self.record(f"removed layer {layer.name()}", revert)
+        change = Change("layer_removed", f"removed layer '{layer.name()}'", layer.id(),
+                        {"xml": st.layer_xml(layer), "where": st.tree_position(project, layer.id())},
+                        was=st.fingerprint(layer))
+        self._parked[layer.id()] = project.takeMapLayer(layer)
+        self.record(change)
 
     def renderer_changing(self, layer: QgsMapLayer) -> None:
         """Call before changing a layer's renderer, opacity or labels."""
-        layer_id = layer.id()
-        renderer = layer.renderer().clone() if layer.renderer() is not None else None
-        opacity = layer.opacity()
-        labeling = layer.labeling().clone() if hasattr(layer, "labeling") and layer.labeling() else None
-        labels_on = layer.labelsEnabled() if hasattr(layer, "labelsEnabled") else None
-
-        def revert() -> None:
-            target = self._project().mapLayer(layer_id)
-            if target is None:
-                return
-            if renderer is not None:
-                target.setRenderer(renderer.clone())
-            target.setOpacity(opacity)
-            if labels_on is not None:
-                target.setLabeling(labeling.clone() if labeling is not None else None)
-                target.setLabelsEnabled(labels_on)
-            target.triggerRepaint()
-
-        self.record(f"restyled layer {layer.name()}", revert)
+        self.record(Change("restyled", f"restyled '{layer.name()}'", layer.id(), st.style_of(layer),
+                           was=st.fingerprint(layer)))
 
     def view_changing(self, canvas: Any) -> None:
         """Call before moving the canvas or changing its CRS."""
-        extent = canvas.extent()
-        crs = canvas.mapSettings().destinationCrs()
-        project_crs = self._project().crs()
-
-        def revert() -> None:
-            if self._project().crs() != project_crs:
-                self._project().setCrs(project_crs)
-            canvas.setDestinationCrs(crs)
-            canvas.setExtent(extent)
-            canvas.refresh()
-
-        self.record("moved the map", revert)
+        self.canvas = self.canvas or (lambda: canvas)
+        view = st.view_of(canvas, self._project())
+        self.record(Change("view", "moved the map", before=view, was=view))
 
     def background_changing(self, canvas: Any) -> None:
-        colour = canvas.canvasColor()
+        self.canvas = self.canvas or (lambda: canvas)
+        colours = st.background_of(canvas, self._project())
+        self.record(Change("background", "changed the map background", before=colours, was=colours))
+
+    # -- kept with the project -------------------------------------------------------------------
+    def save(self) -> None:
         project = self._project()
-        project_colour = project.backgroundColor()
+        turns = [t for t in self._turns if t is not self._open]
+        data = {"version": 1, "next": self._next,
+                "turns": [{**dataclasses.asdict(t), "layouts_before": None} for t in turns]}
+        text = json.dumps(data, separators=(",", ":"))
+        if project.readEntry(*ENTRY)[0] != text:
+            project.writeEntry(*ENTRY, text)
 
-        def revert() -> None:
-            canvas.setCanvasColor(colour)
-            project.setBackgroundColor(project_colour)
-            canvas.refresh()
+    def load(self) -> None:
+        """The history kept in the project (after a plugin reload, or when a project is opened)."""
+        self._turns, self._open, self._parked = [], None, {}
+        self._next = 1
+        text, found = self._project().readEntry(*ENTRY)
+        if not found or not text:
+            return
+        try:
+            data = json.loads(text)
+            for item in data.get("turns", []):
+                changes = [Change(**c) for c in item.pop("changes", [])]
+                self._turns.append(Turn(**item, changes=changes))
+            self._next = max([int(data.get("next", 1))] + [t.number + 1 for t in self._turns])
+        except (ValueError, TypeError, KeyError):
+            log.warning("The project's undo history could not be read; it starts empty.", exc_info=True)
+            self._turns = []
 
-        self.record("changed the map background", revert)
+    def follow_project(self, project: Any, then: Callable[[], None] | None = None) -> Callable[[], None]:
+        """Reads the history again when a project is opened, empties it when the project is closed (and
+        calls `then`, to show it); returns the function that stops following."""
+        self._then = then or (lambda: None)
+        project.readProject.connect(self._project_read)
+        project.cleared.connect(self._project_cleared)
 
+        def stop() -> None:
+            self._looks.stop()
+            for signal, slot in ((project.readProject, self._project_read), (project.cleared, self._project_cleared)):
+                try:
+                    signal.disconnect(slot)
+                except (TypeError, RuntimeError):
+                    pass
+        return stop
 
-@dataclass(frozen=True)
-class UndoOutcome:
-    undone: bool
-    message: str
+    def _project_read(self, *_args: Any) -> None:
+        self.load()
+        self._then()
 
-
-class ChatTurns:
-    """Which chat answer belongs to which agent turn, so the Undo button of an answer undoes
-    exactly the map changes of that turn, and only when it is the newest turn that changed the map."""
-
-    def __init__(self, history: TurnHistory) -> None:
-        self.history = history
-        self._current = ""
-        self._turn_of_message: dict[str, str] = {}
-
-    def begin(self, _text: str = "") -> None:
-        self._current = uuid.uuid4().hex
-        self.history.begin_turn(self._current)
-
-    def busy_changed(self, busy: bool) -> None:
-        if not busy:
-            self.history.end_turn()
-
-    def current_changed_map(self, _tool_name: str = "") -> bool:
-        return self._current in self.history.turn_ids()
-
-    def remember(self, message_id: str) -> None:
-        self._turn_of_message[message_id] = self._current
-
-    def undo(self, message_id: str) -> UndoOutcome:
-        changed = self.history.turn_ids()
-        if not changed or self._turn_of_message.get(message_id) != changed[-1]:
-            return UndoOutcome(False, "Only the most recent turn that changed the map can be undone; "
-                                      "undo that one first.")
-        turn = self.history.undo_last_turn(skip_open=True)
-        if turn is None:
-            return UndoOutcome(False, "Nothing to undo: that turn's changes are already gone.")
-        return UndoOutcome(True, f"Undid {len(turn.changes)} map change(s) of that turn.")
-
-
-def _node_key(node: Any) -> str:
-    return f"layer:{node.layerId()}" if hasattr(node, "layerId") else f"group:{node.name()}"
-
-
-def _remove_if_present(project: Any, layer_id: str) -> None:
-    if project.mapLayer(layer_id) is not None:
-        project.removeMapLayer(layer_id)
+    def _project_cleared(self) -> None:
+        self._turns, self._open, self._parked, self._next = [], None, {}, 1
+        self._looks.stop()
+        self._then()
