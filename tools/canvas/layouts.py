@@ -148,9 +148,11 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 
 def _layers_to_show(deps: ToolDeps, names: list[str] | None) -> list[QgsMapLayer]:
     project = project_of(deps)
-    if names:
-        return [find_layer(project, n) for n in names]
     root = project.layerTreeRoot()
+    if names:  # drawn in the project's order (the parcels' outlines over the index as on the canvas)
+        named = list(dict.fromkeys(find_layer(project, n) for n in names))
+        order = [node.layer() for node in root.findLayers()]
+        return sorted(named, key=lambda lyr: order.index(lyr) if lyr in order else len(order))
     shown = [node.layer() for node in root.findLayers() if node.isVisible() and node.layer() is not None]
     if not shown:
         raise ToolInputError("No layer is visible on the map; load or show a layer first, or name the layers.")
@@ -411,28 +413,33 @@ def _overview(layout: QgsPrintLayout, main: QgsLayoutItemMap, layers: list[QgsMa
 
 def _legend(layout: QgsPrintLayout, main: QgsLayoutItemMap, layers: list[QgsMapLayer],
             space: tuple[float, ...]) -> tuple[QgsLayoutItemLegend, str]:
-    """A legend of exactly these layers, made to fit its space: more columns, then smaller text."""
+    """A legend of exactly these layers, made to fit its space: long names wrapped to its width, then more
+    columns, then smaller text."""
     legend = QgsLayoutItemLegend(layout)
     legend.setTitle("Legend")
     legend.setLinkedMap(main)
     legend.setAutoUpdateModel(False)
     root = legend.model().rootGroup()
     root.clear()
+    texts = []  # per layer: its node, its title and its entries' own texts, before any wrapping
     for layer in layers:
         node = root.addLayer(layer)
         formula = _formula(layer)
-        node.setCustomProperty("legend/title-label", plain(f"{layer.name()} ({formula})" if formula else layer.name()))
-        _inert_entries(legend, node)
+        title = f"{layer.name()} ({formula})" if formula and formula not in layer.name() else layer.name()
+        entries = [str(entry.data(0) or "") for entry in legend.model().layerLegendNodes(node)]
+        texts.append((node, title, entries))
     layout.addLayoutItem(legend)
     _place(legend, *space)
-    _paint_once(layout, space)  # a legend knows its size only once painted (QgsLayoutItemLegend::adjustBoxSize)
     legend.setResizeToContents(True)
     fitted, base = "", _text_sizes(legend)
     for scale, columns in ((s, c) for s in (1.0, 0.9, 0.8, 0.7, 0.6) for c in (1, 2, 3)):
         legend.setColumnCount(columns)  # more columns for a tall legend; smaller text for a wide one
         _set_text_sizes(legend, base, scale)
+        width = (space[2] / columns - 12) / (0.19 * base["SymbolLabel"] * scale)  # characters a line holds
+        for node, title, entries in texts:
+            _set_texts(legend, node, title, entries, max(12, int(width)))
         legend.refresh()
-        _paint_once(layout, space)
+        _paint_once(layout, space)  # a legend knows its size only once painted (QgsLayoutItemLegend::adjustBoxSize)
         legend.adjustBoxSize()
         size = legend.sizeWithUnits()
         if size.width() <= space[2] and size.height() <= space[3]:
@@ -441,10 +448,30 @@ def _legend(layout: QgsPrintLayout, main: QgsLayoutItemMap, layers: list[QgsMapL
             break
     size = legend.sizeWithUnits()
     if size.width() > space[2] or size.height() > space[3]:
+        legend.setColumnCount(1)
         legend.setResizeToContents(False)  # the last resort: clipped inside its frame, never off the page
         _place(legend, space[0], space[1], min(size.width(), space[2]), min(size.height(), space[3]))
         fitted = "legend cut to its space: too many entries; name fewer layers"
     return legend, fitted
+
+
+def _set_texts(legend: QgsLayoutItemLegend, node: Any, title: str, entries: list[str], width: int) -> None:
+    """A layer's title and entries (class names, band names) wrapped at `width` characters and made inert."""
+    from qgis.core import QgsMapLayerLegendUtils
+
+    node.setCustomProperty("legend/title-label", _wrapped(plain(title), width))
+    for index, text in enumerate(entries):
+        wrapped = _wrapped(plain(text), width)
+        if wrapped != text:
+            QgsMapLayerLegendUtils.setLegendNodeUserLabel(node, index, wrapped)
+    legend.model().refreshLayerLegend(node)
+
+
+def _wrapped(text: str, width: int) -> str:
+    """Lines of at most `width` characters, broken at spaces (a legend breaks a line at "\n")."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
 
 
 def _paint_once(layout: QgsPrintLayout, region: tuple[float, ...]) -> None:
@@ -452,17 +479,6 @@ def _paint_once(layout: QgsPrintLayout, region: tuple[float, ...]) -> None:
     from qgis.PyQt.QtCore import QRectF, QSize
 
     QgsLayoutExporter(layout).renderRegionToImage(QRectF(*region), QSize(), 30)
-
-
-def _inert_entries(legend: QgsLayoutItemLegend, node: Any) -> None:
-    """Legend entries (class names, band names) that hold "[%" get the same text made inert."""
-    from qgis.core import QgsMapLayerLegendUtils
-
-    for index, entry in enumerate(legend.model().layerLegendNodes(node)):
-        text = str(entry.data(0) or "")
-        if "[%" in text:
-            QgsMapLayerLegendUtils.setLegendNodeUserLabel(node, index, plain(text))
-    legend.model().refreshLayerLegend(node)
 
 
 _LEGEND_PARTS = ("Title", "Group", "Subgroup", "SymbolLabel")
