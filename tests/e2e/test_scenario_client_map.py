@@ -235,3 +235,65 @@ def test_a_map_of_the_ndvi_over_the_selected_parcels_for_the_client(client_plugi
         QgsLayoutExporter.Success
     edited_text = subprocess.run(["pdftotext", str(edited), "-"], capture_output=True, text=True, check=True).stdout
     assert "NDVI of the parcels, March 2024" in edited_text
+
+
+def _numpy_mean(tif: str, feature) -> float:
+    """The index's mean over the pixels whose centre lies in the parcel, straight from the GeoTIFF."""
+    from matplotlib.path import Path as MplPath
+    from osgeo import gdal
+    from qgis.core import QgsCoordinateTransform
+
+    ds = gdal.Open(tif)
+    values = ds.GetRasterBand(1).ReadAsArray().astype(np.float64)
+    nodata = ds.GetRasterBand(1).GetNoDataValue()
+    if nodata is not None:
+        values[values == nodata] = np.nan
+    gt = ds.GetGeoTransform()
+    crs = QgsCoordinateReferenceSystem()
+    crs.createFromWkt(ds.GetProjection())
+    geometry = QgsGeometry(feature.geometry())
+    geometry.transform(QgsCoordinateTransform(QgsCoordinateReferenceSystem("EPSG:4326"), crs, QgsProject.instance()))
+    ring = [(p.x(), p.y()) for p in geometry.asPolygon()[0]]
+    rows, cols = np.mgrid[0:values.shape[0], 0:values.shape[1]]
+    x = gt[0] + (cols + 0.5) * gt[1]
+    y = gt[3] + (rows + 0.5) * gt[5]
+    inside = MplPath(ring).contains_points(np.column_stack([x.ravel(), y.ravel()])).reshape(values.shape)
+    return float(np.nanmean(values[inside]))
+
+
+def test_an_atlas_of_the_selected_parcels_has_one_page_each_with_its_own_ndvi(client_plugin, emu, served):
+    import re
+
+    _api, world = served
+    parcels, _bbox = _parcels(world)
+    emu.script(
+        Turn(tool_calls=[("compute_index", {"index": "NDVI", "collection": COLLECTION, "datetime": DATES[0],
+                                            "use_selected_features": True, "exact": True})]),
+        lambda body: Turn(tool_calls=[("make_atlas", {
+            "layer": "parcels", "title": "NDVI per parcel", "selected_only": True,
+            "statistics_of": tool_results(body, "compute_index")[0]["layer"]})]),
+        Turn(tool_calls=[("export_print_layout", {"name": "NDVI per parcel", "format": "pdf", "dpi": 96})]),
+        Turn(content="One page per selected parcel."))
+    send(client_plugin, "make an atlas of the selected parcels with their NDVI, one page each, for the client")
+    wait_turn(client_plugin, 90)
+
+    body = emu.chat_requests()[-1]
+    [exported] = tool_results(body, "export_print_layout")
+    layout = QgsProject.instance().layoutManager().layoutByName("NDVI per parcel")
+    assert layout is not None and layout.atlas().enabled()
+    text = subprocess.run(["pdftotext", "-layout", exported["path"], "-"], capture_output=True, text=True,
+                          check=True).stdout
+    pages = [p for p in text.split("\f") if p.strip()]
+    assert len(pages) == 2  # the two selected parcels, not the third
+    tif = tool_results(body, "compute_index")[0]["file"]
+    means = {}
+    for feature in parcels.getFeatures():
+        [page] = [p for p in pages if feature["name"] in p] or [None]
+        if feature["name"] == "Parcel 1":
+            assert page is None
+            continue
+        assert "NDVI per parcel" in page
+        printed = float(re.search(r"NDVI \S+: mean (-?[\d.]+)", page).group(1))
+        means[feature["name"]] = printed
+        assert printed == pytest.approx(_numpy_mean(tif, feature), abs=0.01), feature["name"]
+    assert abs(means["Parcel 2"] - means["Parcel 3"]) > 0.005  # each page its own number

@@ -46,6 +46,7 @@ from qgis.PyQt.QtGui import QFont
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
 from ..output_names import RESERVED_NAMES
+from .atlas_stats import page_geometries, page_statistics, statistics_expression
 from .layout_credits import add_collection_info, credits_text, stac_sources
 from .project_access import canvas_of, find_layer, project_of
 
@@ -122,6 +123,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         page_size: Annotated[Literal[PAGE_SIZES], Field(description="Paper size")] = "A4",
         orientation: Annotated[Literal["landscape", "portrait"], Field(description="Page orientation")] = "landscape",
         name: Annotated[str | None, Field(description="Layout name; default: the title")] = None,
+        statistics_of: Annotated[str | None, Field(
+            description="A raster layer (e.g. the NDVI just computed): each page prints its mean, min and max "
+                        "inside that page's feature")] = None,
     ) -> CallToolResult:
         """Make an atlas: one map page per feature of a layer (e.g. per parcel), each zoomed to its feature with that feature's own numbers under the title; export it with export_print_layout. E.g. 'one page per selected parcel with its NDVI'."""
         project = project_of(deps)
@@ -134,15 +138,24 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if coverage not in shown:
             shown = [coverage, *shown]
         extent = QgsCoordinateTransform(coverage.crs(), project.crs(), project).transformBoundingBox(coverage.extent())
+        line = feature_line(coverage, fields)
+        statistics: dict[int, dict] = {}
+        if statistics_of:
+            raster = find_layer(project, statistics_of)
+            statistics = await page_statistics(deps, statistics_of, page_geometries(project, coverage, ids))
+            line = f"{line} — {plain(raster.name().split(' — ')[0])}: {statistics_expression(statistics)}"
         layout_name = " ".join((name or title).split())[:120] or "Atlas"
         layout, replaced = _fresh_layout(project, layout_name)
         report = compose(layout, title=title, subtitle=None, layers=shown, extent=extent, crs=project.crs(),
                          page_size=page_size, orientation=orientation, credits=await _credits(deps, shown),
-                         feature_line=feature_line(coverage, fields))
+                         feature_line=line)
         pages = _enable_atlas(layout, coverage, ids)
-        return ok({"layout": layout_name, "replaced": replaced, "pages": pages, **report},
+        per_page = [{"feature_id": fid, **values} for fid, values in sorted(statistics.items())]
+        return ok({"layout": layout_name, "replaced": replaced, "pages": pages, "page_statistics": per_page,
+                   **report},
                   f"Atlas '{layout_name}': {pages} page(s), one per feature of '{coverage.name()}'"
-                  f"{' (selected)' if ids else ''}. Export it with export_print_layout.")
+                  f"{' (selected)' if ids else ''}" + (f", each with its mean of '{statistics_of}'" if statistics_of
+                                                       else "") + ". Export it with export_print_layout.")
 
 # -- what goes on the page ---------------------------------------------------------------------
 
