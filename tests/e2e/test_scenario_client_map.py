@@ -218,6 +218,23 @@ def test_a_map_of_the_ndvi_over_the_selected_parcels_for_the_client(client_plugi
     expected_mm = metres / main.scale() * 1000
     assert abs(_first_segment_mm(pixels, bar.sceneBoundingRect()) - expected_mm) < 0.5
 
+    # the chat as a report for the file: the question, the page made, and where the data came from
+    emu.script(Turn(tool_calls=[("export_session_report", {"format": "pdf", "file_name": "../client report"})]),
+               Turn(content="The report is written."))
+    send(client_plugin, "make a report of this session")
+    wait_turn(client_plugin, 60)
+    [report] = tool_results(emu.chat_requests()[-1], "export_session_report")
+    assert report["path"].startswith(str(client_plugin.runtime.profile_dir)) and report["path"].endswith(".pdf")
+    assert "/../" not in report["path"] and report["pictures"] == 1  # the page's picture
+    report_text = " ".join(subprocess.run(["pdftotext", report["path"], "-"], capture_output=True, text=True,
+                                          check=True).stdout.split())
+    for expected in ("make a map of the NDVI over the selected parcels for the client", "Provenance",
+                     "compute_index", f"A-{DATES[0]}", COLLECTION, "make_print_layout", "The map is ready"):
+        assert expected in report_text, (expected, report_text)
+    images = subprocess.run(["pdfimages", "-list", report["path"]], capture_output=True, text=True,
+                            check=True).stdout.strip().splitlines()
+    assert len([line for line in images[2:] if line.split()[2] == "image"]) == 1  # the exported page's picture
+
     # saved, reopened, still the analyst's layout to edit
     path = tmp_path / "client.qgz"
     assert QgsProject.instance().write(str(path))
