@@ -29,7 +29,7 @@ from qgis.PyQt.QtGui import QColor, QFont, QPainter
 
 from ..common import WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
-from .layouts import new_output_path
+from .layout_export import new_output_path
 from .project_access import canvas_of, find_layer, project_of
 
 MAX_FRAMES = 60

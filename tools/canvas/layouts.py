@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -21,7 +20,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
-    Qgis,
     QgsApplication,
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
@@ -45,7 +43,7 @@ from qgis.PyQt.QtGui import QFont
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..output_names import RESERVED_NAMES
+from .layout_export import export, new_output_path, thumbnail_of
 from .atlas_stats import page_geometries, page_statistics, statistics_expression
 from .layout_credits import add_collection_info, credits_text, stac_sources
 from .project_access import canvas_of, find_layer, project_of
@@ -59,7 +57,6 @@ GAP = 5.0  # between the map and the panel
 SMALL_AREA_M = 50_000  # a map narrower than this gets an overview inset
 NORTH_ARROW = "arrows/NorthArrow_02.svg"
 PAGE_SIZES = ("A4", "A3", "A5", "Letter", "Legal")
-_UNSAFE = re.compile(r"[^\w.\- ]+")
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -105,7 +102,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             names = ", ".join(lyt.name() for lyt in project_of(deps).layoutManager().printLayouts()) or "none"
             raise ToolInputError(f"No print layout named '{name}'. Layouts in the project: {names}.")
         target = new_output_path(deps.output_dir(), file_name or name, "." + format)
-        export(layout, target, format, dpi)
+        await export(layout, target, format, dpi)
         thumbnail = thumbnail_of(layout, new_output_path(deps.output_dir(), f"{target.stem} page 1", ".png"))
         return ok({"layout": name, "path": str(target), "format": format, "dpi": dpi,
                    "bytes": target.stat().st_size, "thumbnail_file": str(thumbnail)},
@@ -523,76 +520,3 @@ def _formula(layer: QgsMapLayer) -> str:
     abstract = layer.abstract() or ""
     head = abstract.split(". Items:", 1)[0]
     return head if "=" in head and len(head) < 80 else ""
-
-
-# -- files --------------------------------------------------------------------------------------
-
-def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
-    """A new file in the output folder: one safe name component, the suffix forced, never an existing file."""
-    stem = _UNSAFE.sub("_", Path(str(wanted).replace("\\", "/")).name).strip(" ._") or "layout"
-    stem = stem[:100]
-    if suffix and stem.lower().endswith(suffix):
-        stem = stem[: -len(suffix)]
-    if stem.lower() in RESERVED_NAMES:  # NUL, CON…: names Windows refuses, as the tools' other outputs
-        stem = f"_{stem}"
-    folder.mkdir(parents=True, exist_ok=True)
-    target, n = folder / f"{stem}{suffix}", 2
-    while target.exists():
-        target, n = folder / f"{stem} ({n}){suffix}", n + 1
-    resolved = target.resolve()
-    if resolved.parent != folder.resolve():
-        raise ToolInputError("The file name must be a plain name inside the plugin's output folder.")
-    return target
-
-
-def thumbnail_of(layout: QgsPrintLayout, target: Path, dpi: int = 30) -> Path:
-    """A small picture of the first page, for the chat (an atlas shows its first feature's page)."""
-    from qgis.PyQt.QtCore import QSize
-
-    if layout.atlas().enabled():
-        layout.atlas().beginRender()
-        layout.atlas().first()
-    image = QgsLayoutExporter(layout).renderPageToImage(0, QSize(), dpi)
-    if layout.atlas().enabled():
-        layout.atlas().endRender()
-    image.save(str(target), "PNG")
-    return target
-
-
-def _as_text(settings: Any) -> Any:
-    """Text stays text in a PDF or SVG (searchable, selectable, read by screen readers): newer QGIS
-    writes it as outlines by default."""
-    from qgis.core import QgsRenderContext
-
-    always = getattr(getattr(Qgis, "TextRenderFormat", None), "AlwaysText", None) \
-        or QgsRenderContext.TextFormatAlwaysText
-    settings.textRenderFormat = always
-    return settings
-
-
-def export(layout: QgsPrintLayout, target: Path, fmt: str, dpi: int) -> None:
-    exporter = QgsLayoutExporter(layout)
-    if layout.atlas().enabled():
-        if fmt != "pdf":
-            raise ToolInputError("An atlas is exported as one PDF (a page per feature); use format 'pdf'.")
-        settings = _as_text(QgsLayoutExporter.PdfExportSettings())
-        settings.dpi = dpi
-        result, error = QgsLayoutExporter.exportToPdf(layout.atlas(), str(target), settings)
-        if result != QgsLayoutExporter.Success or not target.exists():
-            raise ToolInputError(f"QGIS could not export the atlas ({error or result}); check the output folder.")
-        return
-    if fmt == "pdf":
-        settings = _as_text(QgsLayoutExporter.PdfExportSettings())
-        settings.dpi = dpi
-        result = exporter.exportToPdf(str(target), settings)
-    elif fmt == "svg":
-        settings = _as_text(QgsLayoutExporter.SvgExportSettings())
-        settings.dpi = dpi
-        result = exporter.exportToSvg(str(target), settings)
-    else:
-        settings = QgsLayoutExporter.ImageExportSettings()
-        settings.dpi = dpi
-        result = exporter.exportToImage(str(target), settings)
-    if result != QgsLayoutExporter.Success or not target.exists():
-        raise ToolInputError(f"QGIS could not export the layout ({exporter.errorMessage() or result}); "
-                             "check the output folder's free space and permissions.")
