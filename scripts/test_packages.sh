@@ -15,7 +15,7 @@ if [ -z "$major" ]; then
   echo "test_packages: apt knows no 'postgresql' package; run apt-get update" >&2
   exit 1
 fi
-packages=(redis-server postgresql "postgresql-$major-postgis-3" poppler-utils)  # poppler: the print-layout tests read their PDFs
+packages=(redis-server postgresql "postgresql-$major-postgis-3" poppler-utils ffmpeg)  # poppler: the print-layout tests read their PDFs; ffmpeg: the MP4 animation test
 if apt-cache show "postgresql-$major-pgvector" >/dev/null 2>&1; then
   packages+=("postgresql-$major-pgvector")
 fi

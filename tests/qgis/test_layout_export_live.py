@@ -8,7 +8,14 @@ import asyncio
 import subprocess
 
 import httpx
-from qgis.core import QgsCoordinateReferenceSystem, QgsFeature, QgsGeometry, QgsProject, QgsRectangle, QgsVectorLayer
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsFeature,
+    QgsGeometry,
+    QgsProject,
+    QgsRectangle,
+    QgsVectorLayer,
+)
 
 from stacgis_agent.agent.config import DEMO_CATALOG
 from stacgis_agent.tools.canvas import family

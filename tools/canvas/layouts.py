@@ -43,9 +43,9 @@ from qgis.PyQt.QtGui import QFont
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
-from .layout_export import export, new_output_path, thumbnail_of
 from .atlas_stats import page_geometries, page_statistics, statistics_expression
 from .layout_credits import add_collection_info, credits_text, stac_sources
+from .layout_export import export, new_output_path, thumbnail_of
 from .project_access import canvas_of, find_layer, project_of
 
 log = logging.getLogger(__name__)
