@@ -314,3 +314,37 @@ def test_an_atlas_of_the_selected_parcels_has_one_page_each_with_its_own_ndvi(cl
         means[feature["name"]] = printed
         assert printed == pytest.approx(_numpy_mean(tif, feature), abs=0.01), feature["name"]
     assert abs(means["Parcel 2"] - means["Parcel 3"]) > 0.005  # each page its own number
+
+
+def test_an_animation_of_the_ndvi_dates_gives_dated_frames_a_gif_and_an_mp4(client_plugin, emu, served, qgis_iface):
+    import shutil
+
+    from PIL import Image
+
+    from testkit.qgis_drivers.analyst_view import show_lonlat
+
+    _api, world = served
+    _parcel_layer, bbox = _parcels(world)
+    qgis_iface.mapCanvas().resize(800, 600)
+    show_lonlat(qgis_iface, bbox)
+    turns = [Turn(tool_calls=[("compute_index", {"index": "NDVI", "collection": COLLECTION, "datetime": date,
+                                                 "item_id": f"A-{date}"})]) for date in DATES[:2]]
+    emu.script(*turns,
+               lambda body: Turn(tool_calls=[("export_animation", {
+                   "layers": [r["layer"] for r in tool_results(body, "compute_index")], "name": "ndvi spring"})]),
+               Turn(content="The animation is ready."))
+    send(client_plugin, "animate the NDVI of March and April over the parcels")
+    wait_turn(client_plugin, 120)
+
+    [animation] = tool_results(emu.chat_requests()[-1], "export_animation")
+    assert [d[:10] for d in animation["dates"]] == list(DATES[:2])  # one frame per date, in order
+    frames = [Image.open(path).convert("RGB") for path in animation["frames"]]
+    assert len(frames) == 2 and frames[0].tobytes() != frames[1].tobytes()  # each date its own picture
+    with Image.open(animation["gif"]) as gif:
+        assert gif.n_frames == 2
+    if shutil.which("ffmpeg"):
+        assert animation["mp4"] and animation["mp4"].startswith(str(client_plugin.runtime.profile_dir))
+    else:
+        assert animation["mp4"] is None and "ffmpeg is not installed" in animation["mp4_note"]
+    answer = client_plugin.runtime.panel.conversation.bubbles()[-1]
+    assert answer.images() == [animation["thumbnail_file"]]
