@@ -252,6 +252,7 @@ class AgentRuntime:
         self.profile_dir = Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
         self.provider = self.stores = self.http = self.deps = self.server = None
         self.session = self.panel = self.endpoint = None
+        self._agent = None  # the chat's AgentLoop, for export_session_report
         self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
         self.turns = None  # tools.canvas.undo_turns.ChatTurns: which answer belongs to which turn
         self.history_view = None  # ui.undo_history.UndoHistoryView, the dock's History tab
@@ -285,7 +286,7 @@ class AgentRuntime:
         self.deps = ToolDeps.from_settings(
             s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,
             embed=self.provider.embed, project=QgsProject.instance, iface=lambda: self.iface,
-            work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"))
+            work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"), chat_record=self._chat_record)
         self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
         self.server = build_server(self.deps, extra_families=[canvas_family])
         self.history = history_of(self.deps)
@@ -325,9 +326,21 @@ class AgentRuntime:
     def _new_agent(self, session_id: str | None):
         from .agent.loop import AgentLoop
 
-        return AgentLoop(self.provider, self.server, self.settings, session_id=session_id,
-                         memory_store=self.stores.memories, embed=self.provider.embed,
-                         session_store=self.stores.sessions, user=self.settings.user)
+        self._agent = AgentLoop(self.provider, self.server, self.settings, session_id=session_id,
+                                memory_store=self.stores.memories, embed=self.provider.embed,
+                                session_store=self.stores.sessions, user=self.settings.user)
+        return self._agent
+
+    async def _chat_record(self):
+        """The chat the dock runs now, with the events shown so far (export_session_report's input)."""
+        from .agent.stores.base import SessionInfo, SessionRecord
+
+        agent = self._agent
+        if agent is None:
+            return None
+        saved = await self.stores.sessions.history(agent.session_id)
+        info = saved.info if saved is not None else SessionInfo(agent.session_id, self.settings.user, "", 0.0, 0.0)
+        return SessionRecord(info, {}, list(agent.log))
 
     async def _start_endpoint(self, families) -> None:
         """The outside MCP endpoint; any failure (a busy port…) is said in the dock, the chat keeps working."""

@@ -32,6 +32,7 @@ class ToolDeps:
     iface: Callable[[], Any] = lambda: None  # returns QGIS's iface (canvas, main window), or None without QGIS
     turn_history: Any = None  # tools.canvas.undo.TurnHistory; the canvas family makes one when None
     outside_client: bool = False  # True for the server of the outside MCP endpoint: file access is limited
+    chat_record: Callable[[], Awaitable[Any]] | None = None  # the dock's current chat as a SessionRecord (reports)
 
     def allowed_folders(self) -> list[Path]:
         """Local folders an outside client may read from, symlinks resolved: the tools' output folder,

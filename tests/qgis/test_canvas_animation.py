@@ -69,3 +69,43 @@ async def test_layers_without_dates_are_named_and_nothing_is_written(client):
     result = await one.call_tool("export_animation", {})
     assert result.is_error and "has dates" in result.content[0].text
     assert not any(p.suffix == ".gif" for p in deps.output_dir().rglob("*"))
+
+
+async def _two_dates(one, canvas):
+    for item in ("demo-ndvi-2025-06-15", "demo-ndvi-2025-09-15"):
+        loaded = await one.call_tool("load_stac_items", {"collection": "demo-ndvi", "item_ids": [item]})
+        assert not loaded.is_error, loaded.content[0].text
+    canvas.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
+    canvas.setExtent(QgsRectangle(4.79, 45.73, 4.88, 45.79))
+
+
+async def test_an_mp4_plays_the_frames_at_their_pace_when_ffmpeg_is_installed(client):
+    import json
+    import shutil
+    import subprocess
+
+    assert shutil.which("ffmpeg") and shutil.which("ffprobe"), "ffmpeg is missing: `make setup-servers` installs it"
+    one, deps, canvas = client
+    await _two_dates(one, canvas)
+    result = await one.call_tool("export_animation", {"name": "ndvi video", "seconds_per_frame": 1.5})
+    assert not result.is_error, result.content[0].text
+    video = result.structured_content["mp4"]
+    assert video and video.startswith(str(deps.output_dir())) and video.endswith("ndvi video.mp4")
+    assert "MP4" in result.content[0].text
+    probe = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-show_format", "-of", "json",
+                                       video], capture_output=True, text=True, check=True).stdout)
+    [stream] = probe["streams"]
+    assert stream["codec_name"] in ("h264", "mpeg4") and stream["pix_fmt"] == "yuv420p"
+    assert stream["width"] % 2 == 0 and stream["height"] % 2 == 0
+    assert float(probe["format"]["duration"]) == pytest.approx(3.0, abs=0.6)  # two frames, 1.5 s each
+
+
+async def test_without_ffmpeg_the_answer_says_there_is_no_mp4_and_why(client, monkeypatch):
+    one, _deps, canvas = client
+    await _two_dates(one, canvas)
+    monkeypatch.setenv("PATH", "/nonexistent")  # this machine as one without ffmpeg
+    result = await one.call_tool("export_animation", {"name": "ndvi no video"})
+    assert not result.is_error, result.content[0].text
+    assert result.structured_content["mp4"] is None
+    assert "no MP4: ffmpeg is not installed" in result.content[0].text
+    assert result.structured_content["gif"]  # the GIF is still made (Pillow)

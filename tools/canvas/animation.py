@@ -1,6 +1,7 @@
 """A time series on the map as an animation: QGIS's temporal controller set over the loaded layers, one
-frame per date the layers hold (a STAC item's date or range), each frame stamped with its date, and a
-GIF when an encoder is there (Pillow, else ffmpeg); otherwise the frames alone, and the answer says so.
+frame per date the layers hold (a STAC item's date or range), each frame stamped with its date, a GIF when
+an encoder is there (Pillow, else ffmpeg) and an MP4 (H.264) when ffmpeg is installed; otherwise the frames
+alone, and the answer says which files could not be made and why. Encoding runs in a worker thread.
 
 Frames render on QGIS's main thread, like QGIS's own animation export: a layer's renderer is made
 where the job starts, and a layer the map also draws must not be read from another thread.
@@ -8,6 +9,7 @@ where the job starts, and a layer the map also draws must not be read from anoth
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import subprocess
 from pathlib import Path
@@ -29,7 +31,7 @@ from qgis.PyQt.QtGui import QColor, QFont, QPainter
 
 from ..common import WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
-from .layouts import new_output_path
+from .layout_export import new_output_path
 from .project_access import canvas_of, find_layer, project_of
 
 MAX_FRAMES = 60
@@ -43,6 +45,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             description="Layers to animate; default: the visible layers that have dates")] = None,
         seconds_per_frame: Annotated[float, Field(ge=0.1, le=10)] = 1.0,
         name: Annotated[str, Field(description="File name for the GIF and the frames' folder")] = "animation",
+        mp4: Annotated[bool, Field(description="Also an MP4 video (needs ffmpeg on this machine)")] = True,
     ) -> CallToolResult:
         """Animate dated layers (scenes of several days) as a GIF: sets QGIS's Temporal Controller over them and writes one dated frame per date into the output folder. E.g. 'make an animation of these scenes'."""
         project = project_of(deps)
@@ -54,12 +57,19 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         folder.mkdir()
         frames = [_render(canvas, chosen, span, folder / f"frame{i:03d}.png", i, len(ranges))
                   for i, span in enumerate(ranges, start=1)]
-        gif, encoder = encode_gif(frames, new_output_path(deps.output_dir(), name, ".gif"), seconds_per_frame)
+        gif, encoder = await asyncio.to_thread(encode_gif, frames, new_output_path(deps.output_dir(), name, ".gif"),
+                                               seconds_per_frame)
+        video, video_note = None, ""
+        if mp4:
+            video, video_note = await asyncio.to_thread(
+                encode_mp4, frames, new_output_path(deps.output_dir(), name, ".mp4"), seconds_per_frame)
         dates = [_date_text(span) for span in ranges]
         said = f"GIF {gif} (encoded with {encoder})" if gif else \
             "no GIF: neither Pillow nor ffmpeg is installed (the frames are there)"
+        said += f"; MP4 {video}" if video else (f"; {video_note}" if video_note else "")
         return ok({"frames": [str(f) for f in frames], "thumbnail_file": str(frames[0]), "dates": dates,
-                   "gif": str(gif) if gif else None,
+                   "gif": str(gif) if gif else None, "mp4": str(video) if video else None,
+                   "mp4_note": video_note or None,
                    "encoder": encoder, "layers": [lyr.name() for lyr in chosen]},
                   f"{len(frames)} frame(s), {dates[0]} to {dates[-1]}, in {folder}; {said}. The Temporal "
                   "Controller is set to the same dates (View ▸ Panels ▸ Temporal Controller to play them).")
@@ -163,3 +173,26 @@ def encode_gif(frames: list[Path], target: Path, seconds_per_frame: float) -> tu
     subprocess.run([ffmpeg, "-loglevel", "error", "-y", "-framerate", f"{1 / seconds_per_frame:g}",
                     "-i", str(frames[0].parent / "frame%03d.png"), str(target)], check=True, timeout=300)
     return target, "ffmpeg"
+
+
+def encode_mp4(frames: list[Path], target: Path, seconds_per_frame: float) -> tuple[Path | None, str]:
+    """An H.264 MP4 of the frames with ffmpeg (MPEG-4 Part 2 when this ffmpeg has no H.264 encoder), played at
+    `seconds_per_frame`; (None, why) when ffmpeg is not installed or fails."""
+    ffmpeg = shutil.which("ffmpeg")
+    if ffmpeg is None:
+        return None, ("no MP4: ffmpeg is not installed on this machine (install ffmpeg for videos; the GIF "
+                      "and the frames are there)")
+    source = ["-framerate", f"{1 / seconds_per_frame:g}", "-i", str(frames[0].parent / "frame%03d.png")]
+    # 25 fps made by the fps filter (which holds the last frame for its own time, as `-r` does not), even
+    # sizes and yuv420p: what players accept
+    even = ["-vf", "fps=25,scale=trunc(iw/2)*2:trunc(ih/2)*2", "-pix_fmt", "yuv420p"]
+    error = ""
+    for codec in ("libx264", "mpeg4"):
+        done = subprocess.run([ffmpeg, "-loglevel", "error", "-n", *source, *even, "-c:v", codec, str(target)],
+                              capture_output=True, text=True, timeout=300)
+        if done.returncode == 0 and target.exists():
+            return target, ""
+        error = (done.stderr or "").strip().splitlines()[-1:] or [f"exit {done.returncode}"]
+        error = error[0][:200]
+        target.unlink(missing_ok=True)
+    return None, f"no MP4: ffmpeg could not encode the frames ({error})"

@@ -17,6 +17,7 @@ from . import (
     map_view,
     panels,
     processing_tools,
+    report_tool,
     result_layers,
     stac_layers,
     styles,
@@ -25,7 +26,7 @@ from . import (
 from .project_access import history_of
 
 MODULES = (stac_layers, layers, result_layers, zoom, styles, basemaps, panels, map_view, processing_tools,
-           index_layer, layouts, animation)
+           index_layer, layouts, animation, report_tool)
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:

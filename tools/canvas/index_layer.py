@@ -21,6 +21,7 @@ from ..stac.search import MAX_ITEMS, ItemSearch
 from ..stac.timeutil import normalise_interval
 from .project_access import add_to_project
 from .raster_styles import pseudocolor
+from .stac_layers import _link_metadata, _set_time
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -67,6 +68,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         renderer = pseudocolor(layer, 1, -bound, bound, data["ramp"], data["invert_ramp"])
         _label_legend(renderer, data["index"], data["formula"])
         layer.setAbstract(f"{data['legend']}. Items: {', '.join(data['items'])}. Read at {data['resolution']}.")
+        _link_metadata(layer, items, data["items"], cat.config.url)  # a print layout's credits read these
+        used = sorted(str((i.get("properties") or {}).get("datetime") or "") for i in items
+                      if str(i.get("id")) in data["items"])
+        _set_time(layer, used[0] if used and used[0] else None, used[-1] if used else None)
         add_to_project(deps, [layer])
         data["layer"] = layer.name()
         return ok(data, f"Added '{layer.name()}' ({len(data['items'])} item(s), mean {data['mean']:.3f}, "

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -21,7 +20,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
-    Qgis,
     QgsApplication,
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
@@ -45,8 +43,9 @@ from qgis.PyQt.QtGui import QFont
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..output_names import RESERVED_NAMES
+from .atlas_stats import page_geometries, page_statistics, statistics_expression
 from .layout_credits import add_collection_info, credits_text, stac_sources
+from .layout_export import export, new_output_path, thumbnail_of
 from .project_access import canvas_of, find_layer, project_of
 
 log = logging.getLogger(__name__)
@@ -58,7 +57,6 @@ GAP = 5.0  # between the map and the panel
 SMALL_AREA_M = 50_000  # a map narrower than this gets an overview inset
 NORTH_ARROW = "arrows/NorthArrow_02.svg"
 PAGE_SIZES = ("A4", "A3", "A5", "Letter", "Legal")
-_UNSAFE = re.compile(r"[^\w.\- ]+")
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -104,7 +102,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             names = ", ".join(lyt.name() for lyt in project_of(deps).layoutManager().printLayouts()) or "none"
             raise ToolInputError(f"No print layout named '{name}'. Layouts in the project: {names}.")
         target = new_output_path(deps.output_dir(), file_name or name, "." + format)
-        export(layout, target, format, dpi)
+        await export(layout, target, format, dpi)
         thumbnail = thumbnail_of(layout, new_output_path(deps.output_dir(), f"{target.stem} page 1", ".png"))
         return ok({"layout": name, "path": str(target), "format": format, "dpi": dpi,
                    "bytes": target.stat().st_size, "thumbnail_file": str(thumbnail)},
@@ -122,6 +120,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         page_size: Annotated[Literal[PAGE_SIZES], Field(description="Paper size")] = "A4",
         orientation: Annotated[Literal["landscape", "portrait"], Field(description="Page orientation")] = "landscape",
         name: Annotated[str | None, Field(description="Layout name; default: the title")] = None,
+        statistics_of: Annotated[str | None, Field(
+            description="A raster layer (e.g. the NDVI just computed): each page prints its mean, min and max "
+                        "inside that page's feature")] = None,
     ) -> CallToolResult:
         """Make an atlas: one map page per feature of a layer (e.g. per parcel), each zoomed to its feature with that feature's own numbers under the title; export it with export_print_layout. E.g. 'one page per selected parcel with its NDVI'."""
         project = project_of(deps)
@@ -134,23 +135,34 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if coverage not in shown:
             shown = [coverage, *shown]
         extent = QgsCoordinateTransform(coverage.crs(), project.crs(), project).transformBoundingBox(coverage.extent())
+        line = feature_line(coverage, fields)
+        statistics: dict[int, dict] = {}
+        if statistics_of:
+            raster = find_layer(project, statistics_of)
+            statistics = await page_statistics(deps, statistics_of, page_geometries(project, coverage, ids))
+            line = f"{line} — {plain(raster.name().split(' — ')[0])}: {statistics_expression(statistics)}"
         layout_name = " ".join((name or title).split())[:120] or "Atlas"
         layout, replaced = _fresh_layout(project, layout_name)
         report = compose(layout, title=title, subtitle=None, layers=shown, extent=extent, crs=project.crs(),
                          page_size=page_size, orientation=orientation, credits=await _credits(deps, shown),
-                         feature_line=feature_line(coverage, fields))
+                         feature_line=line)
         pages = _enable_atlas(layout, coverage, ids)
-        return ok({"layout": layout_name, "replaced": replaced, "pages": pages, **report},
+        per_page = [{"feature_id": fid, **values} for fid, values in sorted(statistics.items())]
+        return ok({"layout": layout_name, "replaced": replaced, "pages": pages, "page_statistics": per_page,
+                   **report},
                   f"Atlas '{layout_name}': {pages} page(s), one per feature of '{coverage.name()}'"
-                  f"{' (selected)' if ids else ''}. Export it with export_print_layout.")
+                  f"{' (selected)' if ids else ''}" + (f", each with its mean of '{statistics_of}'" if statistics_of
+                                                       else "") + ". Export it with export_print_layout.")
 
 # -- what goes on the page ---------------------------------------------------------------------
 
 def _layers_to_show(deps: ToolDeps, names: list[str] | None) -> list[QgsMapLayer]:
     project = project_of(deps)
-    if names:
-        return [find_layer(project, n) for n in names]
     root = project.layerTreeRoot()
+    if names:  # drawn in the project's order (the parcels' outlines over the index as on the canvas)
+        named = list(dict.fromkeys(find_layer(project, n) for n in names))
+        order = [node.layer() for node in root.findLayers()]
+        return sorted(named, key=lambda lyr: order.index(lyr) if lyr in order else len(order))
     shown = [node.layer() for node in root.findLayers() if node.isVisible() and node.layer() is not None]
     if not shown:
         raise ToolInputError("No layer is visible on the map; load or show a layer first, or name the layers.")
@@ -411,28 +423,33 @@ def _overview(layout: QgsPrintLayout, main: QgsLayoutItemMap, layers: list[QgsMa
 
 def _legend(layout: QgsPrintLayout, main: QgsLayoutItemMap, layers: list[QgsMapLayer],
             space: tuple[float, ...]) -> tuple[QgsLayoutItemLegend, str]:
-    """A legend of exactly these layers, made to fit its space: more columns, then smaller text."""
+    """A legend of exactly these layers, made to fit its space: long names wrapped to its width, then more
+    columns, then smaller text."""
     legend = QgsLayoutItemLegend(layout)
     legend.setTitle("Legend")
     legend.setLinkedMap(main)
     legend.setAutoUpdateModel(False)
     root = legend.model().rootGroup()
     root.clear()
+    texts = []  # per layer: its node, its title and its entries' own texts, before any wrapping
     for layer in layers:
         node = root.addLayer(layer)
         formula = _formula(layer)
-        node.setCustomProperty("legend/title-label", plain(f"{layer.name()} ({formula})" if formula else layer.name()))
-        _inert_entries(legend, node)
+        title = f"{layer.name()} ({formula})" if formula and formula not in layer.name() else layer.name()
+        entries = [str(entry.data(0) or "") for entry in legend.model().layerLegendNodes(node)]
+        texts.append((node, title, entries))
     layout.addLayoutItem(legend)
     _place(legend, *space)
-    _paint_once(layout, space)  # a legend knows its size only once painted (QgsLayoutItemLegend::adjustBoxSize)
     legend.setResizeToContents(True)
     fitted, base = "", _text_sizes(legend)
     for scale, columns in ((s, c) for s in (1.0, 0.9, 0.8, 0.7, 0.6) for c in (1, 2, 3)):
         legend.setColumnCount(columns)  # more columns for a tall legend; smaller text for a wide one
         _set_text_sizes(legend, base, scale)
+        width = (space[2] / columns - 12) / (0.19 * base["SymbolLabel"] * scale)  # characters a line holds
+        for node, title, entries in texts:
+            _set_texts(legend, node, title, entries, max(12, int(width)))
         legend.refresh()
-        _paint_once(layout, space)
+        _paint_once(layout, space)  # a legend knows its size only once painted (QgsLayoutItemLegend::adjustBoxSize)
         legend.adjustBoxSize()
         size = legend.sizeWithUnits()
         if size.width() <= space[2] and size.height() <= space[3]:
@@ -441,10 +458,30 @@ def _legend(layout: QgsPrintLayout, main: QgsLayoutItemMap, layers: list[QgsMapL
             break
     size = legend.sizeWithUnits()
     if size.width() > space[2] or size.height() > space[3]:
+        legend.setColumnCount(1)
         legend.setResizeToContents(False)  # the last resort: clipped inside its frame, never off the page
         _place(legend, space[0], space[1], min(size.width(), space[2]), min(size.height(), space[3]))
         fitted = "legend cut to its space: too many entries; name fewer layers"
     return legend, fitted
+
+
+def _set_texts(legend: QgsLayoutItemLegend, node: Any, title: str, entries: list[str], width: int) -> None:
+    """A layer's title and entries (class names, band names) wrapped at `width` characters and made inert."""
+    from qgis.core import QgsMapLayerLegendUtils
+
+    node.setCustomProperty("legend/title-label", _wrapped(plain(title), width))
+    for index, text in enumerate(entries):
+        wrapped = _wrapped(plain(text), width)
+        if wrapped != text:
+            QgsMapLayerLegendUtils.setLegendNodeUserLabel(node, index, wrapped)
+    legend.model().refreshLayerLegend(node)
+
+
+def _wrapped(text: str, width: int) -> str:
+    """Lines of at most `width` characters, broken at spaces (a legend breaks a line at "\n")."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
 
 
 def _paint_once(layout: QgsPrintLayout, region: tuple[float, ...]) -> None:
@@ -452,17 +489,6 @@ def _paint_once(layout: QgsPrintLayout, region: tuple[float, ...]) -> None:
     from qgis.PyQt.QtCore import QRectF, QSize
 
     QgsLayoutExporter(layout).renderRegionToImage(QRectF(*region), QSize(), 30)
-
-
-def _inert_entries(legend: QgsLayoutItemLegend, node: Any) -> None:
-    """Legend entries (class names, band names) that hold "[%" get the same text made inert."""
-    from qgis.core import QgsMapLayerLegendUtils
-
-    for index, entry in enumerate(legend.model().layerLegendNodes(node)):
-        text = str(entry.data(0) or "")
-        if "[%" in text:
-            QgsMapLayerLegendUtils.setLegendNodeUserLabel(node, index, plain(text))
-    legend.model().refreshLayerLegend(node)
 
 
 _LEGEND_PARTS = ("Title", "Group", "Subgroup", "SymbolLabel")
@@ -494,76 +520,3 @@ def _formula(layer: QgsMapLayer) -> str:
     abstract = layer.abstract() or ""
     head = abstract.split(". Items:", 1)[0]
     return head if "=" in head and len(head) < 80 else ""
-
-
-# -- files --------------------------------------------------------------------------------------
-
-def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
-    """A new file in the output folder: one safe name component, the suffix forced, never an existing file."""
-    stem = _UNSAFE.sub("_", Path(str(wanted).replace("\\", "/")).name).strip(" ._") or "layout"
-    stem = stem[:100]
-    if suffix and stem.lower().endswith(suffix):
-        stem = stem[: -len(suffix)]
-    if stem.lower() in RESERVED_NAMES:  # NUL, CON…: names Windows refuses, as the tools' other outputs
-        stem = f"_{stem}"
-    folder.mkdir(parents=True, exist_ok=True)
-    target, n = folder / f"{stem}{suffix}", 2
-    while target.exists():
-        target, n = folder / f"{stem} ({n}){suffix}", n + 1
-    resolved = target.resolve()
-    if resolved.parent != folder.resolve():
-        raise ToolInputError("The file name must be a plain name inside the plugin's output folder.")
-    return target
-
-
-def thumbnail_of(layout: QgsPrintLayout, target: Path, dpi: int = 30) -> Path:
-    """A small picture of the first page, for the chat (an atlas shows its first feature's page)."""
-    from qgis.PyQt.QtCore import QSize
-
-    if layout.atlas().enabled():
-        layout.atlas().beginRender()
-        layout.atlas().first()
-    image = QgsLayoutExporter(layout).renderPageToImage(0, QSize(), dpi)
-    if layout.atlas().enabled():
-        layout.atlas().endRender()
-    image.save(str(target), "PNG")
-    return target
-
-
-def _as_text(settings: Any) -> Any:
-    """Text stays text in a PDF or SVG (searchable, selectable, read by screen readers): newer QGIS
-    writes it as outlines by default."""
-    from qgis.core import QgsRenderContext
-
-    always = getattr(getattr(Qgis, "TextRenderFormat", None), "AlwaysText", None) \
-        or QgsRenderContext.TextFormatAlwaysText
-    settings.textRenderFormat = always
-    return settings
-
-
-def export(layout: QgsPrintLayout, target: Path, fmt: str, dpi: int) -> None:
-    exporter = QgsLayoutExporter(layout)
-    if layout.atlas().enabled():
-        if fmt != "pdf":
-            raise ToolInputError("An atlas is exported as one PDF (a page per feature); use format 'pdf'.")
-        settings = _as_text(QgsLayoutExporter.PdfExportSettings())
-        settings.dpi = dpi
-        result, error = QgsLayoutExporter.exportToPdf(layout.atlas(), str(target), settings)
-        if result != QgsLayoutExporter.Success or not target.exists():
-            raise ToolInputError(f"QGIS could not export the atlas ({error or result}); check the output folder.")
-        return
-    if fmt == "pdf":
-        settings = _as_text(QgsLayoutExporter.PdfExportSettings())
-        settings.dpi = dpi
-        result = exporter.exportToPdf(str(target), settings)
-    elif fmt == "svg":
-        settings = _as_text(QgsLayoutExporter.SvgExportSettings())
-        settings.dpi = dpi
-        result = exporter.exportToSvg(str(target), settings)
-    else:
-        settings = QgsLayoutExporter.ImageExportSettings()
-        settings.dpi = dpi
-        result = exporter.exportToImage(str(target), settings)
-    if result != QgsLayoutExporter.Success or not target.exists():
-        raise ToolInputError(f"QGIS could not export the layout ({exporter.errorMessage() or result}); "
-                             "check the output folder's free space and permissions.")
