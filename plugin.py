@@ -330,6 +330,7 @@ class AgentRuntime:
     def open_settings(self) -> None:
         from .host.settings_store import load_settings, read_secret, save_settings
         from .tools.outside.http_endpoint import EndpointAccess
+        from .tools.stac.browser_connections import add_to_browser, browser_unavailable
         from .tools.stac.catalog_check import check_catalog_access
         from .ui.settings_dialog import SettingsDialog
 
@@ -337,6 +338,7 @@ class AgentRuntime:
                                 Path(os.path.abspath(__file__)).parent.parent)  # not resolved: may be a symlink
         dialog = SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
                                 read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
+                                add_to_browser=add_to_browser, browser_unavailable=browser_unavailable(),
                                 parent=self.iface.mainWindow())
         if not dialog.exec():
             return
