@@ -1,0 +1,78 @@
+"""A catalog whose assets are signed by its own SAS token endpoint (Planetary-Computer style, e.g. a private
+deployment): a layer loaded from it renders its pixels in QGIS, though GDAL 3.6 reads the token endpoint only
+from its process-wide config, which the plugin never sets. The blob server on loopback refuses any read without
+a token of that endpoint; the rendered layer must equal the same raster rendered from disk."""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+import numpy as np
+import pytest
+from osgeo import gdal
+from qgis.core import QgsProject, QgsRasterLayer
+
+from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.tools.canvas import family
+from stacgis_agent.tools.deps import ToolDeps
+from stacgis_agent.tools.server import build_server
+from testkit.qgis_drivers.canvas_fixtures import make_canvas_data
+from testkit.qgis_drivers.rendered_pixels import render
+from testkit.servers.canvas_servers import gdal_test_config
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.servers.pc_sas import PlanetaryComputerEmulator
+from testkit.worlds.stac_fixtures import write_static_catalog
+
+SIZE = 64
+
+
+@pytest.fixture
+def private_sas(tmp_path):
+    """The token endpoint and its blobs; tokens last 10 minutes like real ones (GDAL renews a minute before)."""
+    root = tmp_path / "blobs"
+    root.mkdir()
+    emulator = PlanetaryComputerEmulator(root, ttl_s=600)
+    data = make_canvas_data(root, emulator.url)
+    collection = f"tiles-{uuid.uuid4().hex[:8]}"  # GDAL keeps a token per collection name for the whole process
+    for doc in (*data.items, *data.collections):
+        for key in ("collection", "id"):
+            if doc.get(key) == "tiles":
+                doc[key] = collection
+    catalog = write_static_catalog(tmp_path / "catalog", data)
+    emulator.start()
+    with gdal_test_config():
+        allowed = gdal.GetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS")
+        gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", None)  # GDAL 3.6 refuses /vsicurl?… paths with it
+        try:
+            yield emulator, catalog, collection, root
+        finally:
+            gdal.SetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS", allowed)
+            QgsProject.instance().removeAllMapLayers()
+            emulator.stop()
+
+
+async def test_a_layer_from_a_catalog_with_its_own_sas_endpoint_renders_its_pixels(private_sas, qgis_iface,
+                                                                                   qgis_new_project, tmp_path):
+    emulator, catalog, collection, root = private_sas
+    assert gdal.GetConfigOption("VSICURL_PC_SAS_TOKEN_URL") is None  # nothing process-wide points GDAL at it
+    config = CatalogConfig(name="Private PC", url=str(catalog), kind="static", access="planetary_computer",
+                           token_url=emulator.token_url, asset_hosts=[f"127.0.0.1:{emulator.port}"])
+    async with httpx.AsyncClient() as http:
+        deps = ToolDeps.from_settings(Settings(catalogs=[config]), http=http, work_dir=str(tmp_path),
+                                      project=QgsProject.instance, iface=lambda: qgis_iface)
+        client = OneShotClient(build_server(deps, extra_families=[family]))
+        loaded = await client.call_tool("load_stac_asset", {"collection": collection, "item_id": "tile-1"})
+    assert not loaded.is_error, loaded.content[0].text
+    [layer] = QgsProject.instance().mapLayers().values()
+    assert "pc_url_signing=yes" in layer.source() and "sig=" not in layer.source()  # the project keeps no token
+    assert gdal.GetConfigOption("VSICURL_PC_SAS_TOKEN_URL") is None
+
+    gdal.VSICurlClearCache()  # QGIS's renderer reads the blocks afresh, signing each request itself
+    drawn = render([layer], layer.crs(), layer.extent(), SIZE, SIZE)
+    local = QgsRasterLayer(str(root / "tile-1.tif"), "same raster from disk", "gdal")
+    local.setRenderer(layer.renderer().clone())
+    expected = render([local], layer.crs(), layer.extent(), SIZE, SIZE)
+    assert (expected[..., :3] != 255).any()  # the raster draws something: a blank render cannot pass
+    assert np.array_equal(drawn, expected)
+    assert emulator.served > 0 and emulator.refused == 0 and emulator.issued  # every read signed by that endpoint
