@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from stacgis_agent.tools.server import build_server
+from testkit.servers.faulty_stac import FaultyStac
 from testkit.servers.mcp_calls import OneShotClient
 from testkit.servers.stac_replay import StacReplay, load_session
 
@@ -74,3 +75,18 @@ async def test_item_search_reports_the_apis_count_not_the_page_back(tmp_path, ma
     data = result.structured_content
     assert data["returned"] == 1 and data["number_matched"] == 26450 and data["more_available"] is True
     assert "1 item(s) of 26450 matched" in result.content[0].text
+
+
+async def test_an_api_that_counts_more_than_it_links_is_said_to_have_more(tmp_path, make_deps):
+    server = FaultyStac(tmp_path).start()  # one scene back, numberMatched 5, no next link
+    server.faults.claimed_matched = 5
+    try:
+        async with httpx.AsyncClient(timeout=10) as http:
+            client = OneShotClient(build_server(make_deps(http, {"faulty": server.url})))
+            result = await client.call_tool("search_items", {"collections": ["scenes"], "limit": 10})
+    finally:
+        server.stop()
+    assert not result.is_error, result.content[0].text
+    data = result.structured_content
+    assert data["returned"] == 1 and data["number_matched"] == 5 and data["more_available"] is True
+    assert "counted 5 matching items but gave no link" in data["notes"][0]
