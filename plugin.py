@@ -202,6 +202,7 @@ class AgentRuntime:
         # Where the plugin keeps its files (sessions, memories, outputs); tests point it elsewhere.
         self.profile_dir = Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
         self.provider = self.stores = self.http = self.deps = self.server = None
+        self.sas_keeper = None  # the task keeping SAS tokens fresh (tools.stac.sas_keeper), when one is needed
         self.session = self.panel = self.endpoint = None
         self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
         self.turns = None  # tools.canvas.undo.ChatTurns: which answer belongs to which turn
@@ -235,6 +236,11 @@ class AgentRuntime:
             embed=self.provider.embed, project=QgsProject.instance, iface=lambda: self.iface,
             work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"))
         self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
+        if self.deps.catalogs.signs_with_own_endpoint():  # their layers' SAS tokens, renewed for QGIS's renderers
+            from .tools.stac.sas_keeper import keep_sas_tokens
+
+            self.sas_keeper = self.tasks.start(keep_sas_tokens(QgsProject.instance, self.deps.catalogs.owner_of),
+                                               name="sas-tokens")
         self.server = build_server(self.deps, extra_families=[canvas_family])
         self.history = history_of(self.deps)
         self.turns = ChatTurns(self.history)
@@ -355,6 +361,9 @@ class AgentRuntime:
 
     # Teardown ----------------------------------------------------------------------------
     async def aclose(self) -> None:
+        if self.sas_keeper is not None:
+            self.sas_keeper.cancel()
+            self.sas_keeper = None
         if self.session is not None:
             await self.session.close_agent()
         if self.endpoint is not None:

@@ -7,7 +7,8 @@
   what its host is allowed, and writes the headers only when every hop stays on the catalog's hosts;
 - Planetary Computer assets get a `/vsicurl?pc_url_signing=yes…` path: GDAL signs each read itself; with a
   catalog's own SAS token endpoint, the worker renews the collection's token from it before each read
-  (GDAL 3.6 reads the endpoint only process-wide but shares the token it got with every thread);
+  (GDAL 3.6 reads the endpoint only process-wide but shares the token it got with every thread), and
+  sas_keeper.py keeps the tokens of the project's layers fresh for QGIS's renderers;
 - S3 settings (keys, requester-pays, region, endpoint) become path-specific options of that bucket's prefix.
 The same path serves a tool reading in a worker thread and QGIS's renderers, and a saved project keeps
 only the path: no token, password or key. Files are written by `prepare()`, in the worker that reads.
@@ -33,6 +34,7 @@ PROBE_TIMEOUT_S = 10.0
 
 PUBLIC = CatalogAccess(CatalogConfig("public", "", access="none"))
 SAS_KEYS = ("VSICURL_PC_SAS_TOKEN_URL", "VSICURL_PC_SAS_SIGN_HREF_URL")
+SAS_PROBE_SUFFIX = ".sas-renewal"  # a name next to the asset: asking it renews the token, the asset's cache stays
 BUCKET_KEYS = ("AWS_REQUEST_PAYER", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_NO_SIGN_REQUEST", "AWS_REGION",
                "AWS_S3_ENDPOINT", "AWS_HTTPS", "AWS_VIRTUAL_HOSTING", "GS_NO_SIGN_REQUEST")
 
@@ -76,7 +78,7 @@ class ReadOptions(dict):
             _write_private(Path(path), "" if self.withheld else text)
             _remove_stale(Path(path))
         if self.sas_path:
-            self._renew_sas_token()
+            self.renew_sas_token()
         if not self.prefix:
             return
         stale = [k for k in BUCKET_KEYS if k not in self.prefix_options
@@ -88,19 +90,21 @@ class ReadOptions(dict):
             gdal.SetPathSpecificOption(self.prefix, key, value)
 
 
-    def _renew_sas_token(self) -> None:
+    def renew_sas_token(self, probe: bool = False) -> None:
         """GDAL 3.6 takes the token endpoint only from its process-wide config, but keeps each collection's token
         for every thread until a minute before it expires: a read here, with the catalog's own endpoint as this
-        thread's option, renews it, so QGIS's renderers (which set no option) sign with it too."""
+        thread's option, renews it, so QGIS's renderers (which set no option) sign with it too. `probe`: ask a
+        name next to the asset instead (a 404 that costs nothing), so the asset's cached blocks stay."""
         keys = [k for k in SAS_KEYS if k in self]
         previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in keys}
+        path = self.sas_path + SAS_PROBE_SUFFIX if probe else self.sas_path
         for key in keys:
             gdal.SetThreadLocalConfigOption(key, self[key])
         try:
-            gdal.VSICurlPartialClearCache(self.sas_path)  # a cached answer asks no token: the read must go out
-            if gdal.VSIStatL(self.sas_path) is None:  # the read that follows says why, in GDAL's words
+            gdal.VSICurlPartialClearCache(path)  # a cached answer asks no token: the request must go out
+            if gdal.VSIStatL(path) is None and not probe:  # the read that follows says why, in GDAL's words
                 log.info("could not renew the SAS token for %s from %s", self.href, self.get(SAS_KEYS[0]))
-                gdal.VSICurlPartialClearCache(self.sas_path)  # not remembered as missing
+                gdal.VSICurlPartialClearCache(path)  # not remembered as missing
         finally:
             for key, value in previous.items():
                 gdal.SetThreadLocalConfigOption(key, value)
