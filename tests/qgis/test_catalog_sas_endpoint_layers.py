@@ -109,3 +109,52 @@ async def test_the_layer_still_renders_once_gdal_would_renew_its_token(private_s
     assert len(emulator.issued) > issued  # renewed from the catalog's endpoint, not GDAL's default
     assert _renders_as_from_disk(layer, root)
     assert emulator.refused == 0
+
+
+async def test_a_mosaic_of_such_items_still_renders_once_gdal_would_renew_their_token(private_sas, qgis_iface,
+                                                                                     qgis_new_project, tmp_path):
+    emulator, config, collection, _root = private_sas(62)
+    async with httpx.AsyncClient() as http:
+        deps = ToolDeps.from_settings(Settings(catalogs=[config]), http=http, work_dir=str(tmp_path),
+                                      project=QgsProject.instance, iface=lambda: qgis_iface)
+        client = OneShotClient(build_server(deps, extra_families=[family]))
+        loaded = await client.call_tool("load_stac_items", {"collection": collection,
+                                                            "item_ids": ["tile-0", "tile-1"]})
+    assert not loaded.is_error, loaded.content[0].text
+    [layer] = [lyr for lyr in QgsProject.instance().mapLayers().values() if isinstance(lyr, QgsRasterLayer)]
+    assert layer.source().endswith(".vrt")  # the mosaic names the items' signed paths inside
+    gdal.VSICurlClearCache()
+    at_load = render([layer], layer.crs(), layer.extent(), SIZE, SIZE)
+    assert (at_load[..., :3] != 255).any()
+    issued = len(emulator.issued)
+    keeper = asyncio.ensure_future(keep_sas_tokens(QgsProject.instance, deps.catalogs.owner_of, every_s=0.3))
+    try:
+        await asyncio.sleep(3.0)
+    finally:
+        keeper.cancel()
+    assert len(emulator.issued) > issued
+    gdal.VSICurlClearCache()
+    assert np.array_equal(render([layer], layer.crs(), layer.extent(), SIZE, SIZE), at_load)
+    assert emulator.refused == 0
+
+
+async def test_a_reopened_project_renders_once_its_tokens_are_renewed(private_sas, qgis_iface, qgis_new_project,
+                                                                     tmp_path):
+    emulator, config, collection, root = private_sas(62)
+    async with httpx.AsyncClient() as http:
+        deps, _layer = await _load(http, config, collection, tmp_path, qgis_iface)
+    project_file = tmp_path / "analysis.qgz"
+    assert QgsProject.instance().write(str(project_file))
+    QgsProject.instance().clear()
+    await asyncio.sleep(2.5)  # the token GDAL holds is now one it would renew (with its default endpoint)
+    assert QgsProject.instance().read(str(project_file))
+    [layer] = QgsProject.instance().mapLayers().values()
+    issued = len(emulator.issued)
+    keeper = asyncio.ensure_future(keep_sas_tokens(QgsProject.instance, deps.catalogs.owner_of, every_s=0.3))
+    try:
+        await asyncio.sleep(0.5)
+    finally:
+        keeper.cancel()
+    assert len(emulator.issued) > issued
+    assert _renders_as_from_disk(layer, root)
+    assert emulator.refused == 0

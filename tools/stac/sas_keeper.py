@@ -34,31 +34,30 @@ def layer_sources(project: Any) -> list[str]:
     return [layer.source() for layer in project.mapLayers().values() if isinstance(layer, QgsRasterLayer)]
 
 
-def signed_paths(sources: Iterable[str]) -> list[str]:
-    """Worker: the Planetary-Computer-signed GDAL paths among `sources`, and inside the VRTs they name."""
+def signed_paths(sources: Iterable[str], depth: int = 3) -> list[str]:
+    """Worker: the Planetary-Computer-signed GDAL paths among `sources`, and inside the VRTs they name (a mosaic
+    VRT may name one VRT per item)."""
     found: list[str] = []
     for source in sources:
         if source.startswith(SIGNED_PREFIX) and "pc_url_signing=yes" in source:
             found.append(source)
-        elif source.lower().endswith(".vrt"):
+        elif source.lower().endswith(".vrt") and depth > 0:
             try:
                 path = Path(source)
                 if path.stat().st_size <= MAX_VRT_BYTES:
-                    found += _paths_in_vrt(path.read_text(encoding="utf-8", errors="replace"))
+                    named = _sources_in_vrt(path.read_text(encoding="utf-8", errors="replace"))
+                    found += signed_paths([n if n.startswith("/") else str(path.parent / n) for n in named],
+                                          depth - 1)
             except OSError:
                 continue
     return found
 
 
-def _paths_in_vrt(text: str) -> list[str]:
+def _sources_in_vrt(text: str) -> list[str]:
     import html
 
-    paths = []
-    for chunk in text.split("<SourceFilename")[1:]:
-        value = html.unescape(chunk.split(">", 1)[-1].split("</SourceFilename>", 1)[0]).strip()
-        if value.startswith(SIGNED_PREFIX) and "pc_url_signing=yes" in value:
-            paths.append(value)
-    return paths
+    return [html.unescape(chunk.split(">", 1)[-1].split("</SourceFilename>", 1)[0]).strip()
+            for chunk in text.split("<SourceFilename")[1:]]
 
 
 def reads_to_renew(paths: Iterable[str], owner_of: Callable[[str], Any]) -> list[ReadOptions]:
@@ -88,8 +87,7 @@ def renew(sources: list[str], owner_of: Callable[[str], Any]) -> int:
 async def keep_sas_tokens(project: Callable[[], Any], owner_of: Callable[[str], Any],
                           every_s: float = RENEW_EVERY_S) -> None:
     """Runs until cancelled (plugin.py starts it through the task registry, unload cancels it)."""
-    while True:
-        await asyncio.sleep(every_s)
+    while True:  # a first turn at once: the layers of a project opened with QGIS
         current = project()
         sources = layer_sources(current) if current is not None else []
         if sources:
@@ -97,3 +95,4 @@ async def keep_sas_tokens(project: Callable[[], Any], owner_of: Callable[[str], 
                 await asyncio.to_thread(renew, sources, owner_of)
             except Exception:  # noqa: BLE001 — one failed turn must not stop the next ones
                 log.exception("renewing SAS tokens failed")
+        await asyncio.sleep(every_s)
