@@ -8,7 +8,11 @@ import pytest
 import qgis.core
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.tools.stac.browser_connections import SettingsConnections, add_to_browser, browser_unavailable
+from stacgis_agent.tools.stac.browser_connections import (
+    SettingsConnections,
+    add_to_browser,
+    browser_unavailable,
+)
 from stacgis_agent.ui.settings_dialog import SettingsDialog
 
 BROWSER = qgis.core.Qgis.QGIS_VERSION_INT >= 34000

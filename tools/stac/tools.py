@@ -11,9 +11,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from ..analysis.selected_features import selected_geometry_lonlat
 from ..common import READ, ToolInputError, capped, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..analysis.selected_features import selected_geometry_lonlat
 from .search import MAX_ITEMS, ItemSearch
 from .summaries import collection_brief, collection_detail, collection_text, item_brief, item_detail
 from .timeutil import interval_bounds, normalise_interval, overlaps
