@@ -340,11 +340,16 @@ class AgentRuntime:
         from .tools.stac.catalog_check import check_catalog_access
         from .ui.settings_dialog import SettingsDialog
 
+        def add_to_browser_now(catalog) -> str:
+            name = add_to_browser(catalog)
+            self.iface.reloadConnections()  # the Browser's connection lists are read again
+            return name
+
         access = EndpointAccess(self.profile_dir, requirements.find_python_executable(),
                                 Path(os.path.abspath(__file__)).parent.parent)  # not resolved: may be a symlink
         dialog = SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
                                 read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
-                                add_to_browser=add_to_browser, browser_unavailable=browser_unavailable(),
+                                add_to_browser=add_to_browser_now, browser_unavailable=browser_unavailable(),
                                 parent=self.iface.mainWindow())
         if not dialog.exec():
             return
