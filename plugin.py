@@ -251,6 +251,7 @@ class AgentRuntime:
         # Where the plugin keeps its files (sessions, memories, outputs); tests point it elsewhere.
         self.profile_dir = Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
         self.provider = self.stores = self.http = self.deps = self.server = None
+        self.sas_keeper = None  # the task keeping SAS tokens fresh (tools.stac.sas_keeper), when one is needed
         self.session = self.panel = self.endpoint = None
         self._agent = None  # the chat's AgentLoop, for export_session_report
         self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
@@ -288,6 +289,11 @@ class AgentRuntime:
             embed=self.provider.embed, project=QgsProject.instance, iface=lambda: self.iface,
             work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"), chat_record=self._chat_record)
         self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
+        if self.deps.catalogs.signs_with_own_endpoint():  # their layers' SAS tokens, renewed for QGIS's renderers
+            from .tools.stac.sas_keeper import keep_sas_tokens
+
+            self.sas_keeper = self.tasks.start(keep_sas_tokens(QgsProject.instance, self.deps.catalogs.owner_of),
+                                               name="sas-tokens")
         self.server = build_server(self.deps, extra_families=[canvas_family])
         self.history = history_of(self.deps)
         self.history.canvas = self.iface.mapCanvas  # its history was read from the project: survives a reload
@@ -422,13 +428,20 @@ class AgentRuntime:
     def open_settings(self) -> None:
         from .host.settings_store import load_settings, read_secret, save_settings
         from .tools.outside.http_endpoint import EndpointAccess
+        from .tools.stac.browser_connections import add_to_browser, browser_unavailable
         from .tools.stac.catalog_check import check_catalog_access
         from .ui.settings_dialog import SettingsDialog
+
+        def add_to_browser_now(catalog) -> str:
+            name = add_to_browser(catalog)
+            self.iface.reloadConnections()  # the Browser's connection lists are read again
+            return name
 
         access = EndpointAccess(self.profile_dir, requirements.find_python_executable(),
                                 Path(os.path.abspath(__file__)).parent.parent)  # not resolved: may be a symlink
         dialog = SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
                                 read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
+                                add_to_browser=add_to_browser_now, browser_unavailable=browser_unavailable(),
                                 parent=self.iface.mainWindow())
         if not dialog.exec():
             return
@@ -448,6 +461,9 @@ class AgentRuntime:
         if self._stop_following_project is not None:
             self._stop_following_project()
             self._stop_following_project = None
+        if self.sas_keeper is not None:
+            self.sas_keeper.cancel()
+            self.sas_keeper = None
         if self.session is not None:
             await self.session.close_agent()
         if self.endpoint is not None:

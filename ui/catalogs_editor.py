@@ -50,6 +50,7 @@ def headers_from_text(text: str) -> dict[str, str]:
 
 class CatalogsEditor(QWidget):
     test_requested = pyqtSignal(object)  # CatalogConfig of the selected row
+    browser_requested = pyqtSignal(object)  # CatalogConfig of the selected row, to add to QGIS's Browser
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -77,7 +78,10 @@ class CatalogsEditor(QWidget):
         self.test_button = QPushButton("Test")
         self.test_button.setToolTip("Searches the catalog, then reads the header of one asset with its access method")
         self.test_button.clicked.connect(self._test_selected)
-        for button in (self.preset_button, self.add_button, self.remove_button, self.test_button):
+        self.browser_button = QPushButton("Add to Browser")
+        self.browser_button.clicked.connect(self._browser_selected)
+        self.offer_browser("")
+        for button in (self.preset_button, self.add_button, self.remove_button, self.test_button, self.browser_button):
             row.addWidget(button)
         row.addStretch(1)
         layout.addLayout(row)
@@ -195,6 +199,17 @@ class CatalogsEditor(QWidget):
             s3_endpoint=self.endpoint.text().strip(), token_url=self.token_url.text().strip(),
             asset_hosts=[h.strip() for h in self.asset_hosts.text().split(",") if h.strip()])
         self._enable_for(method)
+
+    def offer_browser(self, unavailable: str) -> None:
+        """The Add to Browser button: usable, or greyed out with why (`unavailable`: "" when it can be used)."""
+        self.browser_button.setEnabled(not unavailable)
+        self.browser_button.setToolTip(unavailable or "Adds the selected catalog to QGIS's Browser as a STAC "
+                                       "connection (its URL and auth config; headers stay here, they may be secrets)")
+
+    def _browser_selected(self) -> None:
+        row = self.table.currentRow()
+        if row >= 0:
+            self.browser_requested.emit(self.catalog_at(row))
 
     def _test_selected(self) -> None:
         row = self.table.currentRow()

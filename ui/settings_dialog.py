@@ -70,7 +70,9 @@ def _show(label: QLabel, result: checks.CheckResult) -> None:
 class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, *, read_password: Callable[[str], str] | None = None,
                  read_login: Callable[[str], tuple[str, str]] | None = None,
-                 check_access: Callable[[Any], Awaitable[Any]] | None = None, endpoint_access=None, parent=None):
+                 check_access: Callable[[Any], Awaitable[Any]] | None = None, endpoint_access=None,
+                 add_to_browser: Callable[[Any], str] | None = None,
+                 browser_unavailable: str = "", parent=None):
         super().__init__(parent)
         self._endpoint_access = endpoint_access  # tools.outside.http_endpoint.EndpointAccess: the token and client configs
         self.setWindowTitle("STAC GIS Agent settings")
@@ -78,6 +80,9 @@ class SettingsDialog(QDialog):
         self._read_password = read_password
         self._read_login = read_login  # auth config id -> (user, password), for the Redis test
         self._check_access = check_access  # catalog -> tools.stac.catalog_check.AccessCheck (search, then an asset)
+        self._add_to_browser = add_to_browser  # catalog -> the Browser connection's name (tools.stac.browser_connections)
+        self._browser_unavailable = browser_unavailable if add_to_browser else (  # "" = the button can be used
+            "Adding catalogs to the QGIS Browser is not offered here.")
         self.models: list[ModelInfo] = []
         self.tasks: list[asyncio.Task] = []
         tabs = QTabWidget()
@@ -156,6 +161,8 @@ class SettingsDialog(QDialog):
         self.catalogs = CatalogsEditor()
         self.catalogs.set_catalogs(s.catalogs)
         self.catalogs.test_requested.connect(lambda c: self._start(self.test_catalog(c)))
+        self.catalogs.offer_browser(self._browser_unavailable)
+        self.catalogs.browser_requested.connect(self.add_catalog_to_browser)
         self.catalog_result = _result_label()
         layout.addWidget(self.catalogs)
         layout.addWidget(self.catalog_result)
@@ -346,6 +353,17 @@ class SettingsDialog(QDialog):
         more = result.message.removeprefix(f"{catalog.name or catalog.url}: ")
         _show(self.catalog_result, checks.CheckResult(result.ok, f"{first.message} {more[:1].upper()}{more[1:]}"
                                                       if first else result.message))
+
+    def add_catalog_to_browser(self, catalog) -> None:
+        if self._add_to_browser is None or self._browser_unavailable:
+            return _show(self.catalog_result, checks.CheckResult(False, self._browser_unavailable))
+        try:
+            name = self._add_to_browser(catalog)
+        except Exception as exc:  # noqa: BLE001 — the injected function says in words why it could not (a name taken…)
+            return _show(self.catalog_result, checks.CheckResult(False, str(exc)))
+        _show(self.catalog_result, checks.CheckResult(True, (
+            f"'{name}' is now a STAC connection in the QGIS Browser (its URL and auth config; headers stay in the "
+            "plugin). Refresh the Browser panel if it does not show yet; edit it there from now on.")))
 
     async def test_redis(self) -> None:
         auth = self.redis_auth_id()

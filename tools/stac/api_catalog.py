@@ -123,14 +123,33 @@ class ApiCatalog:
             self._method = "POST" if "POST" in methods or not methods else "GET"
         return self._method
 
-    async def search_collections(self, q: str, limit: int) -> CollectionMatches | None:
-        """Collections matching free text `q`, searched by the API (collection search); None when it cannot."""
-        if not q or not await self.conforms("collection-search#free-text"):
+    async def search_collections(self, q: str, limit: int, bbox: list[float] | None = None,
+                                 datetime: str | None = None, wider: int = 0) -> CollectionMatches | None:
+        """Collections matching free text `q`, an area and dates, searched by the API (collection search: words
+        with its free-text class, area and dates with its core class); None when the API cannot search what is
+        asked (words without free text, or nothing it can take). `applied` says which of bbox and datetime the
+        API filtered on; the caller narrows by the rest, from a page of `wider` collections then."""
+        core = await self._offers_collection_search()
+        if q and not await self.conforms("collection-search#free-text"):
             return None
-        doc = await self._get("/collections", params={"q": q, "limit": limit})
+        if not q and not (core and (bbox or datetime)):
+            return None
+        params: dict[str, Any] = {"q": q} if q else {}
+        applied = set()
+        if core and bbox:
+            params["bbox"], applied = get_param("bbox", list(bbox)), applied | {"bbox"}
+        if core and datetime:
+            params["datetime"], applied = datetime, applied | {"datetime"}
+        params["limit"] = limit if core or not (bbox or datetime) else max(limit, wider)
+        doc = await self._get("/collections", params=params)
         if not isinstance(doc, dict) or not isinstance(doc.get("collections"), list):
             raise CatalogError(f"Catalog '{self.name}' /collections?q= is not a STAC collection list.")
-        return CollectionMatches(doc["collections"], matched_count(doc))
+        return CollectionMatches(doc["collections"], matched_count(doc), _next_link(doc, self.root)[0] is not None,
+                                 applied)
+
+    async def _offers_collection_search(self) -> bool:
+        """The collection search core class (…/collection-search, no fragment): bbox, datetime and limit."""
+        return any(c.rstrip("/").endswith("/collection-search") for c in await self.conformance())
 
     async def _cloud_is_queryable(self, collections: list[str]) -> bool:
         """The server may filter on eo:cloud_cover only where every searched collection's queryables name it
@@ -177,12 +196,18 @@ class ApiCatalog:
                 if cloud_ok(feature, search.max_cloud_cover) and key not in seen_ids:  # local cloud filter
                     seen_ids.add(key)
                     items.append(feature)
-            if len(items) >= search.limit:
-                break
+            matched = None if search.max_cloud_cover is not None else pages.number_matched  # counted before our filter
+            if len(items) >= search.limit or (matched is not None and len(items) >= matched):
+                break  # enough, or everything the API matched: a next link then leads to an empty page
         notes += pages.notes
-        matched = None if search.max_cloud_cover is not None else pages.number_matched  # counted before our filter
+        matched = None if search.max_cloud_cover is not None else pages.number_matched
         everything_back = matched is not None and len(items) >= matched
         more = len(items) > search.limit or (pages.pending is not None and not everything_back)
+        if matched is not None and len(items) < min(matched, search.limit) and pages.pending is None \
+                and not pages.notes:
+            more = True
+            notes.append(f"Catalog '{self.name}' counted {matched} matching items but gave no link to the page "
+                         f"after the {len(items)} returned; narrow the search to get the others.")
         return SearchOutcome(items[: search.limit], matched, pages.fetched, more, notes)
 
 
@@ -190,6 +215,8 @@ class ApiCatalog:
 class CollectionMatches:
     collections: list[dict]
     number_matched: int | None  # what the API counted, when it says
+    next_page: bool = False  # the API links a further page: more exist beyond those listed
+    applied: set[str] = field(default_factory=set)  # which of "bbox", "datetime" the API filtered on
 
 
 def matched_count(doc: dict) -> int | None:

@@ -109,12 +109,26 @@ def browser_catalogs(configured: Iterable[CatalogConfig] = ()) -> list[CatalogCo
     return found
 
 
+def browser_unavailable() -> str:
+    """Why the plugin's catalogs cannot be added to the Browser here, in words; "" when they can (QGIS 3.40+)."""
+    if _connection_class() is not None:
+        return ""
+    try:
+        from qgis.core import Qgis
+        version = f" (this is QGIS {Qgis.QGIS_VERSION.split('-')[0]})"
+    except ImportError:
+        version = ""
+    return (f"QGIS Browser STAC connections need QGIS 3.40 or later{version}; the catalogs stay in the plugin's "
+            "settings, where they keep working.")
+
+
 def add_to_browser(config: CatalogConfig) -> str:
     """Writes the plugin's catalog as a Browser STAC connection (URL and auth config only); returns its name."""
     connections = _connection_class()
     if connections is None:
-        raise ToolInputError("QGIS Browser STAC connections need QGIS 3.40 or later; this catalog stays in "
-                             "the plugin's settings.")
+        raise ToolInputError(browser_unavailable())
+    if not config.url.strip():
+        raise ToolInputError("Give the catalog a URL first; the Browser's STAC connections need one.")
     if config.kind == "static" and not config.url.startswith(("http://", "https://")):
         raise ToolInputError(f"'{config.name}' is a folder on disk; the Browser's STAC connections take a URL.")
     name = config.name.removesuffix(BROWSER_SUFFIX)

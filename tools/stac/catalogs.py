@@ -70,6 +70,10 @@ class CatalogRegistry:
             return s3[0] if len(s3) == 1 else None
         return None
 
+    def signs_with_own_endpoint(self) -> bool:
+        """Whether a catalog signs its assets with its own SAS token endpoint (tokens to keep fresh for QGIS)."""
+        return any(a.method == "planetary_computer" and a.config.token_url.strip() for a in self._access.values())
+
     def asset_href(self, catalog: str, asset: dict, href: str) -> str:
         """The href to read: an S3 catalog reads an asset's `alternate.s3.href` (USGS Landsat lists https first)."""
         access = self._access.get(catalog)

@@ -5,7 +5,10 @@
   libcurl re-sends every custom header on a redirect, and GDAL 3.6 cannot be told not to follow one; so before
   writing the file the worker follows the asset's redirects itself (`redirect_target`), each hop with only
   what its host is allowed, and writes the headers only when every hop stays on the catalog's hosts;
-- Planetary Computer assets get a `/vsicurl?pc_url_signing=yes…` path: GDAL signs each read itself;
+- Planetary Computer assets get a `/vsicurl?pc_url_signing=yes…` path: GDAL signs each read itself; with a
+  catalog's own SAS token endpoint, the worker renews the collection's token from it before each read
+  (GDAL 3.6 reads the endpoint only process-wide but shares the token it got with every thread), and
+  sas_keeper.py keeps the tokens of the project's layers fresh for QGIS's renderers;
 - S3 settings (keys, requester-pays, region, endpoint) become path-specific options of that bucket's prefix.
 The same path serves a tool reading in a worker thread and QGIS's renderers, and a saved project keeps
 only the path: no token, password or key. Files are written by `prepare()`, in the worker that reads.
@@ -30,6 +33,8 @@ log = logging.getLogger(__name__)
 PROBE_TIMEOUT_S = 10.0
 
 PUBLIC = CatalogAccess(CatalogConfig("public", "", access="none"))
+SAS_KEYS = ("VSICURL_PC_SAS_TOKEN_URL", "VSICURL_PC_SAS_SIGN_HREF_URL")
+SAS_PROBE_SUFFIX = ".sas-renewal"  # a name next to the asset: asking it renews the token, the asset's cache stays
 BUCKET_KEYS = ("AWS_REQUEST_PAYER", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_NO_SIGN_REQUEST", "AWS_REGION",
                "AWS_S3_ENDPOINT", "AWS_HTTPS", "AWS_VIRTUAL_HOSTING", "GS_NO_SIGN_REQUEST")
 
@@ -40,8 +45,9 @@ class ReadOptions(dict):
     def __init__(self, options: dict[str, str] | None = None, files: dict[str, str] | None = None,
                  prefix: str = "", prefix_options: dict[str, str] | None = None,
                  access: CatalogAccess | None = None, href: str = "", via: CatalogAccess | None = None,
-                 headers: dict | None = None) -> None:
+                 headers: dict | None = None, sas_path: str = "") -> None:
         super().__init__(options or {})
+        self.sas_path = sas_path  # a Planetary Computer path signed with a custom token endpoint's token
         self.files = dict(files or {})
         self.headers = headers or {}  # what the header files carry, for checking where a redirect leads
         self.withheld = ""  # why the headers were not given to GDAL (a redirect off the catalog's hosts)
@@ -71,6 +77,8 @@ class ReadOptions(dict):
                 log.warning("credentials withheld from GDAL for %s: %s", self.href, self.withheld)
             _write_private(Path(path), "" if self.withheld else text)
             _remove_stale(Path(path))
+        if self.sas_path:
+            self.renew_sas_token()
         if not self.prefix:
             return
         stale = [k for k in BUCKET_KEYS if k not in self.prefix_options
@@ -82,6 +90,26 @@ class ReadOptions(dict):
             gdal.SetPathSpecificOption(self.prefix, key, value)
 
 
+    def renew_sas_token(self, probe: bool = False) -> None:
+        """GDAL 3.6 takes the token endpoint only from its process-wide config, but keeps each collection's token
+        for every thread until a minute before it expires: a read here, with the catalog's own endpoint as this
+        thread's option, renews it, so QGIS's renderers (which set no option) sign with it too. `probe`: ask a
+        name next to the asset instead (a 404 that costs nothing), so the asset's cached blocks stay."""
+        keys = [k for k in SAS_KEYS if k in self]
+        previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in keys}
+        path = self.sas_path + SAS_PROBE_SUFFIX if probe else self.sas_path
+        for key in keys:
+            gdal.SetThreadLocalConfigOption(key, self[key])
+        try:
+            gdal.VSICurlPartialClearCache(path)  # a cached answer asks no token: the request must go out
+            if gdal.VSIStatL(path) is None and not probe:  # the read that follows says why, in GDAL's words
+                log.info("could not renew the SAS token for %s from %s", self.href, self.get(SAS_KEYS[0]))
+                gdal.VSICurlPartialClearCache(path)  # not remembered as missing
+        finally:
+            for key, value in previous.items():
+                gdal.SetThreadLocalConfigOption(key, value)
+
+
 def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, private_dir: Path,
               collection: str = "", via: CatalogAccess | None = None) -> tuple[str, ReadOptions]:
     """(GDAL path to open and to keep in a layer, options for the worker). Pure apart from naming files."""
@@ -90,13 +118,16 @@ def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, 
         return read.path, ReadOptions(prefix=read.prefix, prefix_options=read.prefix_options, href=href, via=via)
     read: GdalRead = access.gdal_read(href, secrets, collection)
     options: dict[str, str] = {}
+    sas_path = ""
     if read.path.startswith("/vsicurl?pc_url_signing") and access.config.token_url:
-        # a custom token endpoint: worker reads only (QGIS's renderers use GDAL's default, the public one)
+        # a custom token endpoint: the worker's reads ask it (thread-local), and prepare() renews the token GDAL
+        # keeps for the collection, which QGIS's renderers then sign with
         token_url = access.config.token_url.rstrip("/") + "/"
         if token_url != PC_TOKEN_URL:
             options["VSICURL_PC_SAS_TOKEN_URL"] = token_url
             if token_url.endswith("/token/"):  # an href without its collection is signed by the sign endpoint
                 options["VSICURL_PC_SAS_SIGN_HREF_URL"] = token_url[: -len("token/")] + "sign?href="
+            sas_path = read.path
     if read.header_lines:  # one file per asset: whether its headers may go to GDAL depends on where it redirects
         digest = hashlib.sha256(read.header_lines.encode()).hexdigest()[:16]
         asset = hashlib.sha256(href.encode()).hexdigest()[:12]
@@ -105,7 +136,7 @@ def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, 
         return path, ReadOptions(options, files={str(header_file): read.header_lines}, access=access, href=href,
                                  headers=access.request_headers(href, secrets))
     return read.path, ReadOptions(options, prefix=read.prefix, prefix_options=read.prefix_options, access=access,
-                                  href=href)
+                                  href=href, sas_path=sas_path)
 
 
 def redirect_target(href: str, headers: dict) -> str:

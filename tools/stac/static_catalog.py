@@ -138,7 +138,8 @@ class StaticCatalog:
         raise ToolInputError(f"Item '{item_id}' is not in collection '{collection_id}'; "
                              "use search_items to find item ids.")
 
-    async def search_collections(self, q: str, limit: int) -> list[dict] | None:
+    async def search_collections(self, q: str, limit: int, bbox: list[float] | None = None,
+                                 datetime: str | None = None, wider: int = 0) -> None:
         return None  # a static catalog has no collection search: the caller matches words locally
 
     async def search(self, search: ItemSearch) -> SearchOutcome:

@@ -11,9 +11,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from ..analysis.selected_features import selected_geometry_lonlat
 from ..common import READ, ToolInputError, capped, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..analysis.selected_features import selected_geometry_lonlat
 from .search import MAX_ITEMS, ItemSearch
 from .summaries import collection_brief, collection_detail, collection_text, item_brief, item_detail
 from .timeutil import interval_bounds, normalise_interval, overlaps
@@ -64,28 +64,36 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         targets = [deps.catalogs.get(n) for n in names] if names else [deps.catalogs.get(catalog)]
         bbox = check_bbox(bbox)
         wanted_time = interval_bounds(normalise_interval(datetime))
-        found, texts, errors, counted = [], {}, {}, {}
+        found, texts, errors, counted, beyond = [], {}, {}, {}, False
         for cat in targets:
             try:
-                matches, counted[cat.name] = await _matching_collections(cat, query, limit)
+                matches, served = await _matching_collections(cat, query, limit, bbox, normalise_interval(datetime))
             except ToolInputError as exc:
                 if len(targets) == 1:
                     raise
                 errors[cat.name] = str(exc)
                 continue
+            applied = served.applied if served else set()
+            narrowed = []
             for c in matches:
                 brief = {"catalog": cat.name, **collection_brief(c)}
-                if bbox and brief["bbox"] and not _boxes_overlap(brief["bbox"], bbox):
+                if bbox and "bbox" not in applied and brief["bbox"] and not _boxes_overlap(brief["bbox"], bbox):
                     continue
-                if datetime and brief["interval"] and not overlaps(_interval_range(brief["interval"]), wanted_time):
+                if datetime and "datetime" not in applied and brief["interval"] \
+                        and not overlaps(_interval_range(brief["interval"]), wanted_time):
                     continue
-                found.append(brief)
+                narrowed.append(brief)
                 texts[f"{cat.name} / {brief['id']}"] = collection_text(c)
+            found += narrowed
+            # the API's count stands when it counted everything asked; a page narrowed here counts what is kept
+            whole = served is not None and served.number_matched is not None and len(narrowed) == len(matches)
+            counted[cat.name] = max(served.number_matched, len(narrowed)) if whole else len(narrowed)
+            beyond = beyond or (served is not None and served.next_page and not whole)
         shown, left_out = capped(found, min(limit * len(targets), MAX_LISTED_COLLECTIONS))
         shown_keys = {f"{b['catalog']} / {b['id']}" for b in shown}
-        matched = _collections_matched(found, counted, bool(bbox or datetime))
+        matched = sum(counted.values())
         data = {"catalogs": [t.name for t in targets], "collections": shown, "matched": matched,
-                "more_available": matched > len(shown), "left_out": left_out,
+                "more_available": matched > len(shown) or beyond, "left_out": left_out,
                 "catalog_text": envelope(collections={k: v for k, v in texts.items() if k in shown_keys})}
         if errors:
             data["errors"] = errors
@@ -211,20 +219,13 @@ async def _check_filter(cat: Any, cql2: dict, collections: list[str]) -> None:
                              f"Queryable properties: {', '.join(sorted(known))}")
 
 
-def _collections_matched(found: list[dict], counted: dict[str, int | None], narrowed_here: bool) -> int:
-    """How many collections match: the APIs' own numberMatched where they count (and nothing was narrowed
-    here by bbox or dates afterwards), else those found."""
-    if narrowed_here or not counted or any(n is None for n in counted.values()):
-        return len(found)
-    return max(len(found), sum(n for n in counted.values() if n is not None))
-
-
-async def _matching_collections(cat: Any, query: str, limit: int) -> tuple[list[dict], int | None]:
-    """The API's own free-text collection search when it has one (with its numberMatched), else every word
-    matched locally (the count is then what was found: None)."""
-    served = await cat.search_collections(query, max(limit, MAX_LISTED_COLLECTIONS))
+async def _matching_collections(cat: Any, query: str, limit: int, bbox: list[float] | None,
+                                datetime: str | None) -> tuple[list[dict], Any]:
+    """The API's own collection search when it can take the words (and the area and dates it can), with its
+    numberMatched; else every word matched locally over all collections (no count from the API: None)."""
+    served = await cat.search_collections(query, limit, bbox, datetime, wider=MAX_LISTED_COLLECTIONS)
     if served is not None:
-        return served.collections, served.number_matched
+        return served.collections, served
     words = [w.lower() for w in query.split() if w.strip()]
     matches = []
     for c in await cat.collections():

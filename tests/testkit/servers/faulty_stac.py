@@ -26,6 +26,7 @@ class Faults:
     status: int = 200  # e.g. 500: every JSON answer fails with it
     malformed: bool = False  # JSON answers are cut in the middle
     huge_assets: int = 0  # the item carries this many extra assets (25,000 ≈ 10 MB of JSON)
+    claimed_matched: int = 1  # the search's numberMatched: more than its one scene, with no next link, lies
 
 
 def _scene(base: str) -> dict:
@@ -108,7 +109,7 @@ class FaultyStac:
 
     async def _search(self, request: Request) -> Response:
         return self._json({"type": "FeatureCollection", "features": [_scene(self.url)], "links": [],
-                           "numberMatched": 1})
+                           "numberMatched": self.faults.claimed_matched})
 
 
 class _Delayed:

@@ -8,7 +8,9 @@ client sent. Three switches turn the same recorded pages into the servers the sp
 - `refuse_post=True`: the landing page still lists POST but POST /search answers 405;
 - `token_in_header`: next links carry the page token in this header instead of in their body (the body is
   then the first page's), as APIs that page by header do.
-The Fields extension's `fields` is left out when matching (the recorded pages carry every field). Every
+The Fields extension's `fields` is left out when matching (the recorded pages carry every field). A request
+recorded without `limit` also answers one that asks for the page size the server used (its answer's
+`context.limit`). Every
 request is logged in `requests` as (method, path, params-or-body, headers)."""
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlparse
+from urllib.parse import parse_qsl, urlencode, urlparse
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -106,9 +108,12 @@ class StacReplay:
             recorded_path = parsed.path[len(urlparse(self.origin).path):] or "/"
             if recorded_path.rstrip("/") != path.rstrip("/"):
                 continue
-            recorded = entry["body"] if entry["body"] is not None else dict(
-                p.split("=", 1) for p in parsed.query.split("&") if "=" in p)
+            recorded = entry["body"] if entry["body"] is not None else dict(parse_qsl(parsed.query))
             if canonical(recorded or {}) == wanted:
+                return entry
+            default = _default_limit(entry)  # asked without a limit: answered with the server's own page size
+            if default is not None and "limit" not in (recorded or {}) \
+                    and canonical({**(recorded or {}), "limit": default}) == wanted:
                 return entry
         return None
 
@@ -134,6 +139,13 @@ class StacReplay:
                      if not (self.token_in_header and k == "token")}
             link["method"] = "GET"
             link["href"] = link["href"].split("?")[0] + "?" + urlencode(query)
+
+
+def _default_limit(entry: dict) -> int | None:
+    """The page size a recorded request without `limit` was answered with, as the answer says (context.limit)."""
+    response = entry.get("response")
+    value = ((response.get("context") or {}).get("limit")) if isinstance(response, dict) else None
+    return value if isinstance(value, int) else None
 
 
 def _api_root(entries: list[dict]) -> str:
