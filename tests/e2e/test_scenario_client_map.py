@@ -8,7 +8,6 @@ project save and reload."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import subprocess
 
@@ -33,7 +32,7 @@ from qgis.PyQt.QtGui import QImage
 from testkit.llm.ollama_emulator import Turn
 from testkit.llm.reactive_emulator import tool_results
 from testkit.qgis_drivers.plugin_driver import send, wait_turn
-from testkit.worlds.collection_world import COLLECTION, DATES, make_collection_world
+from testkit.worlds.collection_world import COLLECTION, DATES, served_collection_world
 
 pytestmark = pytest.mark.server
 PROVIDERS = [{"name": "European Space Agency", "roles": ["producer", "licensor"]},
@@ -42,32 +41,9 @@ DPI = 254  # 10 pixels a millimetre on the rendered page
 TITLE = "NDVI over the selected parcels"
 
 
-@contextlib.contextmanager
-def _served_world(root):
-    """The Sentinel-2-like world over Lyon, its collection naming its providers as real catalogs do."""
-    from testkit.servers.cog_server import CogServer
-    from testkit.servers.loopback import server_missing
-    from testkit.servers.stac_api import StacApi, StacApiUnavailable
-
-    cogs = CogServer(root).start()
-    api = StacApi()
-    try:
-        world = make_collection_world(root, cogs.url)
-        try:
-            api.start()
-        except StacApiUnavailable as exc:
-            server_missing(str(exc))
-        collection = {**world.collection(), "providers": PROVIDERS}
-        api.load([collection], world.items)
-        yield api, world
-    finally:
-        api.stop()
-        cogs.stop()
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    with _served_world(tmp_path_factory.mktemp("client-map")) as pair:
+    with served_collection_world(tmp_path_factory.mktemp("client-map"), providers=PROVIDERS) as pair:
         yield pair
 
 

@@ -172,8 +172,9 @@ class SlowFiles:
 
 
 @contextlib.contextmanager
-def served_collection_world(root: Path):
+def served_collection_world(root: Path, **collection_fields):
     """The world's COGs over HTTP and its items in a real STAC API of their own: yields (api, world).
+    `collection_fields` are added to the collection document (e.g. providers=[…], as real catalogs name them).
     A STAC API that cannot start is reported through server_missing (a failure in CI)."""
     from ..servers.cog_server import CogServer
     from ..servers.loopback import server_missing
@@ -187,7 +188,7 @@ def served_collection_world(root: Path):
             api.start()
         except StacApiUnavailable as exc:
             server_missing(str(exc))
-        api.load([world.collection()], world.items)
+        api.load([{**world.collection(), **collection_fields}], world.items)
         yield api, world
     finally:
         api.stop()
