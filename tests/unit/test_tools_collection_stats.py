@@ -94,6 +94,20 @@ def test_a_date_mosaic_takes_the_first_valid_pixel_in_order_and_counts_each_pixe
     assert row["items"] == 2
 
 
+def test_a_cell_any_tile_of_a_date_flags_as_cloud_is_left_out_even_where_a_clearer_tile_says_clear():
+    nan = np.nan
+    clear = _result("b", [[0.8, 0.8], [0.8, 0.8]], sort_key="005")  # first in order: its SCL said clear
+    clear.flagged = np.zeros((2, 2), bool)
+    cloudy = _result("a", [[nan, 0.7], [0.7, 0.7]], sort_key="020")
+    cloudy.flagged = np.array([[True, False], [False, False]])
+    mosaic, _observed = mosaic_of([cloudy, clear], (2, 2))
+    assert np.isnan(mosaic[0, 0]) and mosaic[1, 1] == pytest.approx(0.8)
+    acc = PeriodAccumulator(area=np.ones((2, 2), bool))
+    acc.add_date([cloudy, clear])
+    row = acc.row("2024-06-10")
+    assert row["valid_pixels"] == 3 and row["cloud_excluded_pixels"] == 1
+
+
 def test_periods_are_dates_iso_weeks_or_months():
     assert period_of("2024-06-15", "date") == "2024-06-15"
     assert period_of("2024-06-15", "month") == "2024-06"

@@ -23,7 +23,7 @@ from .selected_features import selected_geometry_lonlat
 from ..stac.search import MAX_ITEMS, ItemSearch
 from ..stac.timeutil import normalise_interval
 from ..engine.stats_runner import run_items
-from ..engine.stats_worker import Cancelled
+from ..engine.stats_worker import MASK_SAMPLES, Cancelled
 
 DEFAULT_MAX_PIXELS = 65_536  # overview mode: about 256 × 256 pixels over the area per date
 
@@ -107,6 +107,11 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
     if bands.mask is not None:
         notes[0] += f", and classes {list(bands.mask_classes)} (cloud, shadow…) of the '{bands.mask_asset}' asset"
     notes[0] += "."
+    removed = sum(r["cloud_excluded_pixels"] for r in rows)
+    if bands.mask is not None:
+        notes.append(f"Clouds removed {removed:,} cell(s) with data: a cell is left out when any tile of its date "
+                     f"flags it (any of up to {MASK_SAMPLES} × {MASK_SAMPLES} mask samples per cell), so one "
+                     "tile's 'clear' never overrides another's 'cloud'.")
     if job.note:
         notes.append(job.note)
     if group_by != "date":
@@ -114,7 +119,7 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
                      "valid at least once.")
     return {"rows": rows, "columns": list(STAT_COLUMNS), "items": len(items), "dates": len(by_date),
             "resolution": how, "grid_crs": plan.crs_name(grid.crs_wkt), "area_pixels": int(mask.sum()), "bands": bands.described, "formula": _formula(index),
-            "bytes_read": bytes_read, "notes": notes}
+            "bytes_read": bytes_read, "cloud_excluded_pixels": removed, "notes": notes}
 
 
 

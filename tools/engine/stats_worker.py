@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -22,6 +23,7 @@ READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETR
                 "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2TLS", "VSI_CACHE": "TRUE"}
 
 
+MASK_SAMPLES = 4  # the cloud mask is read up to 4 × 4 samples per grid cell: a cell with any flagged sample is out
 WARP_CHUNK_BYTES = 150_000  # small warp chunks (GDAL refuses < 100 kB): Stop is checked between block reads
 HEADER_BYTES = 16_384  # GDAL's first read of a remote GeoTIFF (header and tile index)
 
@@ -100,6 +102,8 @@ class ItemResult:
     observed: np.ndarray | None  # bool: the item had data there before the cloud mask
     bytes_read: int = 0  # compressed bytes of the blocks read (from the COG's block index)
     level: str = ""  # "full resolution" or "overview k"
+    flagged: np.ndarray | None = None  # bool: the item's cloud mask flags the cell (any of its samples)
+    seconds: float = 0.0  # how long the read took, for the time-left estimate
 
 
 @contextlib.contextmanager
@@ -129,7 +133,8 @@ def _open(path: str) -> Any:
 
 def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
     """Warps every band the task needs onto its grid (from the overview matching the grid's resolution),
-    applies scale/offset/nodata, computes the index and removes masked classes."""
+    applies scale/offset/nodata, computes the index and removes the cells the cloud mask flags."""
+    started = time.perf_counter()
     with gdal_config(task.options):
         arrays: dict[str, np.ndarray] = {}
         total_bytes = 0
@@ -138,7 +143,8 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
             values, nbytes, level = _warp(ref, task.grid, "average", cancel)
             total_bytes += nbytes
             if values is None:  # the item's data misses the area: no more requests for it
-                return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level)
+                return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level,
+                                  seconds=time.perf_counter() - started)
             arrays[name] = values
         if task.index:
             values = index_formulas.evaluate(task.index, arrays)
@@ -147,20 +153,42 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
         observed = np.ones(values.shape, bool)
         for band_values in arrays.values():
             observed &= np.isfinite(band_values)
+        flagged = None
         if task.mask is not None:
-            classes, nbytes, _ = _warp(task.mask, task.grid, "nearest", cancel, scaled=False)
+            flagged, unknown, nbytes = _mask_cells(task.mask, task.mask_classes, task.grid, cancel)
             total_bytes += nbytes
-            if classes is not None:
-                excluded = np.isin(classes, np.asarray(task.mask_classes, dtype=np.float32)) | np.isnan(classes)
-                values = np.where(excluded, np.nan, values).astype(np.float32)
+            if flagged is not None:
+                values = np.where(flagged | unknown, np.nan, values).astype(np.float32)
         return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32), observed,
-                          total_bytes, level)
+                          total_bytes, level, flagged, time.perf_counter() - started)
 
 
-def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True
+def mask_samples(native: float, grid: Grid) -> int:
+    """Mask samples per grid cell along each axis: up to MASK_SAMPLES, never finer than the mask's own pixels."""
+    return max(1, min(MASK_SAMPLES, math.floor(grid.resolution / native * 1.001)))
+
+
+def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any
+                ) -> tuple[np.ndarray | None, np.ndarray | None, int]:
+    """(flagged, unknown, bytes): cells where any mask sample is an excluded class, and cells with no mask sample
+    at all. The mask is sampled k × k times per cell (nearest, from the overview matching that finer grid): a
+    classification averaged or sampled once per cell lets a cloud's pixels into the bands' cell average."""
+    ds = _open(ref.path)
+    k = mask_samples(_native_resolution_in_grid(ds, grid), grid)
+    fine = Grid(grid.crs_wkt, grid.bounds, grid.width * k, grid.height * k)
+    samples, nbytes, _ = _warp(ref, fine, "nearest", cancel, scaled=False, ds=ds)
+    if samples is None:
+        return None, None, nbytes
+    shape = (grid.height, k, grid.width, k)
+    flagged = np.isin(samples, np.asarray(classes, dtype=np.float32)).reshape(shape).any(axis=(1, 3))
+    unknown = np.isnan(samples).reshape(shape).all(axis=(1, 3))
+    return flagged, unknown, nbytes
+
+
+def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True, ds: Any = None
           ) -> tuple[np.ndarray | None, int, str]:
     _stop_if_cancelled(cancel)
-    ds = _open(ref.path)
+    ds = ds if ds is not None else _open(ref.path)
     if ref.band > ds.RasterCount:
         raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
     source_band = ds.GetRasterBand(ref.band)
