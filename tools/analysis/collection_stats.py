@@ -64,7 +64,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             result["notes"].insert(0, cloud_note)
         what = index.upper() if index else asset
         chart, csv_path = new_output_files(deps.output_dir(), [what, collection], [".png", ".csv"])
-        await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path)
+        await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path, group_by)
         result.update(collection=collection, datetime=datetime, measure=what, chart_file=str(chart),
                       csv_file=str(csv_path))
         rows = [r for r in result["rows"] if r["mean"] is not None]
@@ -168,13 +168,14 @@ async def _search(deps: ToolDeps, cat: Any, collection: str, area: dict, datetim
     return items, " ".join(notes)
 
 
-def _write_outputs(rows: list[dict], what: str, collection: str, chart: Path, csv_path: Path) -> None:
+def _write_outputs(rows: list[dict], what: str, collection: str, chart: Path, csv_path: Path,
+                   group_by: str = "date") -> None:
     with csv_path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=list(STAT_COLUMNS))
         writer.writeheader()
         for row in rows:
             writer.writerow({k: row.get(k) for k in STAT_COLUMNS})
-    shown = [r for r in rows if r["mean"] is not None]
-    series = {"mean": [r["mean"] for r in shown], "median": [r["median"] for r in shown]}
-    charts.render("line", f"{what} over the area — {collection}", [r["period"] for r in shown] or [""],
-                  series if shown else {"mean": [0.0]}, "date", what, chart)
+    figure = charts.time_series_figure(f"{what} over the area — {collection}", [r["period"] for r in rows],
+                                       {"mean": [r["mean"] for r in rows], "median": [r["median"] for r in rows]},
+                                       group_by, what)
+    figure.savefig(str(chart), format="png")
