@@ -50,6 +50,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if bool(index) == bool(asset):
             raise ToolInputError("Give exactly one of index (e.g. 'NDVI') or asset (an asset key).")
         index = index.strip().upper() if index else index  # 'ndvi' is NDVI
+        await _say(ctx, f"searching '{collection}' for items over the area…")  # the search may take seconds
         area = await area_of(deps, bbox, polygon, use_selected_features)
         cat = deps.catalogs.get(catalog)
         collection_doc = await cat.collection(collection)
@@ -77,6 +78,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area: dict, *, index: str | None,
                   asset: str | None, group_by: str, exact: bool, mask_clouds: bool, ctx: Any = None,
                   max_pixels: int = DEFAULT_MAX_PIXELS, catalog: str | None = None) -> dict[str, Any]:
+    await _say(ctx, f"planning the reads of {len(items)} item(s)…")
     job = await plan.plan_job(deps, items, collection_doc, area, index=index, asset=asset, exact=exact,
                               mask_clouds=mask_clouds, max_pixels=max_pixels, catalog=catalog)
     tasks, bands, grid, mask, how = job.tasks, job.bands, job.grid, job.area, job.resolution
@@ -122,6 +124,12 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
             "bytes_read": bytes_read, "cloud_excluded_pixels": removed, "notes": notes}
 
 
+
+
+async def _say(ctx: Any, message: str) -> None:
+    """A progress note before the reads start, so the analyst sees the call working from its first second."""
+    if ctx is not None:
+        await ctx.report_progress(0, None, message)
 
 
 def _formula(index: str | None) -> str:
