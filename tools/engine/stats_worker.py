@@ -25,6 +25,7 @@ READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETR
 
 MASK_SAMPLES = 4  # the cloud mask is read up to 4 × 4 samples per grid cell: a cell with any flagged sample is out
 WARP_CHUNK_BYTES = 150_000  # small warp chunks (GDAL refuses < 100 kB): Stop is checked between block reads
+ALIGNED_READS = True  # a grid on the file's own pixels is read directly, not warped (bench/ compares both)
 HEADER_BYTES = 16_384  # GDAL's first read of a remote GeoTIFF (header and tile index)
 
 
@@ -193,17 +194,80 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
     source_band = ds.GetRasterBand(ref.band)
     nodata = ref.nodata if ref.nodata is not None else source_band.GetNoDataValue()
-    src = ds
-    if ds.RasterCount > 1:  # GDAL 3.6's Warp has no band selection: a one-band VRT in memory
-        src = gdal.Translate("", ds, format="VRT", bandList=[ref.band])
     level, factor = _overview_level(ds, grid)
     window = _source_window(ds, grid)
     if window is None:
         return None, 0, level
     _stop_if_cancelled(cancel)  # each step below may wait on the network: Stop is checked between them
-    nbytes = HEADER_BYTES + _block_bytes(source_band if factor == 1 else source_band.GetOverview(level_index(level)), window, factor)
-
+    read_band = source_band if factor == 1 else source_band.GetOverview(level_index(level))
+    nbytes = HEADER_BYTES + _block_bytes(read_band, window, factor)
     _stop_if_cancelled(cancel)
+    corner = _aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
+    if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
+        values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path)
+    else:
+        values = _warped(ds, ref, grid, resampling, nodata, factor, level, cancel)
+    if scaled:
+        scale = ref.scale if ref.scale is not None else (source_band.GetScale() or 1.0)
+        offset = ref.offset if ref.offset is not None else (source_band.GetOffset() or 0.0)
+        values = values * np.float32(scale) + np.float32(offset)
+    return values, nbytes, level
+
+
+def _aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int] | None:
+    """(column, row) of the grid's corner in `band`'s pixels when the grid is that band's own pixel grid (same
+    CRS, same pixel size, corners on its pixel corners), else None."""
+    from osgeo import osr
+
+    gt = ds.GetGeoTransform()
+    if gt[2] or gt[4] or gt[5] >= 0:
+        return None
+    px, py = gt[1] * ds.RasterXSize / band.XSize, -gt[5] * ds.RasterYSize / band.YSize
+    res_x, res_y = grid.resolution, (grid.bounds[3] - grid.bounds[1]) / grid.height
+    if abs(px - res_x) > 1e-9 * res_x or abs(py - res_y) > 1e-9 * res_y:
+        return None
+    col, row = (grid.bounds[0] - gt[0]) / px, (gt[3] - grid.bounds[3]) / py
+    if abs(col - round(col)) > 1e-6 or abs(row - round(row)) > 1e-6:
+        return None
+    if not osr.SpatialReference(wkt=ds.GetProjection()).IsSame(osr.SpatialReference(wkt=grid.crs_wkt)):
+        return None
+    return round(col), round(row)
+
+
+def _read_aligned(band: Any, offset: tuple[int, int], grid: Grid, nodata: float | None, cancel: Any,
+                  path: str) -> np.ndarray:
+    """The grid's pixels straight from the band, one strip of blocks at a time (Stop is checked between them);
+    NaN outside the band and at nodata: what the warp gives on an aligned grid, without resampling any pixel."""
+    out = np.full((grid.height, grid.width), np.nan, np.float32)
+    col, row = offset
+    c0, c1 = max(0, col), min(band.XSize, col + grid.width)
+    r0, r1 = max(0, row), min(band.YSize, row + grid.height)
+    if c1 <= c0 or r1 <= r0:
+        return out
+    strip = band.GetBlockSize()[1]
+    top = r0
+    while top < r1:
+        _stop_if_cancelled(cancel)
+        bottom = min(r1, (top // strip + 1) * strip)
+        try:
+            data = band.ReadAsArray(c0, top, c1 - c0, bottom - top)
+        except RuntimeError as exc:  # GDAL's exception mode, when the process has it on
+            raise OSError(f"reading {path} failed: {exc}") from None
+        if data is None:
+            raise OSError(f"reading {path} failed: {gdal.GetLastErrorMsg() or 'unreadable block'}")
+        values = data.astype(np.float32)
+        if nodata is not None:
+            values[data == nodata] = np.nan
+        out[top - row:bottom - row, c0 - col:c1 - col] = values
+        top = bottom
+    return out
+
+
+def _warped(ds: Any, ref: BandRef, grid: Grid, resampling: str, nodata: float | None, factor: int, level: str,
+            cancel: Any) -> np.ndarray:
+    src = ds
+    if ds.RasterCount > 1:  # GDAL 3.6's Warp has no band selection: a one-band VRT in memory
+        src = gdal.Translate("", ds, format="VRT", bandList=[ref.band])
 
     def progress(_fraction: float, _message: Any, _data: Any) -> int:
         return 0 if cancel is not None and cancel.is_set() else 1
@@ -223,12 +287,7 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         if cancel is not None and cancel.is_set():
             raise Cancelled()
         raise OSError(f"reading {ref.path} failed: {gdal.GetLastErrorMsg()}")
-    values = out.GetRasterBand(1).ReadAsArray().astype(np.float32)
-    if scaled:
-        scale = ref.scale if ref.scale is not None else (source_band.GetScale() or 1.0)
-        offset = ref.offset if ref.offset is not None else (source_band.GetOffset() or 0.0)
-        values = values * np.float32(scale) + np.float32(offset)
-    return values, nbytes, level
+    return out.GetRasterBand(1).ReadAsArray().astype(np.float32)
 
 
 def _stop_if_cancelled(cancel: Any) -> None:
