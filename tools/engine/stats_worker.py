@@ -214,9 +214,10 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     return values, nbytes, level
 
 
-def _aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int] | None:
-    """(column, row) of the grid's corner in `band`'s pixels when the grid is that band's own pixel grid (same
-    CRS, same pixel size, corners on its pixel corners), else None."""
+def _aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int, int] | None:
+    """(m, column, row) when the grid is `band`'s own pixel grid or one m × finer (a 20 m mask under 10 m bands):
+    same CRS, the band's pixel m grid pixels wide, the grid's corner on a grid pixel of the band's lattice, at
+    (column, row) grid pixels from the band's corner. None otherwise (the band is warped)."""
     from osgeo import osr
 
     gt = ds.GetGeoTransform()
@@ -224,24 +225,26 @@ def _aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int] | None:
         return None
     px, py = gt[1] * ds.RasterXSize / band.XSize, -gt[5] * ds.RasterYSize / band.YSize
     res_x, res_y = grid.resolution, (grid.bounds[3] - grid.bounds[1]) / grid.height
-    if abs(px - res_x) > 1e-9 * res_x or abs(py - res_y) > 1e-9 * res_y:
+    m = round(px / res_x)
+    if m < 1 or abs(px - m * res_x) > 1e-9 * px or abs(py - m * res_y) > 1e-9 * py:
         return None
-    col, row = (grid.bounds[0] - gt[0]) / px, (gt[3] - grid.bounds[3]) / py
+    col, row = (grid.bounds[0] - gt[0]) / res_x, (gt[3] - grid.bounds[3]) / res_y
     if abs(col - round(col)) > 1e-6 or abs(row - round(row)) > 1e-6:
         return None
     if not osr.SpatialReference(wkt=ds.GetProjection()).IsSame(osr.SpatialReference(wkt=grid.crs_wkt)):
         return None
-    return round(col), round(row)
+    return m, round(col), round(row)
 
 
-def _read_aligned(band: Any, offset: tuple[int, int], grid: Grid, nodata: float | None, cancel: Any,
+def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: float | None, cancel: Any,
                   path: str) -> np.ndarray:
-    """The grid's pixels straight from the band, one strip of blocks at a time (Stop is checked between them);
-    NaN outside the band and at nodata: what the warp gives on an aligned grid, without resampling any pixel."""
+    """The grid's pixels straight from the band (each band pixel repeated m × m times when the grid is m × finer),
+    one strip of blocks at a time (Stop is checked between them); NaN outside the band and at nodata: what the
+    warp gives on such a grid, without resampling any pixel."""
     out = np.full((grid.height, grid.width), np.nan, np.float32)
-    col, row = offset
-    c0, c1 = max(0, col), min(band.XSize, col + grid.width)
-    r0, r1 = max(0, row), min(band.YSize, row + grid.height)
+    m, col, row = corner
+    c0, c1 = max(0, col // m), min(band.XSize, -(-(col + grid.width) // m))
+    r0, r1 = max(0, row // m), min(band.YSize, -(-(row + grid.height) // m))
     if c1 <= c0 or r1 <= r0:
         return out
     strip = band.GetBlockSize()[1]
@@ -258,7 +261,14 @@ def _read_aligned(band: Any, offset: tuple[int, int], grid: Grid, nodata: float 
         values = data.astype(np.float32)
         if nodata is not None:
             values[data == nodata] = np.nan
-        out[top - row:bottom - row, c0 - col:c1 - col] = values
+        if m > 1:
+            values = np.repeat(np.repeat(values, m, axis=0), m, axis=1)
+        y0, x0 = top * m - row, c0 * m - col  # where the strip's first pixel falls on the grid
+        sy, sx = max(0, -y0), max(0, -x0)
+        rows = min(values.shape[0] - sy, grid.height - (y0 + sy))
+        cols = min(values.shape[1] - sx, grid.width - (x0 + sx))
+        if rows > 0 and cols > 0:
+            out[y0 + sy:y0 + sy + rows, x0 + sx:x0 + sx + cols] = values[sy:sy + rows, sx:sx + cols]
         top = bottom
     return out
 
