@@ -103,7 +103,7 @@ class ItemResult:
     observed: np.ndarray | None  # bool: the item had data there before the cloud mask
     bytes_read: int = 0  # compressed bytes of the blocks read (from the COG's block index)
     level: str = ""  # "full resolution" or "overview k"
-    flagged: np.ndarray | None = None  # bool: the item's cloud mask flags the cell (any of its samples)
+    flagged: np.ndarray | None = None  # bool: the item has data and its cloud mask flags the cell (any sample)
     seconds: float = 0.0  # how long the read took, for the time-left estimate
 
 
@@ -160,6 +160,7 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
             total_bytes += nbytes
             if flagged is not None:
                 values = np.where(flagged | unknown, np.nan, values).astype(np.float32)
+                flagged &= observed  # where this item has no data (its swath's end) it says nothing of the sky
         return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32), observed,
                           total_bytes, level, flagged, time.perf_counter() - started)
 

@@ -1,7 +1,8 @@
 """Partly cloudy Sentinel-2-like dates for collection statistics: red/nir at 10 m and SCL at 20 m (as Sentinel-2
 L2A has them), UTM 31N. On the first date two tiles overlap; round clouds cover parts of the scene, and in the
 overlap the clearer tile's SCL misses a cloud the other tile's SCL flags (both tiles see the same cloudy
-reflectance there, as two processings of one acquisition do). On the second date one tile has clouds whose
+reflectance there, as two processings of one acquisition do), and the other tile's swath ends (nodata, SCL 0
+"no data") where the clearer tile has good pixels. On the second date one tile has clouds whose
 edges cut through the cells of the overview grid. The scene is one function of the ground position, so every
 tile shows the same values where tiles overlap; the truth is computed with numpy at full resolution."""
 
@@ -23,7 +24,8 @@ WEST_A, WEST_B = 640000.0, 643200.0  # B overlaps the east half of A
 DATES = ("2024-06-10", "2024-06-20")
 COLLECTION = "s2-partly-cloudy"
 CLOUD_RED, CLOUD_NIR = 0.26, 0.31  # a cloud's reflectance: NDVI about 0.09 where clear land reads 0.6–0.8
-EXCLUDED = (3, 8, 9, 10)
+EXCLUDED = (0, 1, 3, 8, 9, 10)  # SCL no data, saturated, cloud shadow, cloud medium/high, cirrus
+SWATH_EDGE = 560  # tile A on the first date has no data east of this column (SCL 0): tile B has it
 # clouds as (x, y, radius) in metres; which tiles' SCL flags each one
 CLOUDS = {
     DATES[0]: [((644300.0, 5069300.0, 700.0), ("A",)),  # in the overlap: only A's SCL sees it
@@ -82,9 +84,14 @@ def make_cloudy_world(root: Path, base_url: str, collection: str = COLLECTION) -
             red, nir = np.where(cloudy, CLOUD_RED, red), np.where(cloudy, CLOUD_NIR, nir)
             sx, sy = west + (scols + 0.5) * SCL_PIXEL, NORTH - (srows + 0.5) * SCL_PIXEL
             scl = np.where(_flagged(sx, sy, CLOUDS[date], tile), 9, 4).astype(np.uint8)
+            stored_red, stored_nir = reflectance(red), reflectance(nir)
+            if tile == "A" and day == 0:  # the swath ends: no data, and SCL says "no data", not "cloud"
+                stored_red[:, SWATH_EDGE:] = NODATA
+                stored_nir[:, SWATH_EDGE:] = NODATA
+                scl[:, SWATH_EDGE // 2:] = 0
             item_id = f"{tile}-{date}"
             assets = {}
-            for name, values, pixel in (("red", reflectance(red), PIXEL), ("nir", reflectance(nir), PIXEL),
+            for name, values, pixel in (("red", stored_red, PIXEL), ("nir", stored_nir, PIXEL),
                                         ("scl", scl, SCL_PIXEL)):
                 rel = f"{item_id}/{name}.tif"
                 write_cog(root / rel, values, origin=(west, NORTH), pixel_size=pixel, epsg=EPSG,
@@ -105,7 +112,8 @@ def make_cloudy_world(root: Path, base_url: str, collection: str = COLLECTION) -
 
 def full_resolution_truth(world: CloudyWorld, date: str) -> dict:
     """NDVI at 10 m over the area on one date, independently of the product: the tiles' stored pixels placed on
-    one 10 m grid, a pixel kept when a tile has data there and no tile's SCL (its 20 m pixel) flags it."""
+    one 10 m grid, a pixel kept when a tile has data there and no tile with data there has its SCL (its 20 m
+    pixel) flag it."""
     from osgeo import gdal
     from matplotlib.path import Path as MplPath
 
@@ -119,9 +127,13 @@ def full_resolution_truth(world: CloudyWorld, date: str) -> dict:
         item = f"{tile}-{date}"
         raw = {name: gdal.Open(str(world.root / item / f"{name}.tif")).ReadAsArray() for name in ("red", "nir", "scl")}
         scl = np.repeat(np.repeat(raw["scl"], 2, axis=0), 2, axis=1)
-        red[:, c0:c0 + SIZE] = np.where(raw["red"] == NODATA, np.nan, raw["red"] * SCALE + OFFSET)
-        nir[:, c0:c0 + SIZE] = np.where(raw["nir"] == NODATA, np.nan, raw["nir"] * SCALE + OFFSET)
-        flagged[:, c0:c0 + SIZE] |= np.isin(scl, EXCLUDED)
+        has_data = (raw["red"] != NODATA) & (raw["nir"] != NODATA)
+        tile_red = np.where(has_data, raw["red"] * SCALE + OFFSET, np.nan)
+        tile_nir = np.where(has_data, raw["nir"] * SCALE + OFFSET, np.nan)
+        view = np.s_[:, c0:c0 + SIZE]
+        red[view] = np.where(np.isnan(red[view]), tile_red, red[view])  # same scene: any tile with data gives it
+        nir[view] = np.where(np.isnan(nir[view]), tile_nir, nir[view])
+        flagged[view] |= np.isin(scl, EXCLUDED) & has_data  # a tile speaks of the sky only where it has data
     tr = transformer(4326, EPSG)
     ring = [tr.TransformPoint(lon, lat)[:2] for lon, lat in world.area["coordinates"][0]]
     rows, cols = np.mgrid[0:SIZE, 0:width]
