@@ -96,7 +96,7 @@ async def main() -> None:
         async with httpx.AsyncClient(timeout=30) as http:
             deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig("bench", "http://127.0.0.1:9")]),
                                           http=http, work_dir=str(ROOT / "out"))
-            for repeat in range(2):
+            for _repeat in range(2):
                 for name, aligned in (("warp onto the grid", False), ("own pixel grid", True)):
                     stats_worker.ALIGNED_READS = aligned
                     gdal.VSICurlClearCache()

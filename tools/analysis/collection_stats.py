@@ -13,17 +13,17 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from . import charts
-from ..engine import collection_plan as plan
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
-from ..engine.date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
 from ..deps import ToolDeps
-from ..output_names import new_output_files
-from .selected_features import selected_geometry_lonlat
-from ..stac.search import MAX_ITEMS, ItemSearch
-from ..stac.timeutil import normalise_interval
+from ..engine import collection_plan as plan
+from ..engine.date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
 from ..engine.stats_runner import run_items
 from ..engine.stats_worker import MASK_SAMPLES, Cancelled
+from ..output_names import new_output_files
+from ..stac.search import MAX_ITEMS, ItemSearch
+from ..stac.timeutil import normalise_interval
+from . import charts
+from .selected_features import selected_geometry_lonlat
 
 DEFAULT_MAX_PIXELS = 65_536  # overview mode: about 256 × 256 pixels over the area per date
 

@@ -114,8 +114,8 @@ def full_resolution_truth(world: CloudyWorld, date: str) -> dict:
     """NDVI at 10 m over the area on one date, independently of the product: the tiles' stored pixels placed on
     one 10 m grid, a pixel kept when a tile has data there and no tile with data there has its SCL (its 20 m
     pixel) flag it."""
-    from osgeo import gdal
     from matplotlib.path import Path as MplPath
+    from osgeo import gdal
 
     west, east = WEST_A, max(w for _t, w, _c in TILES[DATES[0]]) + SIZE * PIXEL
     width = int((east - west) / PIXEL)
