@@ -82,6 +82,7 @@ class ActivityFeed(QTreeWidget):
         self.autoscroll = StickToBottom(self.verticalScrollBar())
         self._thinking: dict[int, tuple[QTreeWidgetItem, QTreeWidgetItem]] = {}
         self._progress: dict[str, tuple[QTreeWidgetItem, QProgressBar]] = {}  # call id -> line and bar
+        self._ended: set[str] = set()  # calls that finished or were stopped: a late notification changes nothing
         self.placeholder = QLabel(EMPTY_TEXT, self.viewport())
         self.placeholder.setWordWrap(True)
         self.placeholder.setStyleSheet("color: #6e6e6e; padding: 8px;")
@@ -146,10 +147,13 @@ class ActivityFeed(QTreeWidget):
         self._thinking[event.step] = (item, item.child(0))
 
     def add_tool_start(self, event: ToolStart) -> None:
+        self._ended.discard(event.call_id)  # a provider may number calls afresh each turn
         self.add_entry(f"Calling {event.tool_name}", _pretty(event.tool_args))
 
     def show_progress(self, event: ToolProgress) -> None:
         """One line and one bar per running call, updated in place: "37 / 412 items, 2.1 MB read, ~40 s left"."""
+        if event.call_id in self._ended:
+            return  # a read that was in flight when the analyst pressed Stop: its line keeps saying stopped
         text = f"{event.tool_name}: {event.message or f'{event.progress:g} done'}"
         if event.call_id not in self._progress:
             item = self.add_entry(text)
@@ -177,6 +181,7 @@ class ActivityFeed(QTreeWidget):
         return item.text(0), round(100 * bar.value() / max(1, bar.maximum()))
 
     def _finish_progress(self, call_id: str, completed: bool) -> None:
+        self._ended.add(call_id)
         item_bar = self._progress.pop(call_id, None)
         if item_bar is not None and completed:
             item_bar[1].setRange(0, 1000)
@@ -209,6 +214,7 @@ class ActivityFeed(QTreeWidget):
 
     def add_done(self, event: Done) -> None:
         self._thinking.clear()  # the next turn numbers its steps from 1 again
+        self._ended.update(self._progress)
         for item, bar in self._progress.values():  # a call still showing "~900 s left" did not finish
             if bar.maximum() == 0 or bar.value() < bar.maximum():
                 done = f"{round(100 * bar.value() / bar.maximum())} %" if bar.maximum() else "part"

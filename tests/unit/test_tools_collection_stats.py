@@ -94,6 +94,20 @@ def test_a_date_mosaic_takes_the_first_valid_pixel_in_order_and_counts_each_pixe
     assert row["items"] == 2
 
 
+def test_a_cell_any_tile_of_a_date_flags_as_cloud_is_left_out_even_where_a_clearer_tile_says_clear():
+    nan = np.nan
+    clear = _result("b", [[0.8, 0.8], [0.8, 0.8]], sort_key="005")  # first in order: its SCL said clear
+    clear.flagged = np.zeros((2, 2), bool)
+    cloudy = _result("a", [[nan, 0.7], [0.7, 0.7]], sort_key="020")
+    cloudy.flagged = np.array([[True, False], [False, False]])
+    mosaic, _observed = mosaic_of([cloudy, clear], (2, 2))
+    assert np.isnan(mosaic[0, 0]) and mosaic[1, 1] == pytest.approx(0.8)
+    acc = PeriodAccumulator(area=np.ones((2, 2), bool))
+    acc.add_date([cloudy, clear])
+    row = acc.row("2024-06-10")
+    assert row["valid_pixels"] == 3 and row["cloud_excluded_pixels"] == 1
+
+
 def test_periods_are_dates_iso_weeks_or_months():
     assert period_of("2024-06-15", "date") == "2024-06-15"
     assert period_of("2024-06-15", "month") == "2024-06"
@@ -114,3 +128,15 @@ def test_the_progress_line_says_items_megabytes_and_time_left():
     line = Progress(total=412, done=37, bytes_read=2_100_000, started=time.perf_counter() - 37 / 375 * 40).line()
     assert line == "37 / 412 items, 2.1 MB read, ~40 s left"
     assert Progress(total=412, done=412, bytes_read=23_400_000, started=0.0).line() == "412 / 412 items, 23.4 MB read"
+
+
+def test_the_time_left_counts_the_reads_in_flight():
+    import time
+
+    from stacgis_agent.tools.engine.stats_runner import Progress
+
+    # 8 reads side by side, each taking 4 s: after 4 s the first 2 of 400 are done, 398 remain, 8 at a time
+    early = Progress(total=400, done=2, started=time.perf_counter() - 4.0, workers=8, item_seconds=8.0)
+    assert early.line().endswith("~199 s left")  # not the ~796 s that 4 s ÷ 2 items × 398 makes
+    alone = Progress(total=400, done=2, started=time.perf_counter() - 4.0, workers=1, item_seconds=8.0)
+    assert alone.line().endswith("~796 s left")  # one read at a time: the time so far per item is right

@@ -50,6 +50,67 @@ def render(kind: str, title: str, x: list, series: dict[str, list[float]], x_lab
     fig.savefig(str(path), format="png")
 
 
+def period_start(period: str):
+    """'2024-06-15' (a date), '2024-06' (a month) or '2024-W24' (an ISO week) -> the day it starts."""
+    import datetime as dt
+
+    if "-W" in period:
+        year, week = period.split("-W")
+        return dt.date.fromisocalendar(int(year), int(week), 1)
+    if len(period) == 7:
+        return dt.date(int(period[:4]), int(period[5:7]), 1)
+    return dt.date.fromisoformat(period[:10])
+
+
+def _every_period(first, last, group_by: str) -> list:
+    """Each month or ISO week from `first` to `last` (their start days): the periods a chart must show."""
+    import datetime as dt
+
+    days, day = [], first
+    while day <= last:
+        days.append(day)
+        if group_by == "week":
+            day += dt.timedelta(days=7)
+        else:
+            day = dt.date(day.year + day.month // 12, day.month % 12 + 1, 1)
+    return days
+
+
+def time_series_figure(title: str, periods: list[str], series: dict[str, list[float | None]], group_by: str,
+                       y_label: str):
+    """A line chart on a time axis: a period without a value (overcast, no item) is a gap in the line, at its
+    place in time, never a line joining its neighbours; months or weeks with no row at all are gaps too.
+    Date labels are chosen by matplotlib's date locator and written concisely, so they do not overlap."""
+    import math
+
+    import matplotlib.dates as mdates
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.4, 4.0), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    starts = [period_start(p) for p in periods]
+    days = sorted(set(starts))
+    if group_by in ("month", "week") and days:
+        days = _every_period(days[0], days[-1], group_by)
+    for name, values in series.items():
+        by_day = {d: (math.nan if v is None else v) for d, v in zip(starts, values)}
+        ax.plot(days, [by_day.get(d, math.nan) for d in days], marker="o", label=name)
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    if not any(v is not None for values in series.values() for v in values):
+        ax.text(0.5, 0.5, "no valid pixels in any period", transform=ax.transAxes, ha="center", va="center")
+    ax.set_xlabel(group_by)
+    ax.set_ylabel(y_label)
+    if len(series) > 1:
+        ax.legend()
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
 def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=WRITE, meta=policy())
     async def generate_chart(

@@ -13,17 +13,17 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from . import charts
-from ..engine import collection_plan as plan
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
-from ..engine.date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
 from ..deps import ToolDeps
+from ..engine import collection_plan as plan
+from ..engine.date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
+from ..engine.stats_runner import run_items
+from ..engine.stats_worker import MASK_SAMPLES, Cancelled
 from ..output_names import new_output_files
-from .selected_features import selected_geometry_lonlat
 from ..stac.search import MAX_ITEMS, ItemSearch
 from ..stac.timeutil import normalise_interval
-from ..engine.stats_runner import run_items
-from ..engine.stats_worker import Cancelled
+from . import charts
+from .selected_features import selected_geometry_lonlat
 
 DEFAULT_MAX_PIXELS = 65_536  # overview mode: about 256 × 256 pixels over the area per date
 
@@ -50,6 +50,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if bool(index) == bool(asset):
             raise ToolInputError("Give exactly one of index (e.g. 'NDVI') or asset (an asset key).")
         index = index.strip().upper() if index else index  # 'ndvi' is NDVI
+        await _say(ctx, f"searching '{collection}' for items over the area…")  # the search may take seconds
         area = await area_of(deps, bbox, polygon, use_selected_features)
         cat = deps.catalogs.get(catalog)
         collection_doc = await cat.collection(collection)
@@ -64,7 +65,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             result["notes"].insert(0, cloud_note)
         what = index.upper() if index else asset
         chart, csv_path = new_output_files(deps.output_dir(), [what, collection], [".png", ".csv"])
-        await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path)
+        await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path, group_by)
         result.update(collection=collection, datetime=datetime, measure=what, chart_file=str(chart),
                       csv_file=str(csv_path))
         rows = [r for r in result["rows"] if r["mean"] is not None]
@@ -77,6 +78,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area: dict, *, index: str | None,
                   asset: str | None, group_by: str, exact: bool, mask_clouds: bool, ctx: Any = None,
                   max_pixels: int = DEFAULT_MAX_PIXELS, catalog: str | None = None) -> dict[str, Any]:
+    await _say(ctx, f"planning the reads of {len(items)} item(s)…")
     job = await plan.plan_job(deps, items, collection_doc, area, index=index, asset=asset, exact=exact,
                               mask_clouds=mask_clouds, max_pixels=max_pixels, catalog=catalog)
     tasks, bands, grid, mask, how = job.tasks, job.bands, job.grid, job.area, job.resolution
@@ -107,6 +109,11 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
     if bands.mask is not None:
         notes[0] += f", and classes {list(bands.mask_classes)} (cloud, shadow…) of the '{bands.mask_asset}' asset"
     notes[0] += "."
+    removed = sum(r["cloud_excluded_pixels"] for r in rows)
+    if bands.mask is not None:
+        notes.append(f"Clouds removed {removed:,} cell(s) with data: a cell is left out when any tile of its date "
+                     f"flags it (any of up to {MASK_SAMPLES} × {MASK_SAMPLES} mask samples per cell), so one "
+                     "tile's 'clear' never overrides another's 'cloud'.")
     if job.note:
         notes.append(job.note)
     if group_by != "date":
@@ -114,9 +121,15 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
                      "valid at least once.")
     return {"rows": rows, "columns": list(STAT_COLUMNS), "items": len(items), "dates": len(by_date),
             "resolution": how, "grid_crs": plan.crs_name(grid.crs_wkt), "area_pixels": int(mask.sum()), "bands": bands.described, "formula": _formula(index),
-            "bytes_read": bytes_read, "notes": notes}
+            "bytes_read": bytes_read, "cloud_excluded_pixels": removed, "notes": notes}
 
 
+
+
+async def _say(ctx: Any, message: str) -> None:
+    """A progress note before the reads start, so the analyst sees the call working from its first second."""
+    if ctx is not None:
+        await ctx.report_progress(0, None, message)
 
 
 def _formula(index: str | None) -> str:
@@ -163,13 +176,14 @@ async def _search(deps: ToolDeps, cat: Any, collection: str, area: dict, datetim
     return items, " ".join(notes)
 
 
-def _write_outputs(rows: list[dict], what: str, collection: str, chart: Path, csv_path: Path) -> None:
+def _write_outputs(rows: list[dict], what: str, collection: str, chart: Path, csv_path: Path,
+                   group_by: str = "date") -> None:
     with csv_path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=list(STAT_COLUMNS))
         writer.writeheader()
         for row in rows:
             writer.writerow({k: row.get(k) for k in STAT_COLUMNS})
-    shown = [r for r in rows if r["mean"] is not None]
-    series = {"mean": [r["mean"] for r in shown], "median": [r["median"] for r in shown]}
-    charts.render("line", f"{what} over the area — {collection}", [r["period"] for r in shown] or [""],
-                  series if shown else {"mean": [0.0]}, "date", what, chart)
+    figure = charts.time_series_figure(f"{what} over the area — {collection}", [r["period"] for r in rows],
+                                       {"mean": [r["mean"] for r in rows], "median": [r["median"] for r in rows]},
+                                       group_by, what)
+    figure.savefig(str(chart), format="png")

@@ -1,7 +1,8 @@
 """Per-date mosaics and their statistics: numpy only.
 
 Items of one date are already on one grid; where tiles overlap the first valid pixel wins (in the
-items' sort order), so no pixel is counted twice. A period (week, month) pools its dates' mosaics.
+items' sort order), so no pixel is counted twice, and a cell any tile of the date flags as cloud is left out
+(one tile's "clear" does not override another's "cloud"). A period (week, month) pools its dates' mosaics.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ class PeriodAccumulator:
         """One date's item results (any order): mosaic them, then keep the valid values."""
         self.items += len(results)
         mosaic, observed = mosaic_of(results, self.area.shape)
+        flagged = cloud_flags(results, self.area.shape)
         valid = np.isfinite(mosaic) & self.area
         self.values.append(mosaic[valid])
         self.ever_valid = valid if self.ever_valid is None else (self.ever_valid | valid)
-        self.cloud_excluded += int((observed & self.area & ~np.isfinite(mosaic)).sum())
+        self.cloud_excluded += int((observed & self.area & flagged).sum())
 
     def row(self, period: str) -> dict[str, Any]:
         values = np.concatenate(self.values) if self.values else np.empty(0, np.float32)
@@ -50,7 +52,8 @@ class PeriodAccumulator:
 
 
 def mosaic_of(results: list[Any], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """(values, observed): first valid value per pixel in sort order; where any item had data."""
+    """(values, observed): the first valid value per cell in sort order, NaN where any item's cloud mask flags
+    the cell; where any item had data."""
     mosaic = np.full(shape, np.nan, np.float32)
     observed = np.zeros(shape, bool)
     for result in sorted(results, key=lambda r: (r.sort_key, r.item_id)):
@@ -59,7 +62,17 @@ def mosaic_of(results: list[Any], shape: tuple[int, int]) -> tuple[np.ndarray, n
         empty = np.isnan(mosaic) & np.isfinite(result.values)
         mosaic[empty] = result.values[empty]
         observed |= result.observed
+    mosaic[cloud_flags(results, shape)] = np.nan
     return mosaic, observed
+
+
+def cloud_flags(results: list[Any], shape: tuple[int, int]) -> np.ndarray:
+    """Cells the cloud mask of any item flags."""
+    flagged = np.zeros(shape, bool)
+    for result in results:
+        if result.values is not None and getattr(result, "flagged", None) is not None:
+            flagged |= result.flagged
+    return flagged
 
 
 def period_of(date: str, group_by: str) -> str:

@@ -24,21 +24,32 @@ class Progress:
     done: int = 0
     bytes_read: int = 0
     started: float = 0.0
+    workers: int = 1  # reads running side by side
+    item_seconds: float = 0.0  # the done items' own read times, added up
 
     def line(self) -> str:
         elapsed = time.perf_counter() - self.started
         text = f"{self.done} / {self.total} items, {self.bytes_read / 1e6:.1f} MB read"
         if 0 < self.done < self.total and elapsed > 0.5:
-            left = elapsed / self.done * (self.total - self.done)
-            text += f", ~{left:.0f} s left"
+            text += f", ~{self.seconds_left(elapsed):.0f} s left"
         return text
+
+    def seconds_left(self, elapsed: float) -> float:
+        """Time left: the items still to read at the measured time per item, `workers` of them at once. Items done
+        ÷ time elapsed alone (the first item finishing while 15 others are in flight) said ~1,420 s for 85 s."""
+        remaining = self.total - self.done
+        by_rate = elapsed / self.done * remaining
+        if self.item_seconds <= 0 or self.workers <= 1:
+            return by_rate
+        by_item = self.item_seconds / self.done * remaining / min(self.workers, remaining)
+        return min(by_rate, by_item)
 
 
 async def run_items(tasks: Sequence[ItemTask], *, progress: ProgressFn | None = None,
                     concurrency: int = DEFAULT_CONCURRENCY, scheduler: str = "",
                     min_interval_s: float = 0.2) -> AsyncIterator[ItemResult]:
     """Yields each item's result as it completes. `scheduler` = a Dask address: the reads run there."""
-    state = Progress(total=len(tasks), started=time.perf_counter())
+    state = Progress(total=len(tasks), started=time.perf_counter(), workers=1 if scheduler else max(1, concurrency))
     source = _dask_results(tasks, scheduler) if scheduler else _thread_results(tasks, concurrency)
     last = 0.0
     if progress is not None:
@@ -47,6 +58,7 @@ async def run_items(tasks: Sequence[ItemTask], *, progress: ProgressFn | None = 
         async for result in source:
             state.done += 1
             state.bytes_read += result.bytes_read
+            state.item_seconds += getattr(result, "seconds", 0.0)
             now = time.perf_counter()
             if progress is not None and (now - last >= min_interval_s or state.done == state.total):
                 last = now

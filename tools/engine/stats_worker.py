@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -22,7 +23,9 @@ READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETR
                 "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2TLS", "VSI_CACHE": "TRUE"}
 
 
+MASK_SAMPLES = 4  # the cloud mask is read up to 4 × 4 samples per grid cell: a cell with any flagged sample is out
 WARP_CHUNK_BYTES = 150_000  # small warp chunks (GDAL refuses < 100 kB): Stop is checked between block reads
+ALIGNED_READS = True  # a grid on the file's own pixels is read directly, not warped (bench/ compares both)
 HEADER_BYTES = 16_384  # GDAL's first read of a remote GeoTIFF (header and tile index)
 
 
@@ -100,6 +103,8 @@ class ItemResult:
     observed: np.ndarray | None  # bool: the item had data there before the cloud mask
     bytes_read: int = 0  # compressed bytes of the blocks read (from the COG's block index)
     level: str = ""  # "full resolution" or "overview k"
+    flagged: np.ndarray | None = None  # bool: the item has data and its cloud mask flags the cell (any sample)
+    seconds: float = 0.0  # how long the read took, for the time-left estimate
 
 
 @contextlib.contextmanager
@@ -129,7 +134,8 @@ def _open(path: str) -> Any:
 
 def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
     """Warps every band the task needs onto its grid (from the overview matching the grid's resolution),
-    applies scale/offset/nodata, computes the index and removes masked classes."""
+    applies scale/offset/nodata, computes the index and removes the cells the cloud mask flags."""
+    started = time.perf_counter()
     with gdal_config(task.options):
         arrays: dict[str, np.ndarray] = {}
         total_bytes = 0
@@ -138,7 +144,8 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
             values, nbytes, level = _warp(ref, task.grid, "average", cancel)
             total_bytes += nbytes
             if values is None:  # the item's data misses the area: no more requests for it
-                return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level)
+                return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level,
+                                  seconds=time.perf_counter() - started)
             arrays[name] = values
         if task.index:
             values = index_formulas.evaluate(task.index, arrays)
@@ -147,35 +154,131 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
         observed = np.ones(values.shape, bool)
         for band_values in arrays.values():
             observed &= np.isfinite(band_values)
+        flagged = None
         if task.mask is not None:
-            classes, nbytes, _ = _warp(task.mask, task.grid, "nearest", cancel, scaled=False)
+            flagged, unknown, nbytes = _mask_cells(task.mask, task.mask_classes, task.grid, cancel)
             total_bytes += nbytes
-            if classes is not None:
-                excluded = np.isin(classes, np.asarray(task.mask_classes, dtype=np.float32)) | np.isnan(classes)
-                values = np.where(excluded, np.nan, values).astype(np.float32)
+            if flagged is not None:
+                values = np.where(flagged | unknown, np.nan, values).astype(np.float32)
+                flagged &= observed  # where this item has no data (its swath's end) it says nothing of the sky
         return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32), observed,
-                          total_bytes, level)
+                          total_bytes, level, flagged, time.perf_counter() - started)
 
 
-def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True
+def mask_samples(native: float, grid: Grid) -> int:
+    """Mask samples per grid cell along each axis: up to MASK_SAMPLES, never finer than the mask's own pixels."""
+    return max(1, min(MASK_SAMPLES, math.floor(grid.resolution / native * 1.001)))
+
+
+def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any
+                ) -> tuple[np.ndarray | None, np.ndarray | None, int]:
+    """(flagged, unknown, bytes): cells where any mask sample is an excluded class, and cells with no mask sample
+    at all. The mask is sampled k × k times per cell (nearest, from the overview matching that finer grid): a
+    classification averaged or sampled once per cell lets a cloud's pixels into the bands' cell average."""
+    ds = _open(ref.path)
+    k = mask_samples(_native_resolution_in_grid(ds, grid), grid)
+    fine = Grid(grid.crs_wkt, grid.bounds, grid.width * k, grid.height * k)
+    samples, nbytes, _ = _warp(ref, fine, "nearest", cancel, scaled=False, ds=ds)
+    if samples is None:
+        return None, None, nbytes
+    shape = (grid.height, k, grid.width, k)
+    flagged = np.isin(samples, np.asarray(classes, dtype=np.float32)).reshape(shape).any(axis=(1, 3))
+    unknown = np.isnan(samples).reshape(shape).all(axis=(1, 3))
+    return flagged, unknown, nbytes
+
+
+def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True, ds: Any = None
           ) -> tuple[np.ndarray | None, int, str]:
     _stop_if_cancelled(cancel)
-    ds = _open(ref.path)
+    ds = ds if ds is not None else _open(ref.path)
     if ref.band > ds.RasterCount:
         raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
     source_band = ds.GetRasterBand(ref.band)
     nodata = ref.nodata if ref.nodata is not None else source_band.GetNoDataValue()
-    src = ds
-    if ds.RasterCount > 1:  # GDAL 3.6's Warp has no band selection: a one-band VRT in memory
-        src = gdal.Translate("", ds, format="VRT", bandList=[ref.band])
     level, factor = _overview_level(ds, grid)
     window = _source_window(ds, grid)
     if window is None:
         return None, 0, level
     _stop_if_cancelled(cancel)  # each step below may wait on the network: Stop is checked between them
-    nbytes = HEADER_BYTES + _block_bytes(source_band if factor == 1 else source_band.GetOverview(level_index(level)), window, factor)
-
+    read_band = source_band if factor == 1 else source_band.GetOverview(level_index(level))
+    nbytes = HEADER_BYTES + _block_bytes(read_band, window, factor)
     _stop_if_cancelled(cancel)
+    corner = _aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
+    if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
+        values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path)
+    else:
+        values = _warped(ds, ref, grid, resampling, nodata, factor, level, cancel)
+    if scaled:
+        scale = ref.scale if ref.scale is not None else (source_band.GetScale() or 1.0)
+        offset = ref.offset if ref.offset is not None else (source_band.GetOffset() or 0.0)
+        values = values * np.float32(scale) + np.float32(offset)
+    return values, nbytes, level
+
+
+def _aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int, int] | None:
+    """(m, column, row) when the grid is `band`'s own pixel grid or one m × finer (a 20 m mask under 10 m bands):
+    same CRS, the band's pixel m grid pixels wide, the grid's corner on a grid pixel of the band's lattice, at
+    (column, row) grid pixels from the band's corner. None otherwise (the band is warped)."""
+    from osgeo import osr
+
+    gt = ds.GetGeoTransform()
+    if gt[2] or gt[4] or gt[5] >= 0:
+        return None
+    px, py = gt[1] * ds.RasterXSize / band.XSize, -gt[5] * ds.RasterYSize / band.YSize
+    res_x, res_y = grid.resolution, (grid.bounds[3] - grid.bounds[1]) / grid.height
+    m = round(px / res_x)
+    if m < 1 or abs(px - m * res_x) > 1e-9 * px or abs(py - m * res_y) > 1e-9 * py:
+        return None
+    col, row = (grid.bounds[0] - gt[0]) / res_x, (gt[3] - grid.bounds[3]) / res_y
+    if abs(col - round(col)) > 1e-6 or abs(row - round(row)) > 1e-6:
+        return None
+    if not osr.SpatialReference(wkt=ds.GetProjection()).IsSame(osr.SpatialReference(wkt=grid.crs_wkt)):
+        return None
+    return m, round(col), round(row)
+
+
+def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: float | None, cancel: Any,
+                  path: str) -> np.ndarray:
+    """The grid's pixels straight from the band (each band pixel repeated m × m times when the grid is m × finer),
+    one strip of blocks at a time (Stop is checked between them); NaN outside the band and at nodata: what the
+    warp gives on such a grid, without resampling any pixel."""
+    out = np.full((grid.height, grid.width), np.nan, np.float32)
+    m, col, row = corner
+    c0, c1 = max(0, col // m), min(band.XSize, -(-(col + grid.width) // m))
+    r0, r1 = max(0, row // m), min(band.YSize, -(-(row + grid.height) // m))
+    if c1 <= c0 or r1 <= r0:
+        return out
+    strip = band.GetBlockSize()[1]
+    top = r0
+    while top < r1:
+        _stop_if_cancelled(cancel)
+        bottom = min(r1, (top // strip + 1) * strip)
+        try:
+            data = band.ReadAsArray(c0, top, c1 - c0, bottom - top)
+        except RuntimeError as exc:  # GDAL's exception mode, when the process has it on
+            raise OSError(f"reading {path} failed: {exc}") from None
+        if data is None:
+            raise OSError(f"reading {path} failed: {gdal.GetLastErrorMsg() or 'unreadable block'}")
+        values = data.astype(np.float32)
+        if nodata is not None:
+            values[data == nodata] = np.nan
+        if m > 1:
+            values = np.repeat(np.repeat(values, m, axis=0), m, axis=1)
+        y0, x0 = top * m - row, c0 * m - col  # where the strip's first pixel falls on the grid
+        sy, sx = max(0, -y0), max(0, -x0)
+        rows = min(values.shape[0] - sy, grid.height - (y0 + sy))
+        cols = min(values.shape[1] - sx, grid.width - (x0 + sx))
+        if rows > 0 and cols > 0:
+            out[y0 + sy:y0 + sy + rows, x0 + sx:x0 + sx + cols] = values[sy:sy + rows, sx:sx + cols]
+        top = bottom
+    return out
+
+
+def _warped(ds: Any, ref: BandRef, grid: Grid, resampling: str, nodata: float | None, factor: int, level: str,
+            cancel: Any) -> np.ndarray:
+    src = ds
+    if ds.RasterCount > 1:  # GDAL 3.6's Warp has no band selection: a one-band VRT in memory
+        src = gdal.Translate("", ds, format="VRT", bandList=[ref.band])
 
     def progress(_fraction: float, _message: Any, _data: Any) -> int:
         return 0 if cancel is not None and cancel.is_set() else 1
@@ -195,12 +298,7 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         if cancel is not None and cancel.is_set():
             raise Cancelled()
         raise OSError(f"reading {ref.path} failed: {gdal.GetLastErrorMsg()}")
-    values = out.GetRasterBand(1).ReadAsArray().astype(np.float32)
-    if scaled:
-        scale = ref.scale if ref.scale is not None else (source_band.GetScale() or 1.0)
-        offset = ref.offset if ref.offset is not None else (source_band.GetOffset() or 0.0)
-        values = values * np.float32(scale) + np.float32(offset)
-    return values, nbytes, level
+    return out.GetRasterBand(1).ReadAsArray().astype(np.float32)
 
 
 def _stop_if_cancelled(cancel: Any) -> None:
