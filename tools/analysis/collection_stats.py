@@ -50,6 +50,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if bool(index) == bool(asset):
             raise ToolInputError("Give exactly one of index (e.g. 'NDVI') or asset (an asset key).")
         index = index.strip().upper() if index else index  # 'ndvi' is NDVI
+        ctx = RisingProgress(ctx) if ctx is not None else None
         await _say(ctx, f"searching '{collection}' for items over the area…")  # the search may take seconds
         area = await area_of(deps, bbox, polygon, use_selected_features)
         cat = deps.catalogs.get(catalog)
@@ -124,6 +125,24 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
             "bytes_read": bytes_read, "cloud_excluded_pixels": removed, "notes": notes}
 
 
+
+
+class RisingProgress:
+    """The call's context with progress values that only rise, as MCP requires of every notification: the
+    notes before the reads and the reads' first line would all say 0, so each repeat is nudged up by 0.01."""
+
+    def __init__(self, ctx: Any) -> None:
+        self._ctx = ctx
+        self._last: float | None = None
+
+    async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        if self._last is not None and progress <= self._last:
+            progress = self._last + 0.01
+        self._last = progress
+        await self._ctx.report_progress(progress, total, message)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ctx, name)
 
 
 async def _say(ctx: Any, message: str) -> None:
