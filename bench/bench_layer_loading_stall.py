@@ -96,14 +96,22 @@ class Probe:
         self.timer = QTimer()
         self.timer.timeout.connect(self._tick)
         self.lateness: list[float] = []
+        self.long_beats: list[tuple[float, float, float]] = []
         self.last = 0.0
+        self.ran = self.waited = 0
 
     def _tick(self) -> None:
         now = time.perf_counter()
-        self.lateness.append(max(0.0, (now - self.last) * 1000 - PROBE_MS))
+        late = max(0.0, (now - self.last) * 1000 - PROBE_MS)
+        self.lateness.append(late)
         self.last = now
+        ran, waited = _schedstat()
+        if late > 20:  # how the late beat's interval was spent: on a CPU, or runnable and waiting for one
+            self.long_beats.append((late, (ran - self.ran) / 1e6, (waited - self.waited) / 1e6))
+        self.ran, self.waited = ran, waited
 
     async def measure(self, work) -> list[float]:
+        self.ran, self.waited = _schedstat()
         self.lateness.clear()
         self.last = time.perf_counter()
         self.timer.start(PROBE_MS)
@@ -111,6 +119,15 @@ class Probe:
         await asyncio.sleep(0.05)
         self.timer.stop()
         return list(self.lateness)
+
+
+def _schedstat() -> tuple[int, int]:
+    """The GUI thread's nanoseconds on a CPU and waiting in the run queue (Linux; zeros elsewhere)."""
+    try:
+        ran, waited, _ = Path("/proc/thread-self/schedstat").read_text().split()
+        return int(ran), int(waited)
+    except (OSError, ValueError):
+        return 0, 0
 
 
 class SlowCalls:
@@ -122,6 +139,7 @@ class SlowCalls:
         self.stack: list[list] = []
         self.seen: collections.Counter = collections.Counter()
         self.worst: dict[str, float] = {}
+        self.imports: collections.Counter = collections.Counter()
 
     def start(self) -> None:
         if self.enabled:
@@ -132,6 +150,8 @@ class SlowCalls:
             sys.setprofile(None)
 
     def _event(self, frame, event, arg) -> None:
+        if event == "call" and frame.f_code.co_name == "_find_and_load":
+            self.imports[str(frame.f_locals.get("name"))] += 1
         if event in ("call", "c_call"):
             self.stack.append([time.perf_counter(), False, frame, arg if event == "c_call" else None])
         elif event in ("return", "c_return", "c_exception") and self.stack:
@@ -156,6 +176,8 @@ class SlowCalls:
         print("innermost calls over 15 ms on the GUI thread (count, worst ms):")
         for where, count in self.seen.most_common(20):
             print(f"  {count:4d} × {self.worst[where]:6.1f} ms  {where}")
+        print("modules looked up on the GUI thread during the turns (not found in sys.modules):",
+              dict(self.imports.most_common(15)))
 
 
 class StackSampler:
@@ -167,6 +189,17 @@ class StackSampler:
         self.enabled = os.environ.get("BENCH_STACKS") == "1"
         self.seen: collections.Counter = collections.Counter()
         self.main = threading.get_ident()
+        self.native = threading.get_native_id()
+        self.states: collections.Counter = collections.Counter()
+
+    def _state(self) -> str:
+        """R: on a CPU or waiting for one; S with futex_wait: waiting for the interpreter lock; S with poll: idle."""
+        try:
+            stat = Path(f"/proc/self/task/{self.native}/stat").read_text()
+            wchan = Path(f"/proc/self/task/{self.native}/wchan").read_text()
+        except OSError:
+            return "?"
+        return f"{stat.rsplit(')', 1)[1].split()[0]} {wchan or '-'}"
 
     def start(self) -> None:
         if self.enabled:
@@ -176,6 +209,7 @@ class StackSampler:
         while True:
             time.sleep(0.002)
             if self.probe.timer.isActive() and time.perf_counter() - self.probe.last > 0.02:
+                self.states[self._state()] += 1
                 frame = sys._current_frames().get(self.main)
                 if frame is None:
                     continue
@@ -191,6 +225,7 @@ class StackSampler:
         print("where the GUI thread was during beats over 20 ms late (2 ms samples):")
         for where, count in self.seen.most_common(15):
             print(f"  {count:4d} × {where}")
+        print("the GUI thread's state in those samples:", dict(self.states.most_common(8)))
 
 
 def busy_processes(count: int) -> list:
@@ -270,6 +305,7 @@ async def main(catalog_url: str, work: Path) -> dict[str, list[float]]:
                 procs = busy_processes(busy)
                 try:
                     lateness: list[float] = []
+                    probe.long_beats.clear()
                     for _ in range(RUNS):
                         QgsProject.instance().removeAllMapLayers()
                         gdal.VSICurlClearCache()
@@ -277,6 +313,11 @@ async def main(catalog_url: str, work: Path) -> dict[str, list[float]]:
                         lateness += await probe.measure(lambda: one_turn(client))
                         slow.stop()
                     out[label] = lateness
+                    beats = probe.long_beats
+                    if beats:
+                        print(f"{label}: {len(beats)} beats over 20 ms late, {sum(b[0] for b in beats):.0f} ms late in "
+                              f"all; of that interval the GUI thread ran {sum(b[1] for b in beats):.0f} ms on a CPU and "
+                              f"waited {sum(b[2] for b in beats):.0f} ms for one")
                 finally:
                     for p in procs:
                         p.terminate()
