@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from pathlib import Path
@@ -10,7 +11,6 @@ from typing import Any, Mapping
 from qgis.core import QgsFillSymbol, QgsSingleSymbolRenderer, QgsVectorLayer, QgsVectorLayerTemporalProperties
 
 from ..common import ToolInputError
-from ..engine.gui_slices import in_background
 from .layers import built_in_worker
 from .stac_assets import item_times
 
@@ -55,7 +55,7 @@ def write_footprints(items: list[Mapping[str, Any]], out_dir: Path, catalog_url:
 async def load_footprints(items: list[Mapping[str, Any]], out_dir: Path, name: str,
                           catalog_url: str = "") -> QgsVectorLayer:
     """The footprints layer, its file written and opened off the GUI thread."""
-    path = await in_background(write_footprints, items, out_dir, catalog_url)
+    path = await asyncio.to_thread(write_footprints, items, out_dir, catalog_url)
     return _styled(await built_in_worker(lambda: _open(path, name)), path)
 
 

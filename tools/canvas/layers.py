@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Callable, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -11,7 +12,6 @@ from pydantic import Field
 
 from ..common import DESTRUCTIVE, WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
-from ..engine.gui_slices import in_background
 from .project_access import find_layer, history_of, project_of
 
 L = TypeVar("L")
@@ -19,7 +19,7 @@ L = TypeVar("L")
 
 async def built_in_worker(build: Callable[[], L]) -> L:
     """Runs `build` (which opens a QGIS layer: GDAL/OGR open, band statistics, the default stretch QGIS
-    samples on construction) in a background thread (engine.gui_slices.in_background) and hands the layer to the GUI thread, as QGIS's Processing
+    samples on construction) in a worker thread and hands the layer to the GUI thread, as QGIS's Processing
     hands over the layers its tasks open. Opening a true-colour mosaic on the GUI thread held it for 60-70 ms,
     longer on a busy machine. The layer is still outside the project: only the GUI thread adds it."""
     from qgis.PyQt.QtCore import QCoreApplication
@@ -31,7 +31,7 @@ async def built_in_worker(build: Callable[[], L]) -> L:
         layer.moveToThread(gui_thread)  # only the thread that owns a QObject can hand it on
         return layer
 
-    return await in_background(in_worker)
+    return await asyncio.to_thread(in_worker)
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:

@@ -17,9 +17,8 @@ from osgeo import gdal, osr
 
 from ..common import ToolInputError
 from ..engine.gdal_scope import gdal_exceptions
-from ..engine.gui_slices import lower_this_threads_priority
-from ..engine.raster_reads import _crs_label, _dataset_srs, raster_bounds_lonlat
 from ..output_names import safe_component
+from ..engine.raster_reads import _crs_label, _dataset_srs, raster_bounds_lonlat
 from ..stac.hrefs import gdal_path
 from .stac_assets import AssetChoice, split_time_series
 
@@ -91,7 +90,7 @@ def _open_all(choices: list[AssetChoice], out: Path, name: str) -> list[tuple[As
                     raise ToolInputError(f"GDAL could not give item '{choice.item_id}' the catalog's CRS.")
             return choice, path, _crs_label(srs), note
 
-    with ThreadPoolExecutor(max_workers=min(8, max(1, len(choices))), initializer=lower_this_threads_priority) as pool:
+    with ThreadPoolExecutor(max_workers=min(8, max(1, len(choices)))) as pool:
         return list(pool.map(one, choices))
 
 

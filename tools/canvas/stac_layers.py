@@ -23,7 +23,6 @@ from qgis.PyQt.QtCore import QDateTime, Qt
 from ..analysis.raster_inputs import check_outside_source
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..engine.gui_slices import in_background
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
 from .footprints import load_footprints
@@ -133,7 +132,7 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
                    for h in hrefs]
         choice.paths = [path for path, _ in planned]
         reads += [options for _, options in planned]
-    results = await in_background(build_mosaics_with_access, reads, choices, str(deps.output_dir()), title)
+    results = await asyncio.to_thread(build_mosaics_with_access, reads, choices, str(deps.output_dir()), title)
     collection = str(items[0].get("collection") or "")
     layers, described = [], []
     for result in results:  # build every layer before adding any: a failure leaves the project untouched
