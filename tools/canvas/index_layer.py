@@ -21,6 +21,7 @@ from ..stac.search import MAX_ITEMS, ItemSearch
 from ..stac.timeutil import normalise_interval
 from .project_access import add_to_project
 from .raster_styles import pseudocolor
+from .zoom import bring_into_view
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -69,8 +70,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         layer.setAbstract(f"{data['legend']}. Items: {', '.join(data['items'])}. Read at {data['resolution']}.")
         add_to_project(deps, [layer])
         data["layer"] = layer.name()
+        view, view_words = bring_into_view(deps, [layer])
+        data.update(view)
         return ok(data, f"Added '{layer.name()}' ({len(data['items'])} item(s), mean {data['mean']:.3f}, "
-                        f"read at {data['resolution']})")
+                        f"read at {data['resolution']}){view_words}")
 
 
 def _label_legend(renderer, index: str, formula: str) -> None:
