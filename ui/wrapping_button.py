@@ -1,0 +1,41 @@
+"""A push button whose words wrap onto more lines in a narrow dock; a QPushButton cuts them
+("Show the June RGB scene in tru")."""
+
+from __future__ import annotations
+
+from qgis.PyQt.QtCore import QSize, Qt
+from qgis.PyQt.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy
+
+
+class WrappingButton(QPushButton):
+    def __init__(self, text: str, parent=None):
+        super().__init__(parent)
+        self.label = QLabel(self)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        self.label.setText(text)
+        self.label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # clicks reach the button
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addWidget(self.label)
+        policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setAccessibleName(text)
+
+    def text(self) -> str:  # what the button says (Qt draws it through the label)
+        return self.label.text()
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        margins = self.layout().contentsMargins()
+        inner = max(1, width - margins.left() - margins.right())
+        return self.label.heightForWidth(inner) + margins.top() + margins.bottom()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return self.layout().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(60, self.heightForWidth(max(60, self.width())))
