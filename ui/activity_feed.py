@@ -71,8 +71,9 @@ class _WrappingDelegate(QStyledItemDelegate):
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
         # one line of room more than the layout needs: Qt's item drawing drops a last line that does not fit
         # whole, and on long rows it came out one short (seen at 320 px: "…or set the Ollama URL with the")
-        spare = QFontMetrics(option.font).lineSpacing() + 6
-        return QSize(base.width(), max(base.height(), _wrapped_height(text, option.font, width) + spare))
+        line = QFontMetrics(option.font).lineSpacing()
+        height = _wrapped_height(text, option.font, width)
+        return QSize(base.width(), max(base.height(), height + (line if height > 1.5 * line else 0) + 6))
 
 
 def _wrapped_height(text: str, font: QFont, width: int) -> int:

@@ -103,6 +103,12 @@ def test_the_dock_fits_a_320_px_column_with_every_tab_whole(plugin):
     assert plugin.dock.width() == 320, plugin.dock.minimumSizeHint()
     assert clipped_texts(plugin.dock) == [], clipped_texts(plugin.dock)
     panel = plugin.runtime.panel
+    welcome = panel.welcome
+    welcome.verticalScrollBar().setValue(welcome.verticalScrollBar().maximum())  # the examples, scrolled to
+    save_shot(plugin, "welcome-examples")
+    for button in welcome.example_buttons:  # each example's words wrap inside its button, none cut
+        assert button.label.heightForWidth(button.label.width()) <= button.label.height(), button.text()
+        assert button.geometry().right() <= button.parentWidget().width()
     panel.tabs.setCurrentWidget(panel.sessions)  # the Sessions tab, as a person clicks it
     process_until(lambda: False, 0.3)
     assert plugin.dock.width() == 320

@@ -13,6 +13,7 @@ from testkit.qgis_drivers.analyst_view import chat, layers_named
 from testkit.llm.ollama_emulator import Turn
 from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.llm.reactive_emulator import tool_messages, tool_results
+from testkit.qgis_drivers.screen_checks import clipped_texts, save_shot, show_dock_at
 
 NDVI = {"collection": "demo-ndvi", "item_id": "demo-ndvi-2025-06-15"}
 
@@ -55,6 +56,7 @@ def _answer_as_told(tool: str):
 
 
 def test_a_layer_added_after_a_zoom_elsewhere_is_brought_into_view_and_the_answer_says_so(plugin, emu, qgis_iface):
+    show_dock_at(plugin, 320)
     canvas = qgis_iface.mapCanvas()
     _zoom_to(plugin, emu, "Tokyo")
     tokyo = canvas.extent()
@@ -68,6 +70,8 @@ def test_a_layer_added_after_a_zoom_elsewhere_is_brought_into_view_and_the_answe
     role, text = chat(plugin)[-1]
     assert "now shows the new layer" in text and "it is in the current view" not in text, text
     assert tool_results(emu.chat_requests()[-1], "load_stac_asset")[0]["view"] == "moved to the new layer"
+    assert clipped_texts(plugin.dock) == [], clipped_texts(plugin.dock)
+    save_shot(plugin, "layer-brought-into-view")
 
 
 def test_when_the_view_shows_the_new_layer_the_analysts_zoom_stays(plugin, emu, qgis_iface):

@@ -36,7 +36,8 @@ def clipped_texts(root: QWidget) -> list[str]:
                 found.append(f"label {widget.text()[:40]!r}: needs {widget.heightForWidth(widget.width())} px "
                              f"high, has {widget.height()}")
         elif isinstance(widget, QAbstractButton) and QAbstractButton.text(widget):  # text Qt draws itself
-            needed = widget.sizeHint().width()  # the text plus the style's padding, as Qt would draw it whole
+            qt_class = next(c for c in type(widget).__mro__ if c.__module__.startswith(("PyQt", "qgis")))
+            needed = qt_class.sizeHint(widget).width()  # the text as drawn plus the style's padding (Qt's own)
             if needed > widget.width():
                 found.append(f"button {widget.text()!r}: needs {needed} px, has {widget.width()}")
         elif isinstance(widget, QLabel) and not widget.wordWrap() and widget.text() and \
