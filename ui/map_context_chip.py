@@ -101,7 +101,7 @@ class MapContextChip(QToolButton):
     def _fit(self) -> None:
         whole = getattr(self, "_whole", self.text())
         padding = super().sizeHint().width() - self._widest(self.text())
-        room = max(60, self.width() - padding)
+        room = max(60, self.width() - padding) if self.isVisible() else 1 << 30  # laid out only once shown
         lines, line = [], ""
         for bit in whole.split(" · "):
             candidate = f"{line} · {bit}" if line else bit
@@ -127,6 +127,10 @@ class MapContextChip(QToolButton):
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self._fit()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
         self._fit()
 
 
