@@ -114,3 +114,19 @@ def test_the_dock_fits_a_320_px_column_with_every_tab_whole(plugin):
     assert plugin.dock.width() == 320
     assert clipped_texts(plugin.dock) == [] and outside_parent(panel.sessions) == [], clipped_texts(plugin.dock)
     save_shot(plugin, "sessions")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_confirmation_card_is_whole_in_the_dock(plugin, emu, width):
+    from qgis.core import QgsProject, QgsVectorLayer
+
+    QgsProject.instance().addMapLayer(QgsVectorLayer("Point?crs=EPSG:4326", "parcels", "memory"))
+    show_dock_at(plugin, width)
+    emu.script(Turn(tool_calls=[("remove_layer", {"layer": "parcels"})]), Turn(content="I kept the parcels."))
+    send(plugin, "Remove the parcels layer")
+    card = _question(plugin)
+    assert clipped_texts(plugin.dock) == [] and outside_parent(card) == [], clipped_texts(plugin.dock)
+    save_shot(plugin, "confirmation-card")
+    QTest.mouseClick(next(b for b in card.buttons if b.text() == "No"), Qt.MouseButton.LeftButton)
+    wait_turn(plugin, 30)
+    assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["parcels"]
