@@ -57,6 +57,7 @@ def test_a_place_name_several_places_share_reads_as_a_choice_with_whole_buttons(
     assert line.foreground(0).color() != ERROR_COLOR
     assert "ask_user" in line.child(0).text(0)  # what the assistant was told, one click away
 
+    assert plugin.dock.width() == width  # the answers do not hold the dock wider than the analyst made it
     assert [b.text() for b in card.buttons] == OPTIONS
     assert clipped_texts(card) == [] and outside_parent(card) == []
     for button in card.buttons:  # each answer whole, inside the card
@@ -125,6 +126,7 @@ def test_a_confirmation_card_is_whole_in_the_dock(plugin, emu, width):
     emu.script(Turn(tool_calls=[("remove_layer", {"layer": "parcels"})]), Turn(content="I kept the parcels."))
     send(plugin, "Remove the parcels layer")
     card = _question(plugin)
+    assert plugin.dock.width() == width  # the card does not hold the dock wider than the analyst made it
     assert clipped_texts(plugin.dock) == [] and outside_parent(card) == [], clipped_texts(plugin.dock)
     save_shot(plugin, "confirmation-card")
     QTest.mouseClick(next(b for b in card.buttons if b.text() == "No"), Qt.MouseButton.LeftButton)
