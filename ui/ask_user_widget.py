@@ -7,7 +7,6 @@ from qgis.PyQt.QtWidgets import (
     QFrame,
     QLabel,
     QLineEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -15,6 +14,7 @@ from qgis.PyQt.QtWidgets import (
 from ..agent.events import AskUser
 from .flow_layout import FlowLayout, fixed_height_for_width
 from .untrusted_text import plain_tooltip
+from .wrapping_button import WrappingButton
 
 
 def _plain_label(text: str) -> QLabel:
@@ -48,9 +48,9 @@ class AskUserWidget(QFrame):
         self.options = QWidget()  # the answers wrap onto more lines in a narrow dock, never cut
         fixed_height_for_width(self.options)
         row = FlowLayout(self.options)
-        self.buttons: list[QPushButton] = []
+        self.buttons: list[WrappingButton] = []
         for option in event.options:
-            button = QPushButton(option)
+            button = WrappingButton(option)  # a long answer wraps inside its button
             button.setToolTip(plain_tooltip(option))
             button.clicked.connect(lambda _checked=False, o=option: self._answer(o))
             row.addWidget(button)

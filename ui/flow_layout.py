@@ -59,10 +59,11 @@ class FlowLayout(QLayout):
             width = min(hint.width(), area.width())  # a button wider than the line gets the line
             if x > area.x() and x + width > area.right() + 1:  # does not fit: a new line
                 x, y, line_height = area.x(), y + line_height + self.spacing(), 0
+            height = item.heightForWidth(width) if item.hasHeightForWidth() else hint.height()  # wrapped words
             if move:
-                item.setGeometry(QRect(QPoint(x, y), QSize(width, hint.height())))
+                item.setGeometry(QRect(QPoint(x, y), QSize(width, height)))
             x += width + self.spacing()
-            line_height = max(line_height, hint.height())
+            line_height = max(line_height, height)
         return y + line_height - rect.y() + margins.bottom()
 
 

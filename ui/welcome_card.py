@@ -88,7 +88,7 @@ class WelcomeCard(QScrollArea):
         layout.addWidget(self.try_one)
         self.example_buttons: list[WrappingButton] = []
         for text in EXAMPLES:
-            button = WrappingButton(text)  # a narrow dock wraps the words instead of cutting them
+            button = WrappingButton(text, align_left=True)  # a narrow dock wraps the words instead of cutting them
             button.setToolTip(f"Send “{text}”")
             button.clicked.connect(lambda _checked=False, t=text: self.example_chosen.emit(t))
             layout.addWidget(button)
