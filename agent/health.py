@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .llm.errors import LLMError
+from .llm.errors import NOTHING_ANSWERS, LLMError, unreachable_message
 from .llm.ollama import OllamaProvider
 
 
@@ -36,10 +36,8 @@ async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0) -> Con
             models = tuple(m.name for m in await provider.list_models())
         except (LLMError, ValueError, KeyError) as exc:
             cause = exc.__cause__ if isinstance(exc, LLMError) and exc.__cause__ is not None else exc
-            return ConnectionState(False, False, message=(
-                f"Ollama is not reachable at {base_url}: {_why(cause, timeout_s)}. Start it with "
-                f"`ollama serve` (install it from https://ollama.com), or set the Ollama URL in "
-                f"the settings."))
+            return ConnectionState(False, False, message=unreachable_message("Ollama", base_url,
+                                                                             _why(cause, timeout_s)))
         version = ""
         try:
             version = await provider.version()
@@ -51,7 +49,7 @@ async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0) -> Con
         others = ", ".join(models[:8]) or "none"
         return ConnectionState(True, False, models, version, (
             f"Ollama is running but the model {model} is not installed. Run `ollama pull {model}`, "
-            f"or pick an installed model in the settings (installed: {others})."))
+            f"or pick an installed model with the Settings… button (installed: {others})."))
     finally:
         await provider.aclose()
 
@@ -61,7 +59,7 @@ def _why(cause: BaseException, timeout_s: float) -> str:
     import httpx
 
     if isinstance(cause, httpx.ConnectError):
-        return "nothing answers at that address"
+        return NOTHING_ANSWERS
     if isinstance(cause, httpx.TimeoutException):
         return f"no answer within {timeout_s:g} s"
     if isinstance(cause, (ValueError, KeyError)):

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from qgis.PyQt.QtCore import QRect, QSize, Qt
-from qgis.PyQt.QtGui import QBrush, QColor, QFont
+from qgis.PyQt.QtGui import QBrush, QColor, QFont, QFontMetrics, QTextLayout, QTextOption
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -32,14 +32,17 @@ from ..agent.events import (
 from ..agent.turn_stats import format_usage
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
+from .tool_error_text import for_analyst, needs_a_choice
 from .untrusted_text import plain_tooltip
 
 ERROR_COLOR = QColor(190, 30, 30)
 NOTICE_COLOR = QColor(110, 110, 110)
 # Results can be whole GeoJSON documents; the feed shows their start.
 DETAIL_CHARS = 600
-EMPTY_TEXT = ("How the assistant works on your request will appear here: its reasoning, each tool it calls "
-              "with the arguments and the result, and the tokens and time each answer took.")
+# Short: the feed is a few lines high beside the welcome card; the whole story is in the tooltip.
+EMPTY_TEXT = "The assistant's steps will appear here."
+EMPTY_TOOLTIP = ("How the assistant works on your request: its reasoning, each tool it calls with the arguments "
+                 "and the result, and the tokens and time each answer took.")
 
 
 def _pretty(value: Any) -> str:
@@ -59,11 +62,37 @@ class _WrappingDelegate(QStyledItemDelegate):
         depth, parent = 1, index.parent()
         while parent.isValid():
             depth, parent = depth + 1, parent.parent()
-        width = max(view.viewport().width() - view.indentation() * depth - 8, 50)
+        # the text's room: the row less its indentation and the item's margins, and less the scroll bar even
+        # before it shows (it appears without a resize event, and the rows would keep a line too few)
+        room = view.viewport().width()
+        if not view.verticalScrollBar().isVisible():
+            room -= view.verticalScrollBar().sizeHint().width()
+        width = max(room - view.indentation() * depth - 12, 50)
         text = index.data(Qt.ItemDataRole.DisplayRole) or ""
-        bounds = option.fontMetrics.boundingRect(QRect(0, 0, width, 1_000_000),
-                                                 int(Qt.TextFlag.TextWordWrap), text)
-        return QSize(base.width(), max(base.height(), bounds.height() + 4))
+        # one line of room more than the layout needs: Qt's item drawing drops a last line that does not fit
+        # whole, and on long rows it came out one short (seen at 320 px: "…or set the Ollama URL with the")
+        line = QFontMetrics(option.font).lineSpacing()
+        height = _wrapped_height(text, option.font, width)
+        return QSize(base.width(), max(base.height(), height + (line if height > 1.5 * line else 0) + 6))
+
+
+def _wrapped_height(text: str, font: QFont, width: int) -> int:
+    """The height of `text` wrapped at `width`, laid out line by line as the style lays it out."""
+    total = 0
+    for paragraph in text.split("\n"):
+        layout = QTextLayout(paragraph, font)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            total += line.height() + QFontMetrics(font).leading()
+        layout.endLayout()
+    return round(total)
 
 
 class ActivityFeed(QTreeWidget):
@@ -85,6 +114,7 @@ class ActivityFeed(QTreeWidget):
         self._ended: set[str] = set()  # calls that finished or were stopped: a late notification changes nothing
         self.placeholder = QLabel(EMPTY_TEXT, self.viewport())
         self.placeholder.setWordWrap(True)
+        self.placeholder.setToolTip(EMPTY_TOOLTIP)
         self.placeholder.setStyleSheet("color: #6e6e6e; padding: 8px;")
         for signal in (self.model().rowsInserted, self.model().rowsRemoved, self.model().modelReset):
             signal.connect(self._show_placeholder_if_empty)
@@ -94,8 +124,8 @@ class ActivityFeed(QTreeWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.placeholder.setFixedWidth(self.viewport().width())
-        self.placeholder.adjustSize()
+        width = self.viewport().width()
+        self.placeholder.setFixedSize(width, self.placeholder.heightForWidth(width))  # every line, none cut
         if self.viewport().width() != self._width:  # re-wrap every row for the new width
             self._width = self.viewport().width()
             self.doItemsLayout()
@@ -193,7 +223,12 @@ class ActivityFeed(QTreeWidget):
 
     def add_tool_error(self, event: ToolError) -> None:
         self._finish_progress(event.call_id, completed=False)
-        self.add_entry(f"{event.tool_name} failed: {event.error}", color=ERROR_COLOR)
+        told, hints = for_analyst(event.error)  # what happened; what the assistant was told to do, folded
+        detail = f"Told the assistant: {hints}" if hints else ""
+        if needs_a_choice(event.error):  # not a failure: the assistant asks which one next
+            self.add_entry(f"{event.tool_name} needs your choice: {told}", detail, color=NOTICE_COLOR)
+        else:
+            self.add_entry(f"{event.tool_name} failed: {told}", detail, color=ERROR_COLOR)
 
     def add_ask_user(self, event: AskUser) -> None:
         self.add_entry(f"Asking you: {event.question}", "\n".join(event.details))

@@ -5,14 +5,16 @@ from __future__ import annotations
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
     QVBoxLayout,
+    QWidget,
 )
 
 from ..agent.events import AskUser
+from .flow_layout import FlowLayout, fixed_height_for_width
+from .untrusted_text import plain_tooltip
+from .wrapping_button import WrappingButton
 
 
 def _plain_label(text: str) -> QLabel:
@@ -43,19 +45,22 @@ class AskUserWidget(QFrame):
         if event.details:  # what a destructive action will change, before the OK
             self.details = _plain_label("This will change:\n" + "\n".join(f"• {d}" for d in event.details))
             layout.addWidget(self.details)
-        row = QHBoxLayout()
-        self.buttons: list[QPushButton] = []
+        self.options = QWidget()  # the answers wrap onto more lines in a narrow dock, never cut
+        fixed_height_for_width(self.options)
+        row = FlowLayout(self.options)
+        self.buttons: list[WrappingButton] = []
         for option in event.options:
-            button = QPushButton(option)
+            button = WrappingButton(option)  # a long answer wraps inside its button
+            button.setToolTip(plain_tooltip(option))
             button.clicked.connect(lambda _checked=False, o=option: self._answer(o))
             row.addWidget(button)
             self.buttons.append(button)
-        row.addStretch(1)
-        layout.addLayout(row)
+        layout.addWidget(self.options)
         self.free_text: QLineEdit | None = None
         if event.allow_free_text or not event.options:
             self.free_text = QLineEdit()
-            self.free_text.setPlaceholderText("Type your answer and press Enter")
+            self.free_text.setPlaceholderText("Or type an answer")  # short: a narrow dock cuts a long one
+            self.free_text.setToolTip("Type an answer and press Enter to send it")
             self.free_text.returnPressed.connect(self._answer_free_text)
             layout.addWidget(self.free_text)
         self.outcome = _plain_label("")

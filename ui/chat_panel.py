@@ -49,6 +49,7 @@ class ChatPanel(QWidget):
                  parent=None):
         super().__init__(parent)
         self.session = session
+        self._failed = False  # an error ended this turn: the stats line says so, not "0 tokens in"
         self._tasks = tasks  # the plugin's registry, so unload cancels what is still running
         self._replaying = False
         self._canvas_watcher: CanvasWatcher | None = None
@@ -146,6 +147,7 @@ class ChatPanel(QWidget):
         self.conversation.connect_bridge(bridge)
         self.feed.connect_bridge(bridge)
         bridge.done.connect(self._on_done)
+        bridge.error.connect(self._on_error)
         self.conversation.answered.connect(session.answer)
         self.conversation.undo_requested.connect(self.undo_requested)
         session.user_message.connect(self._on_user_message)
@@ -318,14 +320,23 @@ class ChatPanel(QWidget):
         self.send_button.setText("Stop" if busy else "Send")
         self.send_button.setToolTip("Stop the agent" if busy else "Send (Enter)")
         if busy:
+            self._failed = False
             self.stats.setText("Working…")
         else:
             self.show_queue(None)
 
+    def _on_error(self, _event) -> None:
+        self._failed = True
+
     def _on_done(self, event: Done) -> None:
         measured = event.usage.steps or event.usage.wall_ms  # a turn cut before its first step has no numbers
-        self.stats.setText(("Stopped · " if event.stopped else "") + format_usage(event.usage) if measured
-                           else "Stopped before the model answered." if event.stopped else "")
+        answered = event.usage.prompt_tokens or event.usage.eval_tokens
+        failed, self._failed = self._failed, False
+        if failed and not event.stopped:  # not "0 tokens in · 0 out", as if the model had answered nothing
+            self.stats.setText("Ended by an error: see above." + (f" {format_usage(event.usage)}" if answered else ""))
+        else:
+            self.stats.setText(("Stopped · " if event.stopped else "") + format_usage(event.usage) if measured
+                               else "Stopped before the model answered." if event.stopped else "")
         if self._replaying:
             return
         if self.speak_box.isChecked() and not event.stopped:

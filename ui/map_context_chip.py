@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
-from qgis.PyQt.QtCore import QObject, QTimer, pyqtSlot
-from qgis.PyQt.QtWidgets import QToolButton
+from qgis.PyQt.QtCore import QObject, QSize, QTimer, pyqtSlot
+from qgis.PyQt.QtWidgets import QSizePolicy, QToolButton
 
 from ..agent.map_context import LayerInfo, MapContext
 
@@ -70,6 +70,7 @@ class MapContextChip(QToolButton):
         self.setCheckable(True)
         self.setChecked(True)
         self.setAutoRaise(True)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # may be narrower than its text
         self._summary = "no map"
         self.toggled.connect(lambda _on: self._refresh_text())
         self._refresh_text()
@@ -84,12 +85,53 @@ class MapContextChip(QToolButton):
 
     def _refresh_text(self) -> None:
         if self.isChecked():
-            self.setText(f"Map: {self._summary}")
+            self._set_whole_text(f"Map: {self._summary}")
             self.setToolTip("Sent with each message: the map's CRS, scale, centre, layers, the active layer and "
                             "its selected features. Click to stop sending it.")
         else:
-            self.setText("Map: not sent")
+            self._set_whole_text("Map: not sent")
             self.setToolTip("The map view is not sent. Click to send it with each message.")
+
+
+    # A narrow dock breaks the summary into lines at its " · " instead of holding the dock wide.
+    def _set_whole_text(self, text: str) -> None:
+        self._whole = text
+        self._fit()
+
+    def _fit(self) -> None:
+        whole = getattr(self, "_whole", self.text())
+        padding = super().sizeHint().width() - self._widest(self.text())
+        room = max(60, self.width() - padding) if self.isVisible() else 1 << 30  # laid out only once shown
+        lines, line = [], ""
+        for bit in whole.split(" · "):
+            candidate = f"{line} · {bit}" if line else bit
+            if line and self._widest(candidate) > room:
+                lines.append(line + " ·")
+                candidate = bit
+            line = candidate
+        text = "\n".join(lines + [line])
+        if text != self.text():
+            self.setText(text)
+            self.updateGeometry()
+
+    def _widest(self, text: str) -> int:
+        return max((self.fontMetrics().horizontalAdvance(part) for part in text.split("\n")), default=0)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name): as wide as the summary on one line, if there is room
+        hint = super().sizeHint()
+        whole = getattr(self, "_whole", self.text())
+        return QSize(hint.width() - self._widest(self.text()) + self._widest(whole), hint.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(min(120, self.sizeHint().width()), super().sizeHint().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        self._fit()
 
 
 class CanvasWatcher(QObject):

@@ -11,7 +11,6 @@ from typing import Any, Callable
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
     QFileDialog,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QListWidget,
@@ -25,6 +24,7 @@ from qgis.PyQt.QtWidgets import (
 from ..agent.stores.base import SessionInfo, SessionStore
 from .export_paths import remember_export_folder, suggested_export_path
 from .exports import session_to_markdown
+from .flow_layout import FlowLayout, fixed_height_for_width
 
 log = logging.getLogger(__name__)
 SESSION_ID_ROLE = Qt.ItemDataRole.UserRole
@@ -57,7 +57,8 @@ class SessionsPanel(QWidget):
         self.message.setTextFormat(Qt.TextFormat.PlainText)  # titles and store errors are shown as written
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
-        rows = [QHBoxLayout(), QHBoxLayout()]
+        holders = [QWidget(), QWidget()]  # the buttons wrap in a narrow dock instead of holding it wide
+        rows = [FlowLayout(holder) for holder in holders]
         self.buttons: dict[str, QPushButton] = {}
         for row, (key, label, handler) in zip((0, 0, 0, 0, 1, 1, 1, 1), (
             ("new", "New", self.new_session_requested.emit),
@@ -83,8 +84,9 @@ class SessionsPanel(QWidget):
             button.clicked.connect(handler)
             rows[row].addWidget(button)
             self.buttons[key] = button
-        for row in rows:
-            layout.addLayout(row)
+        for holder in holders:
+            fixed_height_for_width(holder)
+            layout.addWidget(holder)
         # Dialog seams: modal dialogs cannot be clicked in offscreen tests.
         self.ask_title: Callable[[str], str | None] = self._ask_title
         self.confirm_delete: Callable[[str], bool] = self._confirm_delete

@@ -13,10 +13,11 @@ from qgis.PyQt.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
+
+from .wrapping_button import WrappingButton
 
 CAPABILITIES = (
     "Find imagery in STAC catalogs by place, date and cloud cover, and put it on the map.",
@@ -57,6 +58,7 @@ class WelcomeCard(QScrollArea):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(10, 10, 10, 10)
         title = QLabel("<b>Ask about your map and your imagery</b>")
+        title.setWordWrap(True)  # a narrow dock wraps the title instead of cutting it
         layout.addWidget(title)
         self.connection = QLabel("Checking the connection to Ollama…")
         self.connection.setWordWrap(True)
@@ -84,13 +86,10 @@ class WelcomeCard(QScrollArea):
         self.try_one = QLabel(TRY_ONE)
         self.try_one.setWordWrap(True)
         layout.addWidget(self.try_one)
-        self.example_buttons: list[QPushButton] = []
+        self.example_buttons: list[WrappingButton] = []
         for text in EXAMPLES:
-            button = QPushButton(text)
-            button.setStyleSheet("text-align: left; padding: 4px 8px;")
+            button = WrappingButton(text, align_left=True)  # a narrow dock wraps the words instead of cutting them
             button.setToolTip(f"Send “{text}”")
-            # a narrow dock must not push the card wider than its scroll area
-            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
             button.clicked.connect(lambda _checked=False, t=text: self.example_chosen.emit(t))
             layout.addWidget(button)
             self.example_buttons.append(button)

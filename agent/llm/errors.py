@@ -18,6 +18,20 @@ class ServerUnreachable(LLMError):
     """Ollama (or the OpenAI-compatible server) is not running at the configured URL."""
 
 
+NOTHING_ANSWERS = "nothing answers at that address"
+
+
+def unreachable_message(server: str, url: str, why: str = NOTHING_ANSWERS) -> str:
+    """The one wording of an outage, wherever the analyst meets it (status line, welcome card, a turn that
+    failed, the settings check): what happened, then the fix."""
+    if server == "Ollama":
+        fix = ("Start it with `ollama serve` (install it from https://ollama.com), or set the Ollama URL "
+               "with the Settings… button")
+    else:
+        fix = "Start it, or correct its URL with the Settings… button"
+    return f"{server} is not reachable at {url}: {why}. {fix}."
+
+
 class ModelNotFound(LLMError):
     """The model is not installed on the server (`ollama pull <model>`)."""
 

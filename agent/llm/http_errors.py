@@ -16,6 +16,7 @@ from .errors import (
     StreamError,
     ThinkingNotSupported,
     ToolsNotSupported,
+    unreachable_message,
 )
 
 
@@ -33,10 +34,10 @@ def error_text(response: httpx.Response) -> str:
 
 def transport_error(exc: httpx.HTTPError, *, server: str, url: str, model: str, timeout_s: float,
                     produced: bool) -> LLMError:
-    if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
-        hint = ("start it with `ollama serve`, or set the Ollama URL in the plugin settings "
-                "(OLLAMA_HOST)" if server == "Ollama" else "start it, or correct the URL in the plugin settings")
-        return ServerUnreachable(f"{server} is not running at {url}: {hint}.")
+    if isinstance(exc, httpx.ConnectError):
+        return ServerUnreachable(unreachable_message(server, url))
+    if isinstance(exc, httpx.ConnectTimeout):
+        return ServerUnreachable(unreachable_message(server, url, f"no answer within {timeout_s:g} s"))
     if isinstance(exc, httpx.TimeoutException):
         return LLMTimeout(
             f"{model} gave no answer within {timeout_s:g} s. Loading a model the first time can take a "

@@ -22,6 +22,7 @@ from ..stac.timeutil import normalise_interval
 from .project_access import add_to_project
 from .raster_styles import pseudocolor
 from .stac_layers import _link_metadata, _set_time
+from .zoom import bring_into_view
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -74,8 +75,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         _set_time(layer, used[0] if used and used[0] else None, used[-1] if used else None)
         add_to_project(deps, [layer])
         data["layer"] = layer.name()
+        view, view_words = bring_into_view(deps, [layer])
+        data.update(view)
         return ok(data, f"Added '{layer.name()}' ({len(data['items'])} item(s), mean {data['mean']:.3f}, "
-                        f"read at {data['resolution']})")
+                        f"read at {data['resolution']}){view_words}")
 
 
 def _label_legend(renderer, index: str, formula: str) -> None:

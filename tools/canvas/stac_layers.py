@@ -31,6 +31,7 @@ from .mosaic import build_mosaics
 from .project_access import add_to_project
 from .raster_styles import default_style
 from .stac_assets import AssetChoice, band_kind, choose_assets
+from .zoom import bring_into_view
 
 log = logging.getLogger(__name__)
 
@@ -154,9 +155,10 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     grouped = len(layers) > 1 or len(items) > 1
     group = add_to_project(deps, layers, title if grouped else None)
     where = f" in group '{group}'" if group else ""
-    return ok({"group": group, "layers": described, "items": len(items)},
+    view, view_words = bring_into_view(deps, layers)
+    return ok({"group": group, "layers": described, "items": len(items), **view},
               f"Added {len(described)} raster layer(s) from {len(items)} item(s){where}: "
-              + ", ".join(f"{d['name']} ({d['renderer']}{_crs_words(d)})" for d in described))
+              + ", ".join(f"{d['name']} ({d['renderer']}{_crs_words(d)})" for d in described) + view_words)
 
 
 def _crs_words(described: dict) -> str:

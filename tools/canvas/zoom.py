@@ -11,6 +11,7 @@ from pydantic import Field
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
+    QgsCsException,
     QgsPointXY,
     QgsRectangle,
     QgsVectorLayer,
@@ -92,6 +93,52 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             view["place"] = {"name": p.name, "kind": p.kind, "source": p.source, "context": p.context,
                              "lon": round(p.lon, 5), "lat": round(p.lat, 5)}
         return ok(view, f"Zoomed to {what} at 1:{canvas.scale():,.0f}")
+
+
+def bring_into_view(deps: ToolDeps, layers: list) -> tuple[dict[str, Any], str]:
+    """After a tool added `layers`: the analyst's view stays when it shows them; otherwise the map moves to
+    them (undone with the turn). Returns what the result says about the view: data and words."""
+    iface = deps.iface()
+    canvas = iface.mapCanvas() if iface is not None else None
+    if canvas is None or not layers:  # no map (Processing, outside clients): nothing to bring into view
+        return {}, ""
+    project = project_of(deps)
+    target_crs = canvas.mapSettings().destinationCrs()
+    if not target_crs.isValid():  # a map without a CRS yet: QGIS sets it up from the first layer itself
+        return {}, ""
+    rect = None
+    for layer in layers:
+        try:
+            part = _transform(project, layer.crs(), target_crs).transformBoundingBox(layer.extent())
+        except QgsCsException:
+            continue
+        if part.isEmpty() or not part.isFinite():
+            continue
+        if rect is None:
+            rect = QgsRectangle(part)
+        else:
+            rect.combineExtentWith(part)
+    if rect is None:
+        return {}, ""
+    if shows(canvas.extent(), rect):
+        return {"view": "kept", **view_summary(canvas)}, "; it is in the current view"
+    history_of(deps).view_changing(canvas)
+    _zoom_to_rect(canvas, project, rect, target_crs, None)
+    canvas.refresh()
+    return ({"view": "moved to the new layer", **view_summary(canvas)},
+            f"; the map showed another area, so it now shows the new layer at 1:{canvas.scale():,.0f}")
+
+
+def shows(view: QgsRectangle, rect: QgsRectangle) -> bool:
+    """Does a view show a layer of extent `rect` (same CRS) so that a person sees it: it fills a quarter of
+    the view, or half of it lies in the view and it is not a speck (a twentieth of the view across)?"""
+    if view.isEmpty() or not view.intersects(rect):
+        return False
+    inside = view.intersect(rect)
+    if inside.area() >= 0.25 * view.area():
+        return True
+    big_enough = max(rect.width() / view.width(), rect.height() / view.height()) >= 0.05
+    return inside.area() >= 0.5 * rect.area() and big_enough
 
 
 def view_summary(canvas: Any) -> dict[str, Any]:
