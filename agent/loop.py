@@ -227,7 +227,7 @@ class AgentLoop:
         tools = list(self.tools.tools.values())
         self.policy = Policy.from_tools(tools, exploration_budget=self.settings.exploration_budget)
         self._specs = _format_tools(tools)
-        self.tool_set.all_tools_tokens = self.estimator.estimate([], list(self._specs.values()))
+        self.tool_set.measure(self._specs, self.estimator.estimate)
         await self.selector.index(ToolText(t.name, t.description or "") for t in tools)
         if not self.selector.embeddings_ok and tools:
             self._emit(Notice("Tool embeddings are unavailable (is the embedding model "
