@@ -233,7 +233,8 @@ class AgentLoop:
             self._emit(Notice("Tool embeddings are unavailable (is the embedding model "
                               f"'{self.settings.embedding_model}' pulled?); choosing tools by keywords."))
         self.system_prompt = build_system_prompt(self.settings.max_steps, self.settings.catalogs,
-                                                 resources=await self._preloaded_resources())
+                                                 resources=await self._preloaded_resources(),
+                                                 held_back=self.tool_set.holds_back)
         if self.session_store is not None and not self._memory_given:
             try:
                 record = await self.session_store.get_or_create(self.session_id, user=self.user)

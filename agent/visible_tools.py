@@ -100,11 +100,13 @@ class ToolSet:
     @property
     def holds_back(self) -> bool:
         """Whether the rarely used tools are reached through call_tool ("auto" offering every tool)."""
-        return self.mode == "auto" and self.effective_mode == "all"
+        return (self.mode == "auto" and self.effective_mode == "all"
+                and any(name in HELD_BACK for name in self.selector.names))
 
     def measure(self, specs: Mapping[str, ToolSpec], estimate: Callable[[list, list], int]) -> None:
         """Prompt tokens of every tool as "auto" would send them (held-back ones through call_tool)."""
-        self.all_tools_tokens = estimate([], self.specs_for(list(specs), specs, hold_back=self.mode == "auto"))
+        lean = self.mode == "auto" and any(name in HELD_BACK for name in specs)
+        self.all_tools_tokens = estimate([], self.specs_for(list(specs), specs, hold_back=lean))
 
     def specs_for(self, names: Sequence[str], specs: Mapping[str, ToolSpec],
                   hold_back: bool | None = None) -> list[ToolSpec]:
