@@ -58,13 +58,15 @@ HELD_BACK = frozenset({
     "set_map_style", "toggle_ui_panel", "undo_last_turn", "compute_index", "get_map_view", "generate_chart",
     "detect_change", "get_raster_info", "set_layer_style",
 })
-PURPOSE_WORDS = 8  # of a held-back tool's description, in call_tool's catalogue
+PURPOSE_WORDS = 10  # of a held-back tool's description, in call_tool's catalogue
 OPTIONAL_SHOWN = 0  # optional parameters named in the catalogue; list_available_tools gives them all
-PARAMETER_WORDS = 8  # of a listed tool's parameter description in "auto" (its bounds and default kept)
+PARAMETER_WORDS = 0  # of a listed tool's parameter description in "auto": only its bounds and default
 # Parameters that mean the same in every tool: described once in the system prompt (resources/prompts/
 # system.md) instead of in each schema.
-SHARED_PARAMETERS = frozenset({"bbox", "datetime", "catalog", "collection", "collections", "item_id", "layer"})
-_SENTENCE = re.compile(r"(?<!e\.g)(?<!i\.e)\.\s|:\s|;\s")
+SHARED_PARAMETERS = frozenset({"bbox", "datetime", "catalog", "collection", "collections", "item_id", "layer",
+                               "source", "asset"})
+_SENTENCE = re.compile(r"(?<!e\.g)(?<!i\.e)\.\s|;\s")
+_EXAMPLE = re.compile(r"\bE\.g\. '([^']{3,80})'")
 _DANGLING = frozenset("a an the of for by with without at to and or in on from".split())
 _HINT = re.compile(r"\s*\(([^()]*)\)\s*$")
 _CLAUSE = re.compile(r";\s|,?\s(?:e\.g\.?|for example)[\s,:]")
@@ -168,8 +170,7 @@ def call_tool_spec(held: Sequence[ToolSpec]) -> ToolSpec:
     lines = "; ".join(f"{signature(s)}: {purpose(s)}" for s in held)
     return {"type": "function", "function": {
         "name": CALL_TOOL,
-        "description": ("Run one of these tools, which are not listed on their own (? = optional "
-                        f"parameter): {lines}."),
+        "description": f"Runs one of these tools by name (required parameters shown): {lines}.",
         "parameters": {"type": "object", "properties": {
             "name": {"type": "string", "description": "The tool's name, from the list above"},
             "arguments": {"type": "object", "description": "Its parameters by name"},
@@ -177,19 +178,22 @@ def call_tool_spec(held: Sequence[ToolSpec]) -> ToolSpec:
 
 
 def signature(spec: ToolSpec) -> str:
-    """`name(required, optional?, …)`: the parameters a held-back tool takes, in its schema's order."""
+    """`name(required, …)`: the parameters a held-back tool needs, in its schema's order."""
     function = spec["function"]
     schema = function.get("parameters") or {}
     required = list(schema.get("required") or ())
     optional = [p for p in (schema.get("properties") or {}) if p not in required]
-    params = required + [f"{p}?" for p in optional[:OPTIONAL_SHOWN]] + (["..."] if optional[OPTIONAL_SHOWN:] else [])
+    params = required + [f"{p}?" for p in optional[:OPTIONAL_SHOWN]]
     return f"{function['name']}({', '.join(params)})"
 
 
 def purpose(spec: ToolSpec) -> str:
-    """The first sentence of a tool's description, at most PURPOSE_WORDS words."""
-    return _words(_SENTENCE.split(" ".join(str(spec["function"].get("description") or "").split()), 1)[0],
-                  PURPOSE_WORDS)
+    """The first sentence of a tool's description (at most PURPOSE_WORDS words) and its example
+    request, in the analyst's words, when it gives one ("E.g. 'zoom to Lyon'")."""
+    text = " ".join(str(spec["function"].get("description") or "").split())
+    first = _words(_SENTENCE.split(text, 1)[0], PURPOSE_WORDS)
+    example = _EXAMPLE.search(text)
+    return f"{first}, e.g. '{example.group(1)}'" if example else first
 
 
 def lean_spec(spec: ToolSpec) -> ToolSpec:
