@@ -218,7 +218,10 @@ def _words(text: str, limit: int) -> str:
     words = text.strip().rstrip(".").split()[:limit]
     while len(words) > 1 and words[-1].lower().strip(",;:(") in _DANGLING:
         words.pop()  # "Values of several rasters at the" reads better without "at the"
-    return " ".join(words).rstrip(",;:(")
+    text = " ".join(words)
+    if text.count("(") > text.count(")"):  # cut inside a parenthesis: end before it
+        text = text[: text.rindex("(")]
+    return text.rstrip(",;:( ")
 
 
 def unwrap_call(call: ToolCall) -> ToolCall:

@@ -117,3 +117,79 @@ def test_small_models_ways_of_writing_the_arguments_are_read():
     assert unwrap_call(nested) == nested  # call_tool never names itself: refused as unknown
     direct = ToolCall("4", "remove_layer", {"layer": "roads"})
     assert unwrap_call(direct) is direct
+
+
+async def _plugin_chat(tmp_path, answer: str):
+    """The plugin's own server (no QGIS): delete_memory is held back and destructive."""
+    import dataclasses
+
+    import httpx
+
+    from stacgis_agent.agent.config import Settings
+    from stacgis_agent.agent.llm.ollama import OllamaProvider
+    from stacgis_agent.agent.llm.types import ChatOptions
+    from stacgis_agent.agent.loop import AgentLoop
+    from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
+    from stacgis_agent.tools.deps import ToolDeps
+    from stacgis_agent.tools.server import build_server
+    from testkit.llm.ollama_emulator import OllamaEmulator
+    from testkit.llm.ollama_replies import embed_text
+
+    async def embed(texts):
+        return [embed_text(t) for t in texts]
+
+    store = SqliteMemoryStore(tmp_path / "m.db")
+    memory_id = await store.add("ana", "The user works in EPSG:2154", "fact", embed_text("EPSG:2154"))
+    with OllamaEmulator() as emu:
+        settings = dataclasses.replace(Settings(catalogs=[], user="ana"), ollama_url=emu.url, ask_user_timeout_s=5.0)
+        provider = OllamaProvider(emu.url, "qwen3:8b", options=ChatOptions(num_ctx=16384), timeout_s=10)
+        deps = ToolDeps.from_settings(settings, http=httpx.AsyncClient(), work_dir=str(tmp_path / "out"),
+                                      memory_store=store, embed=embed)
+        loop = AgentLoop(provider, build_server(deps), settings, embed=embed)
+        emu.script(Turn(tool_calls=[(CALL_TOOL, {"name": "delete_memory", "arguments": {"memory_id": memory_id}})]),
+                   Turn(content="Done."))
+        events = []
+        try:
+            async for event in loop.run("forget that I work in Lambert 93"):
+                events.append(event)
+                if isinstance(event, AskUser):
+                    loop.answer(event.request_id, answer)
+            body = emu.chat_requests()[0]
+        finally:
+            await loop.aclose()
+            await provider.aclose()
+            await deps.http.aclose()
+    left = [hit.content for hit in await store.recent("ana")]
+    await store.aclose()
+    return events, body, left
+
+
+async def test_the_plugins_held_back_delete_memory_through_call_tool_asks_and_no_keeps_the_memory(tmp_path):
+    events, body, left = await _plugin_chat(tmp_path, "No")
+    assert "delete_memory" not in chat_tools(body) and "delete_memory(memory_id)" in _call_tool_spec(body)["description"]
+    assert kinds(events)[:3] == ["tool_start", "ask_user", "tool_error"]
+    assert left == ["The user works in EPSG:2154"]
+
+
+async def test_the_plugins_held_back_delete_memory_through_call_tool_runs_after_yes(tmp_path):
+    events, _, left = await _plugin_chat(tmp_path, "Yes, run it")
+    assert kinds(events)[:3] == ["tool_start", "ask_user", "tool_result"]
+    assert left == []
+
+
+async def test_list_available_tools_gives_a_held_back_tools_parameters(tmp_path):
+    import httpx
+    from mcp import Client
+
+    from stacgis_agent.agent.config import Settings
+    from stacgis_agent.tools.deps import ToolDeps
+    from stacgis_agent.tools.server import build_server
+
+    deps = ToolDeps.from_settings(Settings(catalogs=[]), http=httpx.AsyncClient(), work_dir=str(tmp_path))
+    try:
+        async with Client(build_server(deps)) as client:
+            result = await client.call_tool("list_available_tools", {"keyword": "get_timeseries"})
+    finally:
+        await deps.http.aclose()
+    row = next(r for r in result.structured_content["tools"] if r["name"] == "get_timeseries")
+    assert {"collection", "asset", "lon", "lat", "datetime"} <= set(row["parameters"]["properties"])
