@@ -58,7 +58,7 @@ HELD_BACK = frozenset({
     "set_map_style", "toggle_ui_panel", "undo_last_turn", "compute_index", "get_map_view", "generate_chart",
     "detect_change", "get_raster_info", "set_layer_style",
 })
-PURPOSE_WORDS = 10  # of a held-back tool's description, in call_tool's catalogue
+PURPOSE_WORDS = 13  # of a held-back tool's description, in call_tool's catalogue
 OPTIONAL_SHOWN = 0  # optional parameters named in the catalogue; list_available_tools gives them all
 PARAMETER_WORDS = 0  # of a listed tool's parameter description in "auto": only its bounds and default
 # Parameters that mean the same in every tool: described once in the system prompt (resources/prompts/
@@ -170,7 +170,7 @@ def call_tool_spec(held: Sequence[ToolSpec]) -> ToolSpec:
     lines = "; ".join(f"{signature(s)}: {purpose(s)}" for s in held)
     return {"type": "function", "function": {
         "name": CALL_TOOL,
-        "description": f"Runs one of these tools by name (required parameters shown): {lines}.",
+        "description": f"Runs one of these tools by name: {lines}.",
         "parameters": {"type": "object", "properties": {
             "name": {"type": "string", "description": "The tool's name, from the list above"},
             "arguments": {"type": "object", "description": "Its parameters by name"},
@@ -193,7 +193,7 @@ def purpose(spec: ToolSpec) -> str:
     text = " ".join(str(spec["function"].get("description") or "").split())
     first = _words(_SENTENCE.split(text, 1)[0], PURPOSE_WORDS)
     example = _EXAMPLE.search(text)
-    return f"{first}, e.g. '{example.group(1)}'" if example else first
+    return f"{first} ('{example.group(1)}')" if example else first
 
 
 def lean_spec(spec: ToolSpec) -> ToolSpec:

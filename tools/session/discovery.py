@@ -19,7 +19,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         keyword: Annotated[str | None, Field(description="Only tools whose name or description contains this; "
                                                          "a tool's exact name also gives its parameters")] = None,
     ) -> CallToolResult:
-        """List the tools available, each with a one-line description and whether it reads, writes or destroys. Answers 'what can you do?'"""
+        """List the tools, each with one line on what it does and whether it reads, writes or destroys. Answers 'what can you do?'"""
         rows = []
         for tool in await server.list_tools():
             first_line = (tool.description or "").strip().split("\n")[0]
