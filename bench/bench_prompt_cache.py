@@ -42,7 +42,7 @@ LYON = [4.79, 45.73, 4.88, 45.79]
 # (label, tool_set mode, top_k)
 MODES = (("per step, top-20 (before)", "step", 20), ("per step, top-10", "step", 10),
          ("per message, top-10", "message", 10), ("per chat, top-10", "chat", 10), ("all tools", "all", 10),
-         ("auto (rare ones via call_tool)", "auto", 10))
+         ("auto (held back)", "auto", 10))
 
 
 def script():
