@@ -85,7 +85,7 @@ class Settings:
     request_timeout_s: float = 120.0
     max_steps: int = 15
     tool_top_k: int = 10  # tools offered per request when the tool set is too large to offer all
-    tool_set: str = "auto"  # auto | all | chat | message | step: which tools the model sees, and how often that changes
+    tool_set: str = "auto"  # auto | all | chat | message | step | compact: which tools the model sees, and how often that changes
     exploration_budget: int = 7
     ask_user_timeout_s: float = 300.0
     constrained_tools: bool = False  # force JSON-constrained tool calling for weak models

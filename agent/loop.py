@@ -227,13 +227,14 @@ class AgentLoop:
         tools = list(self.tools.tools.values())
         self.policy = Policy.from_tools(tools, exploration_budget=self.settings.exploration_budget)
         self._specs = _format_tools(tools)
-        self.tool_set.all_tools_tokens = self.estimator.estimate([], list(self._specs.values()))
+        self.tool_set.measure(self._specs, self.estimator.estimate)
         await self.selector.index(ToolText(t.name, t.description or "") for t in tools)
         if not self.selector.embeddings_ok and tools:
             self._emit(Notice("Tool embeddings are unavailable (is the embedding model "
                               f"'{self.settings.embedding_model}' pulled?); choosing tools by keywords."))
         self.system_prompt = build_system_prompt(self.settings.max_steps, self.settings.catalogs,
-                                                 resources=await self._preloaded_resources())
+                                                 resources=await self._preloaded_resources(),
+                                                 held_back=self.tool_set.holds_back)
         if self.session_store is not None and not self._memory_given:
             try:
                 record = await self.session_store.get_or_create(self.session_id, user=self.user)

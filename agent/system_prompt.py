@@ -20,8 +20,12 @@ def load_prompt(name: str) -> str:
 
 
 def build_system_prompt(max_steps: int, catalogs: Sequence[Any] = (), resources: Sequence[str] = (),
-                        extra: str = "") -> str:
+                        extra: str = "", held_back: bool = False) -> str:
+    """`held_back`: the tools are sent in their short form (agent/visible_tools.py), so the shared
+    parameters are described here once and call_tool is explained."""
     parts = [load_prompt("system.md").replace("{max_steps}", str(max_steps)).strip()]
+    if held_back:
+        parts.append(load_prompt("held_back_tools.md").strip())
     if catalogs:
         lines = [f"- {getattr(c, 'name', c)}: {getattr(c, 'url', '')}".rstrip(": ") for c in catalogs]
         parts.append("Configured STAC catalogs:\n" + "\n".join(lines))

@@ -19,6 +19,7 @@ from .events import AskUser, ToolError, ToolProgress, ToolResult, ToolStart
 from .llm.types import ToolCall
 from .permissions import Policy
 from .tool_host import ToolHost, ToolOutcome, failed
+from .visible_tools import unwrap_call
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,7 @@ class ToolCallRunner:
     async def run_all(self, step: int, calls: tuple[ToolCall, ...]) -> list[CallReport]:
         """Runs the calls in order; consecutive read-only calls run together. Each call gets
         exactly one ToolStart then one ToolResult or ToolError, and one tool message in memory."""
+        calls = tuple(unwrap_call(c) for c in calls)  # call_tool(name, …) is judged as the tool it names
         reports: list[CallReport] = []
         self._decisions = {}
         self._pending = await self._destructive_calls(calls)

@@ -227,7 +227,7 @@ class TurnRunner:
         # every tool, whatever the project's state: a call the state does not allow yet is refused
         # with one sentence (ToolCallRunner), and the state itself rides in the newest message
         names = await self.ports.tool_set.for_step(message, last_thought, required=self.policy.required_tools())
-        specs = [self.ports.specs[n] for n in names if n in self.ports.specs]
+        specs = self.ports.tool_set.specs_for(names, self.ports.specs)  # held-back tools via call_tool
         if "ask_user" not in names:
             specs.insert(0, ASK_USER_SPEC)
         return specs

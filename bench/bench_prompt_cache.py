@@ -5,7 +5,8 @@
    real agent loop: the plugin's real MCP tools (canvas family included), the offline demo
    catalog, real tool results; only the model's replies are scripted (Ollama emulator).
    Once per tool-set mode: per-step selection (top-10 and the old default top-20),
-   per-message selection, one per-chat selection that only grows, all tools.
+   per-message selection, one per-chat selection that only grows, all tools in full, and the
+   default (all tools, the rarely needed ones named in call_tool's description).
 2. Replays them through ONE llama_cpp.Llama object (Gemma 3 270M, the GGUF the suite builds),
    rendered with Qwen's chat template (tools in the system block). llama.cpp keeps the previous
    prompt in its KV cache and evaluates only what follows the longest common token prefix,
@@ -40,7 +41,8 @@ DEMO = ROOT / "resources" / "demo_catalog" / "collections"
 LYON = [4.79, 45.73, 4.88, 45.79]
 # (label, tool_set mode, top_k)
 MODES = (("per step, top-20 (before)", "step", 20), ("per step, top-10", "step", 10),
-         ("per message, top-10", "message", 10), ("per chat, top-10", "chat", 10), ("all tools", "all", 10))
+         ("per message, top-10", "message", 10), ("per chat, top-10", "chat", 10), ("all tools", "all", 10),
+         ("compact (held back)", "compact", 10))
 
 
 def script():

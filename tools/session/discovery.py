@@ -16,13 +16,17 @@ from ..deps import ToolDeps
 def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(annotations=READ, meta=policy(discovery=True))
     async def list_available_tools(
-        keyword: Annotated[str | None, Field(description="Only tools whose name or description contains this")] = None,
+        keyword: Annotated[str | None, Field(description="Only tools whose name or description contains this; "
+                                                         "a tool's exact name also gives its parameters")] = None,
     ) -> CallToolResult:
-        """List the tools available, each with a one-line description and whether it reads, writes or destroys. Answers 'what can you do?'"""
+        """List the tools, each with one line on what it does and whether it reads, writes or destroys. Answers 'what can you do?'"""
         rows = []
         for tool in await server.list_tools():
             first_line = (tool.description or "").strip().split("\n")[0]
             if keyword and keyword.lower() not in (tool.name + " " + first_line).lower():
                 continue
-            rows.append({"name": tool.name, "description": first_line[:200], "safety": tool_safety(tool).value})
+            row = {"name": tool.name, "description": first_line[:200], "safety": tool_safety(tool).value}
+            if keyword and keyword.strip() == tool.name:  # a tool reached through call_tool: how to call it
+                row["parameters"] = tool.input_schema
+            rows.append(row)
         return ok({"tools": rows}, f"{len(rows)} tool(s): " + ", ".join(r["name"] for r in rows))
