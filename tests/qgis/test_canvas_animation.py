@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from qgis.core import QgsCoordinateReferenceSystem, QgsProject, QgsRectangle, QgsTemporalNavigationObject
+from qgis.PyQt.QtCore import QDateTime
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsDateTimeRange,
+    QgsProject,
+    QgsRectangle,
+    QgsTemporalNavigationObject,
+)
 from qgis.PyQt.QtGui import QImage
 
 from stacgis_agent.agent.config import DEMO_CATALOG
@@ -26,6 +33,7 @@ async def client(qgis_iface, qgis_new_project, tmp_path):
         deps = canvas_deps(http, str(DEMO_CATALOG), str(tmp_path / "out"), qgis_iface)
         yield OneShotClient(build_server(deps, extra_families=[family])), deps, canvas
     canvas.setTemporalController(None)
+    canvas.setTemporalRange(QgsDateTimeRange(QDateTime(), QDateTime()))  # the controller left the canvas on a frame: later tests start undated
     QgsProject.instance().removeAllMapLayers()
 
 

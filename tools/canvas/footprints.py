@@ -11,7 +11,6 @@ from typing import Any, Mapping
 from qgis.core import QgsFillSymbol, QgsSingleSymbolRenderer, QgsVectorLayer, QgsVectorLayerTemporalProperties
 
 from ..common import ToolInputError
-from .layers import built_in_worker
 from .stac_assets import item_times
 
 MAX_FIELDS = 40  # beyond this the attribute table stops being readable
@@ -54,9 +53,8 @@ def write_footprints(items: list[Mapping[str, Any]], out_dir: Path, catalog_url:
 
 async def load_footprints(items: list[Mapping[str, Any]], out_dir: Path, name: str,
                           catalog_url: str = "") -> QgsVectorLayer:
-    """The footprints layer, its file written and opened off the GUI thread."""
-    path = await asyncio.to_thread(write_footprints, items, out_dir, catalog_url)
-    return _styled(await built_in_worker(lambda: _open(path, name)), path)
+    """The footprints layer, its file written off the GUI thread."""
+    return footprints_layer_from(await asyncio.to_thread(write_footprints, items, out_dir, catalog_url), name)
 
 
 def footprints_layer(items: list[Mapping[str, Any]], out_dir: Path, name: str, catalog_url: str = "") -> QgsVectorLayer:
@@ -64,17 +62,7 @@ def footprints_layer(items: list[Mapping[str, Any]], out_dir: Path, name: str, c
 
 
 def footprints_layer_from(path: Path, name: str) -> QgsVectorLayer:
-    return _styled(_open(path, name), path)
-
-
-def _open(path: Path, name: str) -> QgsVectorLayer:
-    """OGR reads the whole GeoJSON file here (a worker's job in load_footprints); it is in WGS 84 by definition."""
-    options = QgsVectorLayer.LayerOptions(False, False)
-    options.skipCrsValidation = True
-    return QgsVectorLayer(str(path), name, "ogr", options)
-
-
-def _styled(layer: QgsVectorLayer, path: Path) -> QgsVectorLayer:
+    layer = QgsVectorLayer(str(path), name, "ogr")
     if not layer.isValid():
         raise ToolInputError(f"QGIS could not read the footprints file {path}.")
     _set_time(layer)

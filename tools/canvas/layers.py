@@ -1,10 +1,8 @@
-"""Layer housekeeping tools: remove_layer (destructive, waits for the OK) and undo_last_turn; and
-`built_in_worker`, how the tools open a layer's source without holding the GUI thread."""
+"""Layer housekeeping tools: remove_layer (destructive, waits for the OK) and undo_last_turn."""
 
 from __future__ import annotations
 
-import asyncio
-from typing import Annotated, Callable, TypeVar
+from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
@@ -13,25 +11,6 @@ from pydantic import Field
 from ..common import DESTRUCTIVE, WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
 from .project_access import find_layer, history_of, project_of
-
-L = TypeVar("L")
-
-
-async def built_in_worker(build: Callable[[], L]) -> L:
-    """Runs `build` (which opens a QGIS layer: GDAL/OGR open, band statistics, the default stretch QGIS
-    samples on construction) in a worker thread and hands the layer to the GUI thread, as QGIS's Processing
-    hands over the layers its tasks open. Opening a true-colour mosaic on the GUI thread held it for 60-70 ms,
-    longer on a busy machine. The layer is still outside the project: only the GUI thread adds it."""
-    from qgis.PyQt.QtCore import QCoreApplication
-
-    gui_thread = QCoreApplication.instance().thread()
-
-    def in_worker():
-        layer = build()
-        layer.moveToThread(gui_thread)  # only the thread that owns a QObject can hand it on
-        return layer
-
-    return await asyncio.to_thread(in_worker)
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:

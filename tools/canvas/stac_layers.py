@@ -11,22 +11,15 @@ from typing import Annotated, Any, Optional
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
-from qgis.core import (
-    QgsCoordinateTransformContext,
-    QgsDateTimeRange,
-    QgsLayerMetadata,
-    QgsRasterLayer,
-    QgsRasterLayerTemporalProperties,
-)
+from qgis.core import QgsDateTimeRange, QgsLayerMetadata, QgsRasterLayer, QgsRasterLayerTemporalProperties
 from qgis.PyQt.QtCore import QDateTime, Qt
 
-from ..analysis.raster_inputs import check_outside_source
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
+from ..analysis.raster_inputs import check_outside_source
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
 from .footprints import load_footprints
-from .layers import built_in_worker
 from .mosaic import build_mosaics
 from .project_access import add_to_project
 from .raster_styles import default_style
@@ -138,7 +131,7 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     layers, described = [], []
     for result in results:  # build every layer before adding any: a failure leaves the project untouched
         name = " ".join(part for part in (title, result["crs"] if result["several_crs"] else "", result["day"]) if part)
-        layer = await built_in_worker(lambda path=result["path"], name=name: open_raster(path, name))
+        layer = QgsRasterLayer(result["path"], name, "gdal")
         if not layer.isValid():
             raise ToolInputError(f"QGIS could not open the mosaic for {result['crs']} ({result['path']}); "
                                  "nothing was added. Check the asset hrefs with get_item.")
@@ -166,14 +159,6 @@ def _crs_words(described: dict) -> str:
     if not note:
         return ""
     return f"; CRS {described['crs']} {note}" if note.startswith("from") else f"; {note}"
-
-
-def open_raster(path: str, name: str) -> QgsRasterLayer:
-    """The mosaic as a QGIS layer (in a worker: see layers.built_in_worker). The VRT carries the CRS and the
-    styling comes from the tools, so QGIS neither looks for a default style nor asks about the CRS."""
-    options = QgsRasterLayer.LayerOptions(False, QgsCoordinateTransformContext())
-    options.skipCrsValidation = True
-    return QgsRasterLayer(path, name, "gdal", options)
 
 
 def choice_collection(items: list[dict], choice: AssetChoice) -> str:
