@@ -70,7 +70,8 @@ def test_remove_all_layers_waits_for_the_ok_and_can_be_undone(plugin, emu):
 
     QTest.mouseClick(answer.undo_button, Qt.MouseButton.LeftButton)
     assert process_until(lambda: _names() == ["parcels", "roads"], 5)
-    assert any("Undid 2 map change(s)" in line for line in status_lines(plugin))
+    said = status_lines(plugin)  # the history's own words: which turn, and what came back
+    assert any(line.startswith("Undid turn") and "parcels" in line and "roads" in line for line in said), said
 
 
 def test_a_model_that_leaks_a_call_then_sends_bad_arguments_recovers(plugin, emu):
