@@ -94,24 +94,6 @@ async def test_a_layer_from_a_catalog_with_its_own_sas_endpoint_renders_its_pixe
     assert emulator.served > 0 and emulator.refused == 0 and emulator.issued  # every read signed by that endpoint
 
 
-async def test_the_layer_still_renders_once_gdal_would_renew_its_token(private_sas, qgis_iface, qgis_new_project,
-                                                                      tmp_path):
-    emulator, config, collection, root = private_sas(62)  # GDAL renews a token a minute before: after 2 s here
-    async with httpx.AsyncClient() as http:
-        deps, layer = await _load(http, config, collection, tmp_path, qgis_iface)
-    issued = len(emulator.issued)
-    keeper = asyncio.ensure_future(keep_sas_tokens(QgsProject.instance, deps.catalogs.owner_of, every_s=0.3))
-    try:
-        await asyncio.sleep(3.0)  # no read by the agent meanwhile: only the keeper asks the endpoint
-    finally:
-        keeper.cancel()
-    assert deps.catalogs.signs_with_own_endpoint()
-    assert _renders_as_from_disk(layer, root)
-    assert emulator.refused == 0  # no read went out with a token the catalog's endpoint did not issue
-    if int(gdal.VersionInfo()) < 3070000:  # GDAL 3.6 renews only through a read: the keeper made one
-        assert len(emulator.issued) > issued  # renewed from the catalog's endpoint, not GDAL's default
-
-
 async def test_a_mosaic_of_such_items_still_renders_once_gdal_would_renew_their_token(private_sas, qgis_iface,
                                                                                      qgis_new_project, tmp_path):
     emulator, config, collection, _root = private_sas(62)
