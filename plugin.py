@@ -476,8 +476,9 @@ class AgentRuntime:
                 except Exception:
                     LOG.exception("closing %r failed", closer)
         self.provider = self.stores = self.http = None
-        from .tools.engine import dask_runner
+        from .tools.engine import collection_plan, dask_runner
 
+        collection_plan.forget_searches()  # a catalog served again at the same address must be asked again
         await dask_runner.close_all()  # the Dask clients of scale-out, if a scheduler was used
 
     async def _close_after(self, closing) -> None:

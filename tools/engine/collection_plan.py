@@ -37,6 +37,11 @@ def remember_items(key: dict, items: list[dict]) -> None:
     _search_cache[json.dumps(key, sort_keys=True)] = (time.monotonic(), items)
 
 
+def forget_searches() -> None:
+    """Drops the cached searches: a new session (the plugin reloaded, the settings saved) asks the catalogs again."""
+    _search_cache.clear()
+
+
 def area_polygon(bbox: list[float] | None, polygon: dict | None) -> dict:
     if polygon is not None:
         return polygon.get("geometry", polygon)
