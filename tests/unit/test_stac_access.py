@@ -223,3 +223,12 @@ def test_an_unticked_bucket_setting_does_not_linger(tmp_path):
         assert gdal.GetPathSpecificOption("/vsis3/rp-linger/a.tif", "AWS_REQUEST_PAYER") is None
     finally:
         gdal.ClearPathSpecificOptions("/vsis3/rp-linger/")
+
+
+@pytest.mark.parametrize("gdal_says", [
+    "'/vsicurl/http://127.0.0.1:40305/tile-2.tif' does not exist in the file system",  # a port is not a status
+    "HTTP response code on https://data.example.org:4013/cogs/401.tif: 404",
+])
+def test_digits_in_an_address_are_not_taken_for_a_refusal(gdal_says):
+    assert explain_read_failure(None, "http://127.0.0.1:40305/tile-0.tif", gdal_says) == ""
+    assert "refused" in explain_read_failure(None, "https://x/a.tif", gdal_says + " (HTTP response code: 403)")

@@ -173,7 +173,9 @@ def build_mosaics_with_access(reads: list, choices: list[AssetChoice], out_dir: 
     try:
         return build_mosaics(choices, out_dir, title)
     except ToolInputError as exc:
-        explained = next((text for text in (options.explain(str(exc)) for options in reads) if text), "")
+        message = str(exc)
+        named = [options for options in reads if options.href and options.href in message]
+        explained = next((text for text in (options.explain(message) for options in named or reads) if text), "")
         if explained:
             raise ToolInputError(explained.rstrip(".") + "; nothing was added to the map.") from None
         raise

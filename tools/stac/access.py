@@ -7,6 +7,7 @@ nothing here keeps or writes them, and the GDAL path a layer keeps (and a projec
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 from urllib.parse import quote, urlparse
@@ -150,14 +151,22 @@ class CatalogAccess:
         return f"{what} in Settings → Catalogs"
 
 
+_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://|/vsi[a-z0-9_]+[/?])\S*")
+
+
+def _without_addresses(text: str) -> str:
+    """GDAL's message with its URLs and /vsi paths taken out: their ports and names hold digits and words."""
+    return _ADDRESS.sub(" ", text)
+
+
 def explain_read_failure(access: CatalogAccess | None, href: str, message: str,
                          via: CatalogAccess | None = None) -> str:
     """A GDAL open/read failure in words that say which catalog, which method and what to do; "" when the
     failure is not about access (the caller keeps its own message). `via`: the catalog the item came from,
     when it does not own the asset's host."""
-    text = message.lower()
+    text = _without_addresses(message.lower())  # a port such as :40305 in a URL is not an HTTP 403
     who = access.describe() if access else "no configured catalog owns it"
-    denied = any(s in text for s in ("401", "403", "accessdenied", "access denied", "forbidden", "unauthorized",
+    denied = bool(re.search(r"\b40[13]\b", text)) or any(s in text for s in ("accessdenied", "access denied", "forbidden", "unauthorized",
                                      "invalidaccesskeyid", "signaturedoesnotmatch", "authenticationfailed"))
     s3 = href.startswith("s3://") or "/vsis3/" in href
     # after a 403 GDAL looks for other AWS credentials and reports that it found none (3.6 and 3.13 wordings)
