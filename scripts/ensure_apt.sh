@@ -13,5 +13,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "Installing Debian packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq "${missing[@]}" >/dev/null
+# Another install on the machine (a second make, a root being built) holds the lock for a while: wait for it.
+apt-get -o DPkg::Lock::Timeout=900 update -qq
+apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${missing[@]}" >/dev/null
