@@ -32,6 +32,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
+from stall_world import Probe, make_tiles, tile_documents  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
 
@@ -41,96 +42,12 @@ ORIGINS = [(600_000.0 + k * SIZE * PIXEL, 5_100_000.0) for k in range(4)]  # fou
 LATENCY_MS = int(os.environ.get("BENCH_LATENCY_MS", "20"))
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 BUSY = int(os.environ.get("BENCH_BUSY", "2"))
-PROBE_MS = 5
 GDAL_CONFIG = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS": ".tif,.vrt",
                "GDAL_HTTP_TIMEOUT": "30"}
 
 
 def make_files() -> None:
-    from testkit.worlds.analyst_world import write_geotiff
-
-    CACHE.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(0)
-    y, x = np.mgrid[0:SIZE, 0:SIZE]
-    for k, origin in enumerate(ORIGINS):
-        if not (CACHE / f"visual-{k}.tif").exists():
-            rgb = np.stack([(x // 4 + 30 * k) % 256, (y // 4) % 256, (x + y) // 16 % 256]).astype(np.int16)
-            rgb = np.clip(rgb + rng.integers(-12, 12, rgb.shape), 0, 255).astype(np.uint8)
-            write_geotiff(CACHE / f"visual-{k}.tif", rgb, origin, PIXEL, epsg=32631)
-        if not (CACHE / f"B04-{k}.tif").exists():
-            band = (1500 + 800 * np.sin(x / 300) + 500 * np.cos(y / 200) + rng.normal(0, 40, x.shape)).astype(np.uint16)
-            write_geotiff(CACHE / f"B04-{k}.tif", band, origin, PIXEL, epsg=32631)
-
-
-def stac_documents(base_url: str) -> tuple[list[dict], list[dict]]:
-    from testkit.worlds.analyst_world import _utm_to_lonlat
-
-    items = []
-    for k, (west, north) in enumerate(ORIGINS):
-        bbox = _utm_to_lonlat(32631, [west, west + SIZE * PIXEL], [north - SIZE * PIXEL, north])
-        ring = [[bbox[0], bbox[1]], [bbox[2], bbox[1]], [bbox[2], bbox[3]], [bbox[0], bbox[3]], [bbox[0], bbox[1]]]
-        items.append({
-            "type": "Feature", "stac_version": "1.1.0", "id": f"tile-{k}", "collection": "bench", "bbox": bbox,
-            "geometry": {"type": "Polygon", "coordinates": [ring]},
-            "properties": {"datetime": "2025-09-12T10:30:00Z", "proj:code": "EPSG:32631", "eo:cloud_cover": 3 * k},
-            "assets": {"visual": {"href": f"{base_url}/visual-{k}.tif", "type": "image/tiff", "roles": ["visual"],
-                                  "bands": [{"name": c, "eo:common_name": c} for c in ("red", "green", "blue")]},
-                       "B04": {"href": f"{base_url}/B04-{k}.tif", "type": "image/tiff", "roles": ["data"],
-                               "bands": [{"name": "B04", "eo:common_name": "red", "nodata": 0,
-                                          "raster:scale": 0.0001, "raster:offset": -0.1}]}},
-            "links": []})
-    west = min(i["bbox"][0] for i in items)
-    collection = {"type": "Collection", "stac_version": "1.1.0", "id": "bench", "description": "bench",
-                  "license": "CC0-1.0", "links": [],
-                  "extent": {"spatial": {"bbox": [[west, 40, 10, 50]]},
-                             "temporal": {"interval": [["2025-01-01T00:00:00Z", None]]}}}
-    return [collection], items
-
-
-class Probe:
-    """A 5 ms QTimer on the GUI thread: how late each beat fires is how long the thread was held."""
-
-    def __init__(self) -> None:
-        from qgis.PyQt.QtCore import QTimer
-
-        self.timer = QTimer()
-        self.timer.timeout.connect(self._tick)
-        self.lateness: list[float] = []
-        self.long_beats: list[tuple[float, float, float]] = []
-        self.cpu_ms: list[float] = []  # the GUI thread's CPU time per turn: what still runs there
-        self.last = 0.0
-        self.ran = self.waited = 0
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        late = max(0.0, (now - self.last) * 1000 - PROBE_MS)
-        self.lateness.append(late)
-        self.last = now
-        ran, waited = _schedstat()
-        if late > 20:  # how the late beat's interval was spent: on a CPU, or runnable and waiting for one
-            self.long_beats.append((late, (ran - self.ran) / 1e6, (waited - self.waited) / 1e6))
-        self.ran, self.waited = ran, waited
-
-    async def measure(self, work) -> list[float]:
-        self.ran, self.waited = _schedstat()
-        started = self.ran
-        self.lateness.clear()
-        self.last = time.perf_counter()
-        self.timer.start(PROBE_MS)
-        await work()
-        await asyncio.sleep(0.05)
-        self.timer.stop()
-        self.cpu_ms.append((_schedstat()[0] - started) / 1e6)
-        return list(self.lateness)
-
-
-def _schedstat() -> tuple[int, int]:
-    """The GUI thread's nanoseconds on a CPU and waiting in the run queue (Linux; zeros elsewhere)."""
-    try:
-        ran, waited, _ = Path("/proc/thread-self/schedstat").read_text().split()
-        return int(ran), int(waited)
-    except (OSError, ValueError):
-        return 0, 0
+    make_tiles(CACHE, ORIGINS, SIZE, PIXEL)
 
 
 class SlowCalls:
@@ -314,7 +231,7 @@ async def main(catalog_url: str, work: Path) -> dict[str, list[float]]:
                         QgsProject.instance().removeAllMapLayers()
                         gdal.VSICurlClearCache()
                         slow.start()
-                        lateness += await probe.measure(lambda: one_turn(client))
+                        lateness += (await probe.measure(lambda: one_turn(client)))[0]
                         slow.stop()
                     out[label] = lateness
                     beats = probe.long_beats
@@ -370,7 +287,7 @@ def run() -> int:
     make_files()
     cogs = CogServerProcess(CACHE, LATENCY_MS / 1000)
     api = StacApi().start()
-    collections_, items = stac_documents(cogs.url)
+    collections_, items = tile_documents(cogs.url, ORIGINS, SIZE, PIXEL, cloud_cover=True)
     api.load(collections_, items)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)

@@ -20,13 +20,12 @@ import json
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-import numpy as np  # noqa: E402
+from stall_world import Probe, make_tiles, tile_documents  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
 
@@ -35,74 +34,18 @@ SIZE, PIXEL = 2048, 10.0
 ORIGINS = [(600_000.0, 5_100_000.0), (600_000.0 + SIZE * PIXEL, 5_100_000.0)]  # two tiles side by side, UTM 31N
 LATENCY_MS = 40
 RUNS = 5
-PROBE_MS = 5
 GDAL_CONFIG = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS": ".tif,.vrt"}
 
 
 def make_files() -> None:
-    from testkit.worlds.analyst_world import write_geotiff
-
-    CACHE.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(0)
-    y, x = np.mgrid[0:SIZE, 0:SIZE]
-    for k, origin in enumerate(ORIGINS):
-        if not (CACHE / f"visual-{k}.tif").exists():
-            rgb = np.stack([(x // 4 + 30 * k) % 256, (y // 4) % 256, (x + y) // 16 % 256]).astype(np.int16)
-            rgb = np.clip(rgb + rng.integers(-12, 12, rgb.shape), 0, 255).astype(np.uint8)  # texture: real blocks
-            write_geotiff(CACHE / f"visual-{k}.tif", rgb, origin, PIXEL, epsg=32631)
-        if not (CACHE / f"B04-{k}.tif").exists():
-            band = (1500 + 800 * np.sin(x / 300) + 500 * np.cos(y / 200) + rng.normal(0, 40, x.shape)).astype(np.uint16)
-            write_geotiff(CACHE / f"B04-{k}.tif", band, origin, PIXEL, epsg=32631)
+    make_tiles(CACHE, ORIGINS, SIZE, PIXEL)
 
 
 def write_catalog(folder: Path, base_url: str) -> Path:
-    from testkit.worlds.analyst_world import _utm_to_lonlat, write_static_catalog
+    from testkit.worlds.analyst_world import write_static_catalog
 
-    items = []
-    for k, (west, north) in enumerate(ORIGINS):
-        bbox = _utm_to_lonlat(32631, [west, west + SIZE * PIXEL], [north - SIZE * PIXEL, north])
-        ring = [[bbox[0], bbox[1]], [bbox[2], bbox[1]], [bbox[2], bbox[3]], [bbox[0], bbox[3]], [bbox[0], bbox[1]]]
-        items.append({
-            "type": "Feature", "stac_version": "1.1.0", "id": f"tile-{k}", "collection": "bench", "bbox": bbox,
-            "geometry": {"type": "Polygon", "coordinates": [ring]},
-            "properties": {"datetime": "2025-09-12T10:30:00Z", "proj:code": "EPSG:32631"},
-            "assets": {"visual": {"href": f"{base_url}/visual-{k}.tif", "type": "image/tiff", "roles": ["visual"],
-                                  "bands": [{"name": c, "eo:common_name": c} for c in ("red", "green", "blue")]},
-                       "B04": {"href": f"{base_url}/B04-{k}.tif", "type": "image/tiff", "roles": ["data"],
-                               "bands": [{"name": "B04", "eo:common_name": "red", "nodata": 0,
-                                          "raster:scale": 0.0001, "raster:offset": -0.1}]}},
-            "links": []})
-    collection = {"type": "Collection", "stac_version": "1.1.0", "id": "bench", "description": "bench",
-                  "license": "CC0-1.0", "extent": {"spatial": {"bbox": [[0, 40, 10, 50]]},
-                                                   "temporal": {"interval": [["2025-01-01T00:00:00Z", None]]}}}
-    return write_static_catalog(folder, [collection], items)
-
-
-class Heartbeat:
-    def __init__(self) -> None:
-        from qgis.PyQt.QtCore import QTimer
-
-        self.timer = QTimer()
-        self.timer.timeout.connect(self._tick)
-        self.lateness: list[float] = []
-        self.last = 0.0
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.lateness.append(max(0.0, (now - self.last) * 1000 - PROBE_MS))
-        self.last = now
-
-    async def measure(self, work) -> tuple[float, float]:
-        """(longest stall in ms, wall seconds) while `work()` runs on the loop."""
-        self.lateness.clear()
-        self.last = time.perf_counter()
-        self.timer.start(PROBE_MS)
-        started = time.perf_counter()
-        await work()
-        wall = time.perf_counter() - started
-        await asyncio.sleep(0.05)  # a last beat after the work
-        self.timer.stop()
-        return max(self.lateness, default=0.0), wall
+    collections, items = tile_documents(base_url, ORIGINS, SIZE, PIXEL)
+    return write_static_catalog(folder, collections, items)
 
 
 async def gui_thread_path(server) -> None:
@@ -142,7 +85,7 @@ async def main(server, catalog: Path, work: Path) -> dict[str, dict[str, float]]
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
 
-    beat = Heartbeat()
+    probe = Probe()
     out: dict[str, dict[str, float]] = {}
     async with httpx.AsyncClient() as http:
         deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig(name="bench", url=str(catalog), kind="static")]),
@@ -156,9 +99,9 @@ async def main(server, catalog: Path, work: Path) -> dict[str, dict[str, float]]
                     QgsProject.instance().removeAllMapLayers()
                     gdal.VSICurlClearCache()
                     server.reset_counts()
-                    stall, wall = await beat.measure(work_fn)
-                    stalls.append(stall)
-                    walls.append(wall)
+                    lateness, _ = await probe.measure(work_fn)
+                    stalls.append(max(lateness, default=0.0))
+                    walls.append(probe.wall_s)
                     requests.append(sum(server.requests.values()))
                 out[label] = {"max_stall_ms": statistics.median(stalls), "worst_run_ms": max(stalls),
                               "wall_s": statistics.median(walls), "http_requests": statistics.median(requests)}

@@ -28,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 import numpy as np  # noqa: E402
+from stall_world import Probe  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
 
@@ -36,7 +37,6 @@ EPSG, PIXEL, SIZE = 32631, 40.0, 256
 ORIGIN = (600_000.0, 5_100_000.0)
 TILES = [(ORIGIN[0] + i * SIZE * PIXEL, ORIGIN[1] - j * SIZE * PIXEL) for j in (0, 1) for i in (0, 1)]
 DATES = 375
-PROBE_MS = 5
 CONCURRENT = 6
 
 
@@ -95,52 +95,15 @@ def area_lonlat() -> dict:
     return {"type": "Polygon", "coordinates": [ring + [ring[0]]]}
 
 
-def _schedstat() -> tuple[int, int]:
-    """The GUI thread's nanoseconds on a CPU and waiting in the run queue (Linux; zeros elsewhere)."""
-    try:
-        ran, waited, _ = Path("/proc/thread-self/schedstat").read_text().split()
-        return int(ran), int(waited)
-    except (OSError, ValueError):
-        return 0, 0
-
-
-class Probe:
-    """A 5 ms QTimer on the GUI thread: how late each beat fires is how long the thread was busy."""
-
-    def __init__(self) -> None:
-        from qgis.PyQt.QtCore import QTimer
-
-        self.timer = QTimer()
-        self.timer.timeout.connect(self._tick)
-        self.lateness: list[float] = []
-        self.last = 0.0
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        late = max(0.0, (now - self.last) * 1000 - PROBE_MS)
-        self.lateness.append(late)
-        self.last = now
-        ran, waited = _schedstat()
-        if late > 20:  # how a late beat's interval was spent: on a CPU, or runnable and waiting for one
-            self.ran_ms += (ran - self.ran) / 1e6
-            self.waited_ms += (waited - self.waited) / 1e6
-        self.ran, self.waited = ran, waited
-
-    async def measure(self, work) -> dict:
-        self.ran, self.waited = _schedstat()
-        self.ran_ms = self.waited_ms = 0.0
-        self.lateness.clear()
-        self.last = time.perf_counter()
-        self.timer.start(PROBE_MS)
-        started = time.perf_counter()
-        outcome = await work()
-        wall = time.perf_counter() - started
-        await asyncio.sleep(0.05)
-        self.timer.stop()
-        late = self.lateness
-        return {"longest_ms": max(late, default=0.0), "over_50": sum(v > 50 for v in late),
-                "over_500": sum(v > 500 for v in late), "stalled_s": sum(v for v in late if v > 5) / 1000,
-                "wall_s": wall, "ran_ms": self.ran_ms, "waited_ms": self.waited_ms, **outcome}
+async def measure(probe: Probe, work) -> dict:
+    """The longest stall, beats over 50 and 500 ms, the summed lateness and, for beats over 20 ms late, the GUI
+    thread's time on a CPU and waiting for one, while `work()` runs."""
+    probe.long_beats.clear()
+    late, outcome = await probe.measure(work)
+    return {"longest_ms": max(late, default=0.0), "over_50": sum(v > 50 for v in late),
+            "over_500": sum(v > 500 for v in late), "stalled_s": sum(v for v in late if v > 5) / 1000,
+            "wall_s": probe.wall_s, "ran_ms": sum(b[1] for b in probe.long_beats),
+            "waited_ms": sum(b[2] for b in probe.long_beats), **outcome}
 
 
 class StallWatch:
@@ -249,7 +212,7 @@ async def main(catalog: Path, base_url: str, work: Path) -> list[tuple[str, dict
                                     ("one call over the year", year, True)):
             state = _set_limit(endpoint, limit)
             gdal.VSICurlClearCache()
-            result = await probe.measure(lambda c=calls: in_thread(client_calls, endpoint.url, token, c))
+            result = await measure(probe, lambda c=calls: in_thread(client_calls, endpoint.url, token, c))
             out.append((f"{label} ({state})" if state.startswith("none") else label, result))
     finally:
         await endpoint.stop()
