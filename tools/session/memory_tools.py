@@ -14,8 +14,8 @@ from mcp_types import CallToolResult
 from pydantic import Field
 
 from ...agent.tool_ranking import as_document, as_query
-from ..confirmation import Assessment, add_assessor, fold
 from ..common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
+from ..confirmation import Assessment, add_assessor, fold
 from ..deps import ToolDeps
 
 log = logging.getLogger(__name__)
