@@ -17,7 +17,7 @@ from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
 from stacgis_agent.agent.tool_calls import ToolCallRunner, confirmation_request
 from stacgis_agent.agent.tool_host import ToolHost
 from stacgis_agent.tools.canvas import family
-from stacgis_agent.tools.canvas.layers import assess_removal
+from stacgis_agent.tools.canvas.layers import assess_removal, layer_words
 from stacgis_agent.tools.server import TOOL_FAMILIES, build_server
 from testkit.llm.ollama_replies import embed_text
 from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
@@ -98,6 +98,12 @@ async def test_removing_a_file_layer_or_a_raster_says_where_its_data_stays(dock,
     assert dem.details[1] == f"its data ({tmp_path / 'dem.tif'}) is not changed or deleted"
 
 
+def test_a_layer_whose_count_would_be_a_server_query_is_named_by_its_provider(qgis_app):
+    virtual = QgsVectorLayer("?query=SELECT 1 AS one", "sums", "virtual")
+    assert virtual.isValid()
+    assert layer_words(virtual) == "'sums' (virtual layer)"  # no query runs on the GUI thread for the card
+
+
 async def test_a_layer_that_is_gone_is_said_to_be_gone_and_a_broken_project_does_not_stop_the_card(dock):
     _, _, host = dock
     QgsProject.instance().addMapLayer(city_layer())
@@ -123,10 +129,10 @@ async def test_forgetting_a_memory_quotes_it_and_says_it_cannot_be_undone(dock):
     ask = await card(host, ("delete_memory", {"memory_id": memory_id}))
     assert ask.question == "Forget the remembered place 'Study area: Camargue'? It cannot be undone."
     assert len(ask.details) == 1 and ask.details[0].startswith("deletes for good the place 'Study area: Camargue', saved ")
-    assert f"(memory {memory_id}); later chats no longer recall it" in ask.details[0]
+    assert f"(memory '{memory_id}'); later chats no longer recall it" in ask.details[0]
     gone = await card(host, ("delete_memory", {"memory_id": "no-such-id"}))
     assert gone.question == "Forget a memory that is not in the store? It cannot be undone."
-    assert gone.details == (f"no memory with id no-such-id is stored for user '{deps.settings.user}', so nothing "
+    assert gone.details == (f"no memory with id 'no-such-id' is stored for user '{deps.settings.user}', so nothing "
                             "would be deleted",)
     assert [h.id for h in await deps.memory_store.recent(deps.settings.user)] == [memory_id]
 

@@ -22,6 +22,7 @@ from .project_access import find_layer, history_of, project_of
 
 log = logging.getLogger(__name__)
 NAMES_SHOWN = 10  # layers named when the one asked for is not in the project
+COUNTED_HERE = {"memory", "ogr", "spatialite", "delimitedtext", "gpx"}  # providers that know their count locally
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -76,8 +77,10 @@ def assess_removal(project: QgsProject, wanted: str) -> Assessment:
 
 def layer_words(layer: QgsMapLayer) -> str:
     """"'parcels' (4 features)", "'dem' (raster)": the layer as the analyst sees it in the Layers panel."""
-    if isinstance(layer, QgsVectorLayer):
-        count = layer.featureCount()  # the provider's known count, not an iteration
+    if isinstance(layer, QgsVectorLayer) and layer.providerType() not in COUNTED_HERE:
+        held = f"{layer.providerType()} layer"  # its count would be a query to a server, on the GUI thread
+    elif isinstance(layer, QgsVectorLayer):
+        count = layer.featureCount()  # the count the provider took when it opened the layer
         held = f"{count} feature{'s' if count != 1 else ''}" if count >= 0 else "an unknown number of features"
     elif isinstance(layer, QgsRasterLayer):
         held = "raster"

@@ -91,7 +91,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 
 async def assess_forgetting(deps: ToolDeps, memory_id: str) -> Assessment:
     """What delete_memory(memory_id) would forget; never raises (an unreadable store is said as such)."""
-    shown, user = _inline(memory_id), deps.settings.user
+    shown, user = _inline(repr(memory_id)), deps.settings.user
     if deps.memory_store is None:
         return Assessment(True, (f"would delete memory {shown}, but the memory store is not configured, so nothing "
                                  "would be deleted",), action="Forget a remembered fact")
