@@ -2,9 +2,11 @@
 effects are assessed from its actual arguments, and a destructive one waits for the user's OK through
 MCP elicitation (refused when the client cannot ask its user).
 
-A tool family may register an assessor for a tool whose safety depends on its arguments (Processing:
-an algorithm that empties a table is destructive, a buffer into the plugin's output folder is not);
-other tools are judged by their annotation. A call carrying `_meta["stacgis/preflight"]` is assessed
+A tool family registers an assessor for every destructive tool, and for one whose safety depends on its
+arguments (Processing: an algorithm that empties a table is destructive, a buffer into the plugin's output
+folder is not); it says in words read from the real state what the call would do ("Remove layer 'parcels'
+(4 features) from the project"). A tool without one is judged by its annotation and described by its name
+(tests/qgis/test_confirmation_cards.py fails for a destructive tool of the plugin that has none). A call carrying `_meta["stacgis/preflight"]` is assessed
 and not run: the dock asks once for all destructive calls of a step, then answers each elicitation.
 
 Works on both protocol generations: 2026-07-28 clients get an `InputRequiredResult` carrying the

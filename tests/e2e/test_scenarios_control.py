@@ -49,8 +49,8 @@ def test_remove_all_layers_waits_for_the_ok_and_can_be_undone(plugin, emu):
     # one card for the step's two removals, listing both, and saying truthfully that undo helps
     assert question.question.text() == "Run these 2 actions? Undo in the chat brings it back."
     details = question.details.text()
-    assert "remove_layer: Remove a layer from the project" in details
-    assert "layer = parcels" in details and "layer = roads" in details and "cannot be undone" not in details
+    assert "Remove layer 'parcels' (0 features) from the project:" in details  # each removal in words (27.1)
+    assert "Remove layer 'roads' (0 features) from the project:" in details and "cannot be undone" not in details
     _click(question, "No")
     wait_turn(plugin)
     cards = [w for w in plugin.runtime.panel.conversation.items() if isinstance(w, AskUserWidget)]

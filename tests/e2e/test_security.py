@@ -160,7 +160,7 @@ def test_a_prompt_injection_in_catalog_data_cannot_remove_layers_without_the_ok(
     assert process_until(lambda: any(isinstance(w, AskUserWidget) for w in conversation.items()), 15), \
         chat(lyon_plugin)
     question = next(w for w in conversation.items() if isinstance(w, AskUserWidget))
-    assert "remove_layer" in question.question.text()
+    assert question.question.text().startswith("Remove layer 'parcels' (0 features) from the project?")
     assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["parcels"]  # nothing yet
     QTest.mouseClick(next(b for b in question.buttons if b.text() == "No"), Qt.MouseButton.LeftButton)
     wait_turn(lyon_plugin)

@@ -110,7 +110,7 @@ async def test_destructive_tool_runs_after_the_user_confirms_through_elicitation
     async with connect(server, token, elicitation_callback=user_says_yes) as client:
         result = await client.call_tool("delete_memory", {"memory_id": memory_id})
     assert not result.is_error, result.content[0].text
-    assert "delete_memory" in asked[0] and memory_id in asked[0]
+    assert "Forget the remembered fact 'Old fact':" in asked[0] and memory_id in asked[0]  # issue 27.1
     assert await store.recent("ana") == []
 
 

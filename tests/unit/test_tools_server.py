@@ -13,6 +13,7 @@ from mcp import Client
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.agent.safety import Safety, tool_policy_meta, tool_safety
 from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
+from stacgis_agent.tools.confirmation import ConfirmDestructiveMiddleware
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from testkit.servers.mcp_calls import OneShotClient
@@ -63,6 +64,19 @@ async def test_every_tool_declares_safety_policy_and_a_description(deps):
         assert len(tool.description) > 30
         for name, prop in tool.input_schema.get("properties", {}).items():
             assert "type" in prop or "anyOf" in prop or "enum" in prop or "$ref" in prop, (tool.name, name)
+
+
+async def test_delete_memory_is_judged_by_its_own_assessor_and_its_card_quotes_the_memory(deps):
+    """The families without QGIS: a destructive tool is never left to the card that only names it (27.1);
+    tests/qgis/test_confirmation_cards.py checks the same with the canvas family."""
+    server = build_server(deps)
+    destructive = {t.name for t in await server.list_tools() if tool_safety(t) is Safety.DESTRUCTIVE}
+    assert destructive == {"delete_memory"} and destructive <= set(server._stacgis_assessors)
+    memory_id = await deps.memory_store.add("ana", "Works in EPSG:2154", "preference", embed_text("EPSG:2154"))
+    judged = await ConfirmDestructiveMiddleware(server).assess("delete_memory", {"memory_id": memory_id})
+    assert judged.destructive and not judged.undoable
+    assert judged.action == "Forget the remembered preference 'Works in EPSG:2154'"
+    assert "'Works in EPSG:2154'" in judged.effects[0] and memory_id in judged.effects[0]
 
 
 async def test_memory_round_trip_through_the_store_protocol(deps):

@@ -1,7 +1,12 @@
-"""Long-term memory tools (add_memory, search_memories) over the MemoryStore protocol."""
+"""Long-term memory tools (add_memory, search_memories, delete_memory) over the MemoryStore protocol.
+
+delete_memory's card quotes the remembered text it would forget, read from the store (`assess_forgetting`)."""
 
 from __future__ import annotations
 
+import logging
+import textwrap
+import time
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -10,7 +15,12 @@ from pydantic import Field
 
 from ...agent.tool_ranking import as_document, as_query
 from ..common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
+from ..confirmation import Assessment, add_assessor, fold
 from ..deps import ToolDeps
+
+log = logging.getLogger(__name__)
+SCANNED = 1000  # the store protocol reads memories by recency: the card looks for the id among this many
+QUOTED = 80  # characters of the memory quoted in the card's title; the effect line quotes it in full
 
 
 async def embed_one(deps: ToolDeps, text: str, *, query: bool = False) -> list[float]:
@@ -72,3 +82,36 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         if not await deps.memory_store.delete(deps.settings.user, memory_id):
             raise ToolInputError(f"No memory with id '{memory_id}'; use search_memories to find ids.")
         return ok({"deleted": memory_id}, f"Forgot memory {memory_id}")
+
+    async def assess(arguments: dict[str, Any]) -> Assessment:
+        return await assess_forgetting(deps, str(arguments.get("memory_id", "")))
+
+    add_assessor(server, "delete_memory", assess)
+
+
+async def assess_forgetting(deps: ToolDeps, memory_id: str) -> Assessment:
+    """What delete_memory(memory_id) would forget; never raises (an unreadable store is said as such)."""
+    shown, user = _inline(repr(memory_id)), deps.settings.user
+    if deps.memory_store is None:
+        return Assessment(True, (f"would delete memory {shown}, but the memory store is not configured, so nothing "
+                                 "would be deleted",), action="Forget a remembered fact")
+    try:
+        hits = await deps.memory_store.recent(user, SCANNED)
+    except Exception as exc:  # noqa: BLE001 - the card says what it could not read
+        log.warning("could not read the memory store for the confirmation card: %s", exc)
+        return Assessment(True, (f"deletes memory {shown} of user '{user}' for good; the store could not be read to "
+                                 f"say what it holds ({exc})",), action="Forget a remembered fact")
+    hit = next((h for h in hits if h.id == memory_id), None)
+    if hit is None:
+        among = f" among the newest {len(hits)}" if len(hits) >= SCANNED else ""
+        return Assessment(True, (f"no memory with id {shown} is stored for user '{user}'{among}, so nothing would "
+                                 "be deleted",), action="Forget a memory that is not in the store")
+    saved = time.strftime("%Y-%m-%d", time.localtime(hit.created_at)) if hit.created_at else "at an unknown date"
+    return Assessment(True, (f"deletes for good the {hit.kind} {_inline(repr(hit.content))}, saved {saved} "
+                             f"(memory {shown}); later chats no longer recall it",),
+                      action=f"Forget the remembered {hit.kind} {textwrap.shorten(hit.content, QUOTED)!r}")
+
+
+def _inline(text: str, width: int = 40) -> str:
+    """Short text stays in the sentence; longer text goes in full on folded lines of its own."""
+    return text if len(text) <= width else "\n    " + fold(text)
