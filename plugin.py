@@ -386,12 +386,13 @@ class AgentRuntime:
     # The status line says only whether the model can answer; anything else goes into the chat's feed.
     async def refresh_connection(self):
         from .agent.health import check_ollama
+        from .ui.connection_text import connection_text
 
         if self.dock is not None:
             self.dock.set_status(tr("Checking Ollama at {url}…").format(url=self.settings.ollama_url))
         state = await check_ollama(self.settings.ollama_url, self.settings.chat_model)
         if self.dock is not None:
-            self.dock.set_status(state.message, ok=state.ok)
+            self.dock.set_status(connection_text(state), ok=state.ok)
         if self.panel is not None:
             self.panel.show_connection(state, self.settings.chat_model)
         LOG.info(state.message)

@@ -269,11 +269,39 @@
         </message>
         <message>
             <source>The turn failed: {error}</source>
-            <translation>Der Durchgang ist fehlgeschlagen: {error}</translation>
+            <translation>Die Anfrage ist fehlgeschlagen: {error}</translation>
+        </message>
+        <message>
+            <source>nothing answers at that address</source>
+            <translation>unter dieser Adresse antwortet niemand</translation>
+        </message>
+        <message>
+            <source>what answered there is not Ollama</source>
+            <translation>was dort antwortet, ist nicht Ollama</translation>
+        </message>
+        <message>
+            <source>the connection failed</source>
+            <translation>die Verbindung ist fehlgeschlagen</translation>
+        </message>
+        <message>
+            <source>Connected to Ollama {version} at {url} — model {model} ready.</source>
+            <translation>Mit Ollama {version} unter {url} verbunden — Modell {model} bereit.</translation>
+        </message>
+        <message>
+            <source>Ollama is running but the model {model} is not installed. Run `ollama pull {model}`, or pick an installed model with the Settings… button (installed: {installed}).</source>
+            <translation>Ollama läuft, aber das Modell {model} ist nicht installiert. Führen Sie `ollama pull {model}` aus oder wählen Sie mit der Schaltfläche Einstellungen… ein installiertes Modell (installiert: {installed}).</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>keines</translation>
+        </message>
+        <message>
+            <source>Ollama is not reachable at {url}: {why}. Start it with `ollama serve` (install it from https://ollama.com), or set the Ollama URL with the Settings… button.</source>
+            <translation>Ollama ist unter {url} nicht erreichbar: {why}. Starten Sie es mit `ollama serve` (Installation von https://ollama.com) oder stellen Sie die Ollama-URL mit der Schaltfläche Einstellungen… ein.</translation>
         </message>
         <message>
             <source>Undo last turn</source>
-            <translation>Letzten Schritt rückgängig</translation>
+            <translation>Änderungen zurücknehmen</translation>
         </message>
         <message>
             <source>Revert what this answer changed on the map</source>
@@ -685,11 +713,11 @@
         </message>
         <message>
             <source>What each turn of the assistant changed in the project, newest first. “Back to here” undoes the turns above it; changes you made yourself stay, and are named.</source>
-            <translation>Was jeder Schritt des Assistenten am Projekt geändert hat, neueste zuerst. „Bis hierher zurück“ macht die Schritte darüber rückgängig; Ihre eigenen Änderungen bleiben und werden genannt.</translation>
+            <translation>Was jede Antwort des Assistenten am Projekt geändert hat, neueste zuerst. „Bis hierher zurück“ nimmt die Antworten darüber zurück; Ihre eigenen Änderungen bleiben und werden genannt.</translation>
         </message>
         <message>
             <source>Nothing here yet. When the assistant changes the project (adds a layer, moves the map, writes a file), the turn appears here.</source>
-            <translation>Noch nichts hier. Wenn der Assistent das Projekt ändert (einen Layer hinzufügt, die Karte verschiebt, eine Datei schreibt), erscheint der Schritt hier.</translation>
+            <translation>Noch nichts hier. Wenn der Assistent das Projekt ändert (einen Layer hinzufügt, die Karte verschiebt, eine Datei schreibt), erscheint seine Antwort hier.</translation>
         </message>
         <message>
             <source>This history is saved with the project.</source>
@@ -705,11 +733,11 @@
         </message>
         <message>
             <source>Undone</source>
-            <translation>Rückgängig gemacht</translation>
+            <translation>Zurückgenommen</translation>
         </message>
         <message>
             <source>Redo to here</source>
-            <translation>Bis hierher wiederholen</translation>
+            <translation>Bis hierher wiederherstellen</translation>
         </message>
         <message>
             <source>Back to here</source>
@@ -717,15 +745,15 @@
         </message>
         <message>
             <source>Do this turn again, and the undone turns before it</source>
-            <translation>Diesen Schritt erneut ausführen, samt der rückgängig gemachten Schritte davor</translation>
+            <translation>Diese Antwort erneut anwenden, samt der zurückgenommenen davor</translation>
         </message>
         <message>
             <source>Undo every turn above this one</source>
-            <translation>Jeden Schritt über diesem rückgängig machen</translation>
+            <translation>Alle Antworten über dieser zurücknehmen</translation>
         </message>
         <message>
             <source>Before the first turn</source>
-            <translation>Vor dem ersten Schritt</translation>
+            <translation>Vor der ersten Antwort</translation>
         </message>
         <message>
             <source>Open link in your browser?</source>
@@ -898,6 +926,46 @@
         <message>
             <source>Checking Ollama at {url}…</source>
             <translation>Prüfe Ollama unter {url}…</translation>
+        </message>
+        <message>
+            <source>{n} tokens in</source>
+            <translation>{n} Token ein</translation>
+        </message>
+        <message>
+            <source>{n} re-read</source>
+            <translation>{n} neu gelesen</translation>
+        </message>
+        <message>
+            <source>{n} out</source>
+            <translation>{n} aus</translation>
+        </message>
+        <message>
+            <source>{rate} tokens/s</source>
+            <translation>{rate} Token/s</translation>
+        </message>
+        <message>
+            <source>context {used} / {window} ({share}%)</source>
+            <translation>Kontext {used} / {window} ({share} %)</translation>
+        </message>
+        <message>
+            <source>first token {seconds} s</source>
+            <translation>erstes Token {seconds} s</translation>
+        </message>
+        <message>
+            <source>{n} step</source>
+            <translation>{n} Schritt</translation>
+        </message>
+        <message>
+            <source>{n} steps</source>
+            <translation>{n} Schritte</translation>
+        </message>
+        <message>
+            <source>{n} tool call</source>
+            <translation>{n} Werkzeugaufruf</translation>
+        </message>
+        <message>
+            <source>{n} tool calls</source>
+            <translation>{n} Werkzeugaufrufe</translation>
         </message>
     </context>
 </TS>

@@ -272,8 +272,36 @@
             <translation>Le tour a échoué : {error}</translation>
         </message>
         <message>
+            <source>nothing answers at that address</source>
+            <translation>rien ne répond à cette adresse</translation>
+        </message>
+        <message>
+            <source>what answered there is not Ollama</source>
+            <translation>ce qui répond là n’est pas Ollama</translation>
+        </message>
+        <message>
+            <source>the connection failed</source>
+            <translation>la connexion a échoué</translation>
+        </message>
+        <message>
+            <source>Connected to Ollama {version} at {url} — model {model} ready.</source>
+            <translation>Connecté à Ollama {version} à {url} — modèle {model} prêt.</translation>
+        </message>
+        <message>
+            <source>Ollama is running but the model {model} is not installed. Run `ollama pull {model}`, or pick an installed model with the Settings… button (installed: {installed}).</source>
+            <translation>Ollama fonctionne mais le modèle {model} n’est pas installé. Exécutez `ollama pull {model}`, ou choisissez un modèle installé avec le bouton « Paramètres… » (installés : {installed}).</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>aucun</translation>
+        </message>
+        <message>
+            <source>Ollama is not reachable at {url}: {why}. Start it with `ollama serve` (install it from https://ollama.com), or set the Ollama URL with the Settings… button.</source>
+            <translation>Ollama est injoignable à {url} : {why}. Lancez-le avec `ollama serve` (installez-le depuis https://ollama.com), ou indiquez l’URL d’Ollama avec le bouton « Paramètres… ».</translation>
+        </message>
+        <message>
             <source>Undo last turn</source>
-            <translation>Annuler ce tour</translation>
+            <translation>Annuler ses modifications</translation>
         </message>
         <message>
             <source>Revert what this answer changed on the map</source>
@@ -898,6 +926,46 @@
         <message>
             <source>Checking Ollama at {url}…</source>
             <translation>Vérification d’Ollama à {url}…</translation>
+        </message>
+        <message>
+            <source>{n} tokens in</source>
+            <translation>{n} jetons en entrée</translation>
+        </message>
+        <message>
+            <source>{n} re-read</source>
+            <translation>{n} relus</translation>
+        </message>
+        <message>
+            <source>{n} out</source>
+            <translation>{n} en sortie</translation>
+        </message>
+        <message>
+            <source>{rate} tokens/s</source>
+            <translation>{rate} jetons/s</translation>
+        </message>
+        <message>
+            <source>context {used} / {window} ({share}%)</source>
+            <translation>contexte {used} / {window} ({share} %)</translation>
+        </message>
+        <message>
+            <source>first token {seconds} s</source>
+            <translation>premier jeton {seconds} s</translation>
+        </message>
+        <message>
+            <source>{n} step</source>
+            <translation>{n} étape</translation>
+        </message>
+        <message>
+            <source>{n} steps</source>
+            <translation>{n} étapes</translation>
+        </message>
+        <message>
+            <source>{n} tool call</source>
+            <translation>{n} appel d’outil</translation>
+        </message>
+        <message>
+            <source>{n} tool calls</source>
+            <translation>{n} appels d’outils</translation>
         </message>
     </context>
 </TS>

@@ -1,5 +1,6 @@
-"""The dock's translation catalogs: collects every tr("…") and translatable("…") literal of ui/*.py and plugin.py
-(read with ast, nothing imported) into i18n/stacgis_agent_<lang>.ts, keeping the translations already there.
+"""The dock's translation catalogs: collects every tr("…") and translatable("…") literal of ui/*.py, plugin.py
+and the agent/ modules that format text for the dock (read with ast, nothing imported) into
+i18n/stacgis_agent_<lang>.ts, keeping the translations already there.
 
 Usage: python scripts/i18n_strings.py            update the .ts files (new strings come unfinished; strings no
                                                  longer in the code are kept as vanished, not compiled)
@@ -23,8 +24,13 @@ CONTEXT = "StacGisAgent"  # ui/i18n.py's CONTEXT
 MARKERS = ("tr", "translatable")
 
 
+# agent/ modules whose text the dock shows through a `tr` it is handed (agent/ never imports Qt)
+AGENT_FILES = ("agent/turn_stats.py",)
+
+
 def source_files(repo: Path = REPO) -> list[Path]:
-    return sorted((repo / "ui").glob("*.py")) + [repo / "plugin.py"]
+    return (sorted((repo / "ui").glob("*.py")) + [repo / "plugin.py"]
+            + [repo / f for f in AGENT_FILES if (repo / f).is_file()])
 
 
 def catalog_path(lang: str, repo: Path = REPO) -> Path:

@@ -266,9 +266,9 @@ class ActivityFeed(QTreeWidget):
         failed, self._failed = self._failed, False
         measured = event.usage.prompt_tokens or event.usage.eval_tokens
         if failed and not event.stopped:
-            label = tr("Ended by the error above") + (f" · {format_usage(event.usage)}" if measured else "")
+            label = tr("Ended by the error above") + (f" · {format_usage(event.usage, tr)}" if measured else "")
         elif event.stopped:
-            label = tr("Stopped") + (f" · {format_usage(event.usage)}" if measured else "")
+            label = tr("Stopped") + (f" · {format_usage(event.usage, tr)}" if measured else "")
         else:
-            label = tr("Done") + f" · {format_usage(event.usage)}"
+            label = tr("Done") + f" · {format_usage(event.usage, tr)}"
         self.add_entry(label, color=NOTICE_COLOR)

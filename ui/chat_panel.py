@@ -335,10 +335,10 @@ class ChatPanel(QWidget):
         failed, self._failed = self._failed, False
         if failed and not event.stopped:  # not "0 tokens in · 0 out", as if the model had answered nothing
             self.stats.setText(tr("Ended by an error: see above.")
-                               + (f" {format_usage(event.usage)}" if answered else ""))
+                               + (f" {format_usage(event.usage, tr)}" if answered else ""))
         else:
             stopped = tr("Stopped") + " · " if event.stopped else ""
-            self.stats.setText(stopped + format_usage(event.usage) if measured
+            self.stats.setText(stopped + format_usage(event.usage, tr) if measured
                                else tr("Stopped before the model answered.") if event.stopped else "")
         if self._replaying:
             return

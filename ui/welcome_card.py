@@ -18,6 +18,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from .connection_text import connection_text
 from .i18n import tr, translatable
 from .wrapping_button import WrappingButton
 
@@ -116,7 +117,7 @@ class WelcomeCard(QScrollArea):
 
     def show_connection(self, state, model: str) -> None:
         """`state`: an `agent.health.ConnectionState`."""
-        message = state.message
+        message = connection_text(state)
         if not state.ok:  # the status line below holds the whole message; the card says what and how to fix
             message = re.sub(r"\s*\(\w*(Error|Exception|Timeout)\w*\)", "", message.split(". ", 1)[0]).rstrip(".")
             message += ". " + tr("Run this command, then click Retry:")
