@@ -108,8 +108,8 @@ test-model:
 	$(PYTEST) tests/model
 
 # Qt 6 (QGIS 4): the ui/ widget tests under PyQt6 from PyPI through a qgis.PyQt shim, in their own venv.
-QT6_TESTS := $(addprefix tests/qgis/test_ui_,batching.py chat_turns.py conversation.py event_bridge.py exports.py queue.py \
-  sessions.py voice.py)
+QT6_TESTS := $(addprefix tests/qgis/test_ui_,batching.py chat_turns.py conversation.py event_bridge.py exports.py \
+  i18n_catalogs.py queue.py sessions.py voice.py)
 QT6_NEEDS_QGIS_CORE := tests/qgis/test_ui_sessions.py::test_export_markdown_and_pyqgis_write_files \
   tests/qgis/test_ui_sessions.py::test_export_report_writes_a_pdf_from_the_sessions_tab  # QgsSettings
 
