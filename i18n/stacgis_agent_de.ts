@@ -112,6 +112,30 @@
             <translation>Zusätzliche HTTP-Header für diesen Katalog, als Schlüssel: Wert; Schlüssel2: Wert2 (Geheimnisse gehören in eine Authentifizierungskonfiguration)</translation>
         </message>
         <message>
+            <source>Public (no credentials)</source>
+            <translation>Öffentlich (ohne Zugangsdaten)</translation>
+        </message>
+        <message>
+            <source>Fixed HTTP headers</source>
+            <translation>Feste HTTP-Header</translation>
+        </message>
+        <message>
+            <source>QGIS authentication (Basic, API header, OAuth2)</source>
+            <translation>QGIS-Authentifizierung (Basic, API-Header, OAuth2)</translation>
+        </message>
+        <message>
+            <source>Bearer token (e.g. NASA Earthdata)</source>
+            <translation>Bearer-Token (z. B. NASA Earthdata)</translation>
+        </message>
+        <message>
+            <source>Planetary Computer SAS signing</source>
+            <translation>SAS-Signatur des Planetary Computer</translation>
+        </message>
+        <message>
+            <source>S3 credentials (auth config or AWS profile)</source>
+            <translation>S3-Zugangsdaten (Authentifizierungskonfiguration oder AWS-Profil)</translation>
+        </message>
+        <message>
             <source>Add from list…</source>
             <translation>Aus Liste hinzufügen…</translation>
         </message>
@@ -186,6 +210,22 @@
         <message>
             <source>Adds the selected catalog to QGIS's Browser as a STAC connection (its URL and auth config; headers stay here, they may be secrets)</source>
             <translation>Fügt den gewählten Katalog als STAC-Verbindung zum QGIS-Browser hinzu (URL und Authentifizierungskonfiguration; die Header bleiben hier, sie können Geheimnisse enthalten)</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot ({ahead} ahead)</source>
+            <translation>Warte auf einen freien Platz ({ahead} davor)</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: you are next</source>
+            <translation>Warte auf einen freien Platz: Sie sind als Nächstes dran</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: 1 chat running, you are next</source>
+            <translation>Warte auf einen freien Platz: 1 Chat läuft, Sie sind als Nächstes dran</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: {running} chats running, you are next</source>
+            <translation>Warte auf einen freien Platz: {running} Chats laufen, Sie sind als Nächstes dran</translation>
         </message>
         <message>
             <source>Chat</source>

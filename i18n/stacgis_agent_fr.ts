@@ -112,6 +112,30 @@
             <translation>En-têtes HTTP supplémentaires pour ce catalogue, sous la forme Clé: valeur; Clé2: valeur2 (les secrets vont dans une configuration d’authentification)</translation>
         </message>
         <message>
+            <source>Public (no credentials)</source>
+            <translation>Public (sans identifiants)</translation>
+        </message>
+        <message>
+            <source>Fixed HTTP headers</source>
+            <translation>En-têtes HTTP fixes</translation>
+        </message>
+        <message>
+            <source>QGIS authentication (Basic, API header, OAuth2)</source>
+            <translation>Authentification QGIS (Basic, en-tête d’API, OAuth2)</translation>
+        </message>
+        <message>
+            <source>Bearer token (e.g. NASA Earthdata)</source>
+            <translation>Jeton Bearer (p. ex. NASA Earthdata)</translation>
+        </message>
+        <message>
+            <source>Planetary Computer SAS signing</source>
+            <translation>Signature SAS du Planetary Computer</translation>
+        </message>
+        <message>
+            <source>S3 credentials (auth config or AWS profile)</source>
+            <translation>Identifiants S3 (configuration d’authentification ou profil AWS)</translation>
+        </message>
+        <message>
             <source>Add from list…</source>
             <translation>Ajouter depuis la liste…</translation>
         </message>
@@ -186,6 +210,22 @@
         <message>
             <source>Adds the selected catalog to QGIS's Browser as a STAC connection (its URL and auth config; headers stay here, they may be secrets)</source>
             <translation>Ajoute le catalogue sélectionné à l’Explorateur de QGIS comme connexion STAC (son URL et sa configuration d’authentification ; les en-têtes restent ici, ils peuvent contenir des secrets)</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot ({ahead} ahead)</source>
+            <translation>En attente d’une place libre ({ahead} avant vous)</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: you are next</source>
+            <translation>En attente d’une place libre : vous êtes le prochain</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: 1 chat running, you are next</source>
+            <translation>En attente d’une place libre : 1 discussion en cours, vous êtes le prochain</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: {running} chats running, you are next</source>
+            <translation>En attente d’une place libre : {running} discussions en cours, vous êtes le prochain</translation>
         </message>
         <message>
             <source>Chat</source>

@@ -34,6 +34,15 @@ COLUMNS = (translatable("Name"), translatable("URL or path"),
 HEADERS_TIP = translatable("Extra HTTP headers for this catalog, as Key: value; Key2: value2 "
                            "(secrets belong in an auth config)")
 NEEDS_AUTH = ("qgis_auth", "bearer", "s3")
+# agent.catalog_presets.ACCESS_METHODS's labels, for the catalog (agent/ has no Qt to translate them)
+ACCESS_LABELS = {
+    "none": translatable("Public (no credentials)"),
+    "headers": translatable("Fixed HTTP headers"),
+    "qgis_auth": translatable("QGIS authentication (Basic, API header, OAuth2)"),
+    "bearer": translatable("Bearer token (e.g. NASA Earthdata)"),
+    "planetary_computer": translatable("Planetary Computer SAS signing"),
+    "s3": translatable("S3 credentials (auth config or AWS profile)"),
+}
 
 
 def headers_to_text(headers: dict[str, str]) -> str:
@@ -96,7 +105,7 @@ class CatalogsEditor(QWidget):
         form = QFormLayout(box)
         self.access = QComboBox()
         for key, label in ACCESS_METHODS.items():
-            self.access.addItem(label, key)
+            self.access.addItem(tr(ACCESS_LABELS.get(key, label)), key)
         self.auth_cfg = QgsAuthConfigSelect(self)
         self.requester_pays = QCheckBox(tr("Requester pays (your AWS account is charged for reads)"))
         self.region = QLineEdit()

@@ -39,6 +39,17 @@ from .welcome_card import WelcomeCard
 log = logging.getLogger(__name__)
 
 
+def queue_text(place) -> str:
+    """The waiting line (agent.chat_slot.QueuePlace, whose `text` is the English form) in the dock's language."""
+    if place.ahead > 0:
+        return tr("Waiting for a free slot ({ahead} ahead)").format(ahead=place.ahead)
+    if place.running <= 0:
+        return tr("Waiting for a free slot: you are next")
+    if place.running == 1:
+        return tr("Waiting for a free slot: 1 chat running, you are next")
+    return tr("Waiting for a free slot: {running} chats running, you are next").format(running=place.running)
+
+
 class ChatPanel(QWidget):
     settings_requested = pyqtSignal()
     undo_requested = pyqtSignal(str)  # message_id of the turn whose map changes to revert
@@ -306,7 +317,7 @@ class ChatPanel(QWidget):
     def show_queue(self, place) -> None:
         """`None` hides the waiting line; otherwise where this chat waits (agent.chat_slot.QueuePlace)."""
         waiting = place is not None
-        self.queue_label.setText(place.text if waiting else "")
+        self.queue_label.setText(queue_text(place) if waiting else "")
         self.queue_label.setVisible(waiting)
         self.cancel_wait_button.setVisible(waiting)
 

@@ -178,3 +178,15 @@ def test_the_language_follows_qgis_override_setting(locale):
     QgsSettings().setValue("locale/overrideFlag", False)  # "Override system locale" off: QGIS speaks the system's
     assert i18n.ui_language() == (QLocale.system().name() or "en")[:2].lower()
     assert i18n.install_translator(REPO, "xx") is None  # a language the plugin does not ship: the English texts
+
+
+def test_the_dock_words_for_the_core_texts_match_the_core():
+    """Where the core (agent/, no Qt) writes a text the dock shows, the dock says the same in English."""
+    from stacgis_agent.agent.catalog_presets import ACCESS_METHODS
+    from stacgis_agent.agent.chat_slot import QueuePlace
+    from stacgis_agent.ui.catalogs_editor import ACCESS_LABELS
+    from stacgis_agent.ui.chat_panel import queue_text
+
+    assert ACCESS_LABELS == ACCESS_METHODS
+    for place in (QueuePlace(3, 2), QueuePlace(0, 0), QueuePlace(0, 1), QueuePlace(0, 4)):
+        assert queue_text(place) == place.text
