@@ -14,13 +14,14 @@ MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-servers setup-test run test test-unit test-qgis test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package clean
+.PHONY: help setup setup-servers setup-test run test test-unit test-qgis test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package translations clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves .build/screenshot-dock.png;"
 	@echo "             SCREENSHOT=docs/screenshot-dock.png to update the README's picture)"
 	@echo "make test     install what the tests need and run every tier"
 	@echo "make test-qt6 the ui/ tests under PyQt6 (QGIS 4's Qt)   make test-matrix  the suite on QGIS 3.40 and 3.44"
+	@echo "make translations  the dock's catalogs (i18n/*.ts from ui/'s tr() strings) compiled to i18n/*.qm"
 	@echo "make lint | bench | package | clean"
 
 # `make run` needs only the runtime requirements; tests, lint and bench add requirements-dev.txt.
@@ -107,8 +108,8 @@ test-model:
 	$(PYTEST) tests/model
 
 # Qt 6 (QGIS 4): the ui/ widget tests under PyQt6 from PyPI through a qgis.PyQt shim, in their own venv.
-QT6_TESTS := $(addprefix tests/qgis/test_ui_,batching.py chat_turns.py conversation.py event_bridge.py exports.py queue.py \
-  sessions.py voice.py)
+QT6_TESTS := $(addprefix tests/qgis/test_ui_,batching.py chat_turns.py conversation.py event_bridge.py exports.py \
+  i18n_catalogs.py queue.py sessions.py voice.py)
 QT6_NEEDS_QGIS_CORE := tests/qgis/test_ui_sessions.py::test_export_markdown_and_pyqgis_write_files \
   tests/qgis/test_ui_sessions.py::test_export_report_writes_a_pdf_from_the_sessions_tab  # QgsSettings
 
@@ -141,6 +142,14 @@ bench-report: setup-test
 
 package:
 	@scripts/package.sh
+
+# The dock's languages: new tr() strings join i18n/*.ts (translations kept), then Qt's lrelease compiles them.
+# The .qm files are committed, so `make run` needs no Qt tools.
+LRELEASE ?= $(firstword $(wildcard /usr/lib/qt5/bin/lrelease /usr/bin/lrelease /usr/lib/qt6/bin/lrelease) lrelease)
+translations:
+	/usr/bin/python3 scripts/i18n_strings.py
+	@for ts in i18n/*.ts; do $(LRELEASE) -silent -nounfinished "$$ts" -qm "$${ts%.ts}.qm" || exit 1; done
+	/usr/bin/python3 scripts/i18n_strings.py --check
 
 clean:
 	rm -rf $(BUILD) dist

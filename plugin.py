@@ -21,6 +21,7 @@ from qgis.PyQt.QtWidgets import QAction
 
 from .host import message_log, requirements
 from .host.paths import resources_path
+from .ui.i18n import install_translator, remove_translator, tr
 
 LOG = logging.getLogger(__name__)
 MENU = "&STAC GIS Agent"
@@ -37,18 +38,20 @@ class StacGisAgentPlugin:
         self.runtime = None
         self.locator_filter = None
         self.processing_provider = None
+        self.translator = None
 
     # QGIS entry points -------------------------------------------------------------------
     def initGui(self):  # noqa: N802
         from .ui.dock import StacAgentDock
 
         self.log_handler = message_log.install()
+        self.translator = install_translator(Path(__file__).parent)  # before any widget reads its texts
         main_window = self.iface.mainWindow()
         self.action = QAction(QIcon(str(resources_path("icons", "stacgis_agent.svg"))),
                               "STAC GIS Agent", main_window)
         self.action.setObjectName(ACTION_NAME)
         self.action.setCheckable(True)
-        self.action.setToolTip("Show or hide the STAC GIS Agent chat")
+        self.action.setToolTip(tr("Show or hide the STAC GIS Agent chat"))
         self.iface.addToolBarIcon(self.action)
         self.iface.addPluginToMenu(MENU, self.action)
 
@@ -88,6 +91,8 @@ class StacGisAgentPlugin:
         if self.log_handler is not None:
             message_log.uninstall(self.log_handler)
             self.log_handler = None
+        remove_translator(self.translator)  # the application's texts as they were before the plugin
+        self.translator = None
 
     # The locator bar (Ctrl+K): "ask <question>" ---------------------------------------------
     def _register_locator(self) -> None:
@@ -104,11 +109,11 @@ class StacGisAgentPlugin:
             return
         self.dock.setUserVisible(True)
         if self.runtime is None or self.runtime.panel is None:
-            self.dock.set_status("Install the requirements first (see above); then ask again.", ok=False)
+            self.dock.set_status(tr("Install the requirements first (see above); then ask again."), ok=False)
             return
         panel = self.runtime.panel
         if panel.session.busy:
-            self.dock.set_status("The assistant is still answering; your question is in the box, send it when done.")
+            self.dock.set_status(tr("The assistant is still answering; your question is in the box, send it when done."))
             panel.input.setPlainText(question)
             return
         panel.input.setPlainText(question)
@@ -140,11 +145,11 @@ class StacGisAgentPlugin:
         python = requirements.find_python_executable()
         pip_ok = python is not None and requirements.pip_available()
         if python is None:
-            text += "\nQGIS's Python interpreter was not found; install the packages with pip by hand."
+            text += "\n" + tr("QGIS's Python interpreter was not found; install the packages with pip by hand.")
         elif not pip_ok:
             text += "\n" + requirements.pip_missing_advice()
         self.dock.show_dependencies(text, bool(requirements.specs_to_install(problems)) and pip_ok)
-        self.dock.set_status("Requirements missing — see above.", ok=False)
+        self.dock.set_status(tr("Requirements missing — see above."), ok=False)
 
     def _start_agent(self) -> None:
         """Runs only once the requirements are met: from here on the plugin imports them."""
@@ -179,19 +184,19 @@ class StacGisAgentPlugin:
         command = requirements.pip_install_command(
             requirements.find_python_executable(), target,
             requirements.specs_to_install(problems), constraints)
-        self.dock.set_status("Installing dependencies…")
+        self.dock.set_status(tr("Installing dependencies…"))
         self.dock.requirements_panel.run_install(command, self._after_install)
 
     def _after_install(self, ok: bool) -> None:
         if self.dock is None:
             return
         if not ok:
-            self.dock.set_status("pip failed — see its output above; check your network or proxy.", ok=False)
+            self.dock.set_status(tr("pip failed — see its output above; check your network or proxy."), ok=False)
             return
         self._start()  # the chat appears at once: no QGIS restart
         if self.runtime is None:
-            self.dock.set_status("pip finished, but some packages are still unusable (listed above); "
-                                 "restart QGIS, and if they are still listed, install them by hand.", ok=False)
+            self.dock.set_status(tr("pip finished, but some packages are still unusable (listed above); "
+                                    "restart QGIS, and if they are still listed, install them by hand."), ok=False)
 
 
 class AgentRuntime:
@@ -212,16 +217,16 @@ class AgentRuntime:
     def _install_voice(self) -> None:
         python = requirements.find_python_executable()
         if python is None or not requirements.pip_available():
-            self.panel.stats.setText("QGIS's Python or its pip was not found: install pocketsphinx by hand "
-                                     f"(pip install pocketsphinx). {requirements.pip_missing_advice()}")
+            self.panel.stats.setText(tr("QGIS's Python or its pip was not found: install pocketsphinx by hand "
+                                        "(pip install pocketsphinx).") + f" {requirements.pip_missing_advice()}")
             return
         target = requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
         constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
         command = requirements.pip_install_command(python, target, [r.spec for r in requirements.VOICE], constraints)
-        self.dock.show_dependencies("Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… "
-                                    "The chat comes back when it is done.", False)
+        self.dock.show_dependencies(tr("Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… "
+                                       "The chat comes back when it is done."), False)
         self.dock.requirements_panel.run_install(command, self._after_voice_install)
 
     def _after_voice_install(self, ok: bool) -> None:
@@ -237,8 +242,8 @@ class AgentRuntime:
         if ok and speech.available():
             self.panel.voice_ready()
         else:
-            self.panel.stats.setText("pocketsphinx could not be installed (pip's output was shown above); check "
-                                     "your network or proxy, or install it by hand with QGIS's Python.")
+            self.panel.stats.setText(tr("pocketsphinx could not be installed (pip's output was shown above); check "
+                                        "your network or proxy, or install it by hand with QGIS's Python."))
 
     def __init__(self, iface, dock, tasks):
         from .host.settings_store import load_settings, move_redis_password
@@ -314,7 +319,7 @@ class AgentRuntime:
         self.history_view = UndoHistoryView()
         self.history_view.back_requested.connect(lambda n: self._history_step(self.turns.back_to(n)))
         self.history_view.redo_requested.connect(lambda n: self._history_step(self.turns.redo_to(n)))
-        self.panel.tabs.addTab(self.history_view, "History")
+        self.panel.tabs.addTab(self.history_view, tr("History"))
         self._show_history()
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
@@ -365,7 +370,8 @@ class AgentRuntime:
             return
         except Exception as exc:
             LOG.exception("MCP endpoint on port %s did not start", port)
-            self._endpoint_failed(f"MCP endpoint not started on port {port}: {exc}. See the QGIS log.")
+            self._endpoint_failed(tr("MCP endpoint not started on port {port}: {error}. See the QGIS log.")
+                                 .format(port=port, error=exc))
             return
         self.endpoint = endpoint
 
@@ -380,12 +386,13 @@ class AgentRuntime:
     # The status line says only whether the model can answer; anything else goes into the chat's feed.
     async def refresh_connection(self):
         from .agent.health import check_ollama
+        from .ui.connection_text import connection_text
 
         if self.dock is not None:
-            self.dock.set_status(f"Checking Ollama at {self.settings.ollama_url}…")
+            self.dock.set_status(tr("Checking Ollama at {url}…").format(url=self.settings.ollama_url))
         state = await check_ollama(self.settings.ollama_url, self.settings.chat_model)
         if self.dock is not None:
-            self.dock.set_status(state.message, ok=state.ok)
+            self.dock.set_status(connection_text(state), ok=state.ok)
         if self.panel is not None:
             self.panel.show_connection(state, self.settings.chat_model)
         LOG.info(state.message)

@@ -15,6 +15,10 @@ class ConnectionState:
     models: tuple[str, ...] = ()
     version: str = ""
     message: str = ""
+    # what the message is made of, for a dock that says it in the analyst's language (ui/connection_text.py)
+    url: str = ""
+    model: str = ""
+    why: str = ""  # why it is not reachable, in words
 
     @property
     def ok(self) -> bool:
@@ -36,8 +40,9 @@ async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0) -> Con
             models = tuple(m.name for m in await provider.list_models())
         except (LLMError, ValueError, KeyError) as exc:
             cause = exc.__cause__ if isinstance(exc, LLMError) and exc.__cause__ is not None else exc
-            return ConnectionState(False, False, message=unreachable_message("Ollama", base_url,
-                                                                             _why(cause, timeout_s)))
+            why = _why(cause, timeout_s)
+            return ConnectionState(False, False, message=unreachable_message("Ollama", base_url, why),
+                                   url=base_url, model=model, why=why)
         version = ""
         try:
             version = await provider.version()
@@ -45,11 +50,13 @@ async def check_ollama(base_url: str, model: str, timeout_s: float = 3.0) -> Con
             pass
         if any(_same_model(model, m) for m in models):
             return ConnectionState(True, True, models, version,
-                                   f"Connected to Ollama {version} at {base_url} — model {model} ready.")
+                                   f"Connected to Ollama {version} at {base_url} — model {model} ready.",
+                                   url=base_url, model=model)
         others = ", ".join(models[:8]) or "none"
         return ConnectionState(True, False, models, version, (
             f"Ollama is running but the model {model} is not installed. Run `ollama pull {model}`, "
-            f"or pick an installed model with the Settings… button (installed: {others})."))
+            f"or pick an installed model with the Settings… button (installed: {others})."),
+            url=base_url, model=model)
     finally:
         await provider.aclose()
 

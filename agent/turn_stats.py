@@ -10,7 +10,7 @@ evaluated (and sometimes nothing on a full cache hit). `PromptCache` turns eithe
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .events import Usage
 
@@ -39,26 +39,32 @@ def _n(value: float) -> str:
     return f"{int(value):,}".replace(",", "\u202f")  # narrow no-break space groups thousands
 
 
-def format_usage(usage: Usage) -> str:
-    tokens_in = f"{_n(usage.prompt_tokens)} tokens in"
+def _same(text: str) -> str:
+    return text
+
+
+def format_usage(usage: Usage, tr: Callable[[str], str] = _same) -> str:
+    """`tr`: the dock's translation of each piece (ui.i18n.tr; scripts/i18n_strings.py collects them here too)."""
+    tokens_in = tr("{n} tokens in").format(n=_n(usage.prompt_tokens))
     reread = getattr(usage, "reread_tokens", -1)
     if usage.prompt_tokens and reread >= 0:
         prefill = getattr(usage, "prompt_eval_ms", 0.0)
-        tokens_in += f" ({_n(reread)} re-read" + (f", {prefill / 1000:.1f} s)" if prefill else ")")
-    parts = [tokens_in, f"{_n(usage.eval_tokens)} out"]
+        tokens_in += " (" + tr("{n} re-read").format(n=_n(reread)) + (f", {prefill / 1000:.1f} s)" if prefill else ")")
+    parts = [tokens_in, tr("{n} out").format(n=_n(usage.eval_tokens))]
     if usage.eval_ms > 0 and usage.eval_tokens:
-        parts.append(f"{usage.eval_tokens / (usage.eval_ms / 1000):.1f} tokens/s")
+        parts.append(tr("{rate} tokens/s").format(rate=f"{usage.eval_tokens / (usage.eval_ms / 1000):.1f}"))
     # prompt_tokens adds up every step of the turn; what fills the window is the last step's prompt and answer
     used = usage.context_used or (usage.prompt_tokens + usage.eval_tokens if usage.steps <= 1 else 0)
     if usage.context_window and used:
         share = 100 * used / usage.context_window
-        parts.append(f"context {_n(used)} / {_n(usage.context_window)} ({share:.0f}%)")
+        parts.append(tr("context {used} / {window} ({share}%)").format(
+            used=_n(used), window=_n(usage.context_window), share=f"{share:.0f}"))
     first = getattr(usage, "first_token_ms", 0.0)
     if first:
-        parts.append(f"first token {first / 1000:.1f} s")
+        parts.append(tr("first token {seconds} s").format(seconds=f"{first / 1000:.1f}"))
     parts.append(f"{usage.wall_ms / 1000:.1f} s")
     if usage.steps:
-        parts.append(f"{usage.steps} step{'s' if usage.steps != 1 else ''}")
+        parts.append((tr("{n} step") if usage.steps == 1 else tr("{n} steps")).format(n=usage.steps))
     if usage.tool_calls:
-        parts.append(f"{usage.tool_calls} tool call{'s' if usage.tool_calls != 1 else ''}")
+        parts.append((tr("{n} tool call") if usage.tool_calls == 1 else tr("{n} tool calls")).format(n=usage.tool_calls))
     return " · ".join(parts)

@@ -32,6 +32,7 @@ from ..agent.events import (
 from ..agent.turn_stats import format_usage
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
+from .i18n import tr, translatable
 from .tool_error_text import for_analyst, needs_a_choice
 from .untrusted_text import plain_tooltip
 
@@ -40,9 +41,9 @@ NOTICE_COLOR = QColor(110, 110, 110)
 # Results can be whole GeoJSON documents; the feed shows their start.
 DETAIL_CHARS = 600
 # Short: the feed is a few lines high beside the welcome card; the whole story is in the tooltip.
-EMPTY_TEXT = "The assistant's steps will appear here."
-EMPTY_TOOLTIP = ("How the assistant works on your request: its reasoning, each tool it calls with the arguments "
-                 "and the result, and the tokens and time each answer took.")
+EMPTY_TEXT = translatable("The assistant's steps will appear here.")
+EMPTY_TOOLTIP = translatable("How the assistant works on your request: its reasoning, each tool it calls with the "
+                              "arguments and the result, and the tokens and time each answer took.")
 
 
 def _pretty(value: Any) -> str:
@@ -112,9 +113,9 @@ class ActivityFeed(QTreeWidget):
         self._thinking: dict[int, tuple[QTreeWidgetItem, QTreeWidgetItem]] = {}
         self._progress: dict[str, tuple[QTreeWidgetItem, QProgressBar]] = {}  # call id -> line and bar
         self._ended: set[str] = set()  # calls that finished or were stopped: a late notification changes nothing
-        self.placeholder = QLabel(EMPTY_TEXT, self.viewport())
+        self.placeholder = QLabel(tr(EMPTY_TEXT), self.viewport())
         self.placeholder.setWordWrap(True)
-        self.placeholder.setToolTip(EMPTY_TOOLTIP)
+        self.placeholder.setToolTip(tr(EMPTY_TOOLTIP))
         self.placeholder.setStyleSheet("color: #6e6e6e; padding: 8px;")
         for signal in (self.model().rowsInserted, self.model().rowsRemoved, self.model().modelReset):
             signal.connect(self._show_placeholder_if_empty)
@@ -172,19 +173,20 @@ class ActivityFeed(QTreeWidget):
             _item, child = self._thinking[event.step]
             child.setText(0, child.text(0) + event.text)
             return
-        item = self.add_entry(f"Thinking ({event.step})", event.text or " ", expanded=True,
+        item = self.add_entry(tr("Thinking ({step})").format(step=event.step), event.text or " ", expanded=True,
                               italic_detail=True, color=None)
         self._thinking[event.step] = (item, item.child(0))
 
     def add_tool_start(self, event: ToolStart) -> None:
         self._ended.discard(event.call_id)  # a provider may number calls afresh each turn
-        self.add_entry(f"Calling {event.tool_name}", _pretty(event.tool_args))
+        self.add_entry(tr("Calling {tool}").format(tool=event.tool_name), _pretty(event.tool_args))
 
     def show_progress(self, event: ToolProgress) -> None:
         """One line and one bar per running call, updated in place: "37 / 412 items, 2.1 MB read, ~40 s left"."""
         if event.call_id in self._ended:
             return  # a read that was in flight when the analyst pressed Stop: its line keeps saying stopped
-        text = f"{event.tool_name}: {event.message or f'{event.progress:g} done'}"
+        message = event.message or tr("{amount} done").format(amount=f"{event.progress:g}")
+        text = f"{event.tool_name}: {message}"
         if event.call_id not in self._progress:
             item = self.add_entry(text)
             bar = QProgressBar()
@@ -219,22 +221,25 @@ class ActivityFeed(QTreeWidget):
 
     def add_tool_result(self, event: ToolResult) -> None:
         self._finish_progress(event.call_id, completed=True)
-        self.add_entry(f"{event.tool_name} completed ({event.duration_ms:.0f} ms)", _pretty(event.result))
+        line = tr("{tool} completed ({ms} ms)").format(tool=event.tool_name, ms=f"{event.duration_ms:.0f}")
+        self.add_entry(line, _pretty(event.result))
 
     def add_tool_error(self, event: ToolError) -> None:
         self._finish_progress(event.call_id, completed=False)
         told, hints = for_analyst(event.error)  # what happened; what the assistant was told to do, folded
-        detail = f"Told the assistant: {hints}" if hints else ""
+        detail = tr("Told the assistant: {hints}").format(hints=hints) if hints else ""
         if needs_a_choice(event.error):  # not a failure: the assistant asks which one next
-            self.add_entry(f"{event.tool_name} needs your choice: {told}", detail, color=NOTICE_COLOR)
+            self.add_entry(tr("{tool} needs your choice: {text}").format(tool=event.tool_name, text=told), detail,
+                           color=NOTICE_COLOR)
         else:
-            self.add_entry(f"{event.tool_name} failed: {told}", detail, color=ERROR_COLOR)
+            self.add_entry(tr("{tool} failed: {text}").format(tool=event.tool_name, text=told), detail, color=ERROR_COLOR)
 
     def add_ask_user(self, event: AskUser) -> None:
-        self.add_entry(f"Asking you: {event.question}", "\n".join(event.details))
+        self.add_entry(tr("Asking you: {question}").format(question=event.question), "\n".join(event.details))
 
     def add_provider_switched(self, event: ProviderSwitched) -> None:
-        self.add_entry(f"Switched from {event.from_provider} to {event.to_provider}", event.reason,
+        self.add_entry(tr("Switched from {old} to {new}").format(old=event.from_provider, new=event.to_provider),
+                       event.reason,
                        color=NOTICE_COLOR, expanded=True)
 
     def add_notice(self, event: Notice) -> None:
@@ -245,23 +250,25 @@ class ActivityFeed(QTreeWidget):
         self.add_entry(event.message, color=ERROR_COLOR)
 
     def add_iteration_limit(self, event: IterationLimit) -> None:
-        self.add_entry(f"Stopped after {event.steps} steps (limit {event.limit})", color=NOTICE_COLOR)
+        line = tr("Stopped after {steps} steps (limit {limit})").format(steps=event.steps, limit=event.limit)
+        self.add_entry(line, color=NOTICE_COLOR)
 
     def add_done(self, event: Done) -> None:
         self._thinking.clear()  # the next turn numbers its steps from 1 again
         self._ended.update(self._progress)
         for item, bar in self._progress.values():  # a call still showing "~900 s left" did not finish
             if bar.maximum() == 0 or bar.value() < bar.maximum():
-                done = f"{round(100 * bar.value() / bar.maximum())} %" if bar.maximum() else "part"
-                item.setText(0, f"{item.text(0).split(':', 1)[0]}: stopped ({done} done)")
+                done = f"{round(100 * bar.value() / bar.maximum())} %" if bar.maximum() else tr("part")
+                item.setText(0, f"{item.text(0).split(':', 1)[0]}: "
+                             + tr("stopped ({amount} done)").format(amount=done))
                 bar.setRange(0, max(1, bar.maximum()))
         self._progress.clear()
         failed, self._failed = self._failed, False
         measured = event.usage.prompt_tokens or event.usage.eval_tokens
         if failed and not event.stopped:
-            label = "Ended by the error above" + (f" · {format_usage(event.usage)}" if measured else "")
+            label = tr("Ended by the error above") + (f" · {format_usage(event.usage, tr)}" if measured else "")
         elif event.stopped:
-            label = "Stopped" + (f" · {format_usage(event.usage)}" if measured else "")
+            label = tr("Stopped") + (f" · {format_usage(event.usage, tr)}" if measured else "")
         else:
-            label = f"Done · {format_usage(event.usage)}"
+            label = tr("Done") + f" · {format_usage(event.usage, tr)}"
         self.add_entry(label, color=NOTICE_COLOR)

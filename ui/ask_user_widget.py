@@ -13,6 +13,7 @@ from qgis.PyQt.QtWidgets import (
 
 from ..agent.events import AskUser
 from .flow_layout import FlowLayout, fixed_height_for_width
+from .i18n import tr
 from .untrusted_text import plain_tooltip
 from .wrapping_button import WrappingButton
 
@@ -43,7 +44,7 @@ class AskUserWidget(QFrame):
         self.question.setFont(font)
         layout.addWidget(self.question)
         if event.details:  # what a destructive action will change, before the OK
-            self.details = _plain_label("This will change:\n" + "\n".join(f"• {d}" for d in event.details))
+            self.details = _plain_label(tr("This will change:") + "\n" + "\n".join(f"• {d}" for d in event.details))
             layout.addWidget(self.details)
         self.options = QWidget()  # the answers wrap onto more lines in a narrow dock, never cut
         fixed_height_for_width(self.options)
@@ -59,8 +60,8 @@ class AskUserWidget(QFrame):
         self.free_text: QLineEdit | None = None
         if event.allow_free_text or not event.options:
             self.free_text = QLineEdit()
-            self.free_text.setPlaceholderText("Or type an answer")  # short: a narrow dock cuts a long one
-            self.free_text.setToolTip("Type an answer and press Enter to send it")
+            self.free_text.setPlaceholderText(tr("Or type an answer"))  # short: a narrow dock cuts a long one
+            self.free_text.setToolTip(tr("Type an answer and press Enter to send it"))
             self.free_text.returnPressed.connect(self._answer_free_text)
             layout.addWidget(self.free_text)
         self.outcome = _plain_label("")
@@ -76,12 +77,13 @@ class AskUserWidget(QFrame):
             button.setEnabled(False)
         if self.free_text is not None:
             self.free_text.setEnabled(False)
-        self.outcome.setText(f"You answered: {choice}")
+        self.outcome.setText(tr("You answered: {choice}").format(choice=choice))
         self.outcome.show()
         self.answered.emit(self.event.request_id, choice)
 
-    def expire(self, reason: str = "No longer waiting for an answer.") -> None:
+    def expire(self, reason: str = "") -> None:
         """The turn ended (stopped, timed out) before the user answered."""
+        reason = reason or tr("No longer waiting for an answer.")
         if self.outcome.isVisible():
             return
         for button in self.buttons:

@@ -27,10 +27,22 @@ from qgis.PyQt.QtWidgets import (
 
 from ..agent.catalog_presets import ACCESS_METHODS, PRESETS, CatalogPreset, access_method
 from ..agent.config import CatalogConfig
+from .i18n import tr, translatable
 
-COLUMNS = ("Name", "URL or path", "Kind", "Headers")
-HEADERS_TIP = "Extra HTTP headers for this catalog, as Key: value; Key2: value2 (secrets belong in an auth config)"
+COLUMNS = (translatable("Name"), translatable("URL or path"),
+           translatable("Kind"), translatable("Headers"))
+HEADERS_TIP = translatable("Extra HTTP headers for this catalog, as Key: value; Key2: value2 "
+                           "(secrets belong in an auth config)")
 NEEDS_AUTH = ("qgis_auth", "bearer", "s3")
+# agent.catalog_presets.ACCESS_METHODS's labels, for the catalog (agent/ has no Qt to translate them)
+ACCESS_LABELS = {
+    "none": translatable("Public (no credentials)"),
+    "headers": translatable("Fixed HTTP headers"),
+    "qgis_auth": translatable("QGIS authentication (Basic, API header, OAuth2)"),
+    "bearer": translatable("Bearer token (e.g. NASA Earthdata)"),
+    "planetary_computer": translatable("Planetary Computer SAS signing"),
+    "s3": translatable("S3 credentials (auth config or AWS profile)"),
+}
 
 
 def headers_to_text(headers: dict[str, str]) -> str:
@@ -58,27 +70,27 @@ class CatalogsEditor(QWidget):
         self._loading = False
         layout = QVBoxLayout(self)
         self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.horizontalHeaderItem(3).setToolTip(HEADERS_TIP)
+        self.table.setHorizontalHeaderLabels([tr(column) for column in COLUMNS])
+        self.table.horizontalHeaderItem(3).setToolTip(tr(HEADERS_TIP))
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.currentCellChanged.connect(lambda row, *_: self._show_access(row))
         layout.addWidget(self.table, 1)
         row = QHBoxLayout()
-        self.preset_button = QPushButton("Add from list…")
+        self.preset_button = QPushButton(tr("Add from list…"))
         self.preset_menu = QMenu(self.preset_button)
         for item in PRESETS:
             action = self.preset_menu.addAction(item.label)
             action.triggered.connect(lambda _checked=False, p=item: self.add_preset(p))
         self.preset_button.setMenu(self.preset_menu)
-        self.add_button = QPushButton("Add")
+        self.add_button = QPushButton(tr("Add"))
         self.add_button.clicked.connect(lambda: self.add_catalog(CatalogConfig(name="", url="")))
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = QPushButton(tr("Remove"))
         self.remove_button.clicked.connect(self.remove_selected)
-        self.test_button = QPushButton("Test")
-        self.test_button.setToolTip("Searches the catalog, then reads the header of one asset with its access method")
+        self.test_button = QPushButton(tr("Test"))
+        self.test_button.setToolTip(tr("Searches the catalog, then reads the header of one asset with its access method"))
         self.test_button.clicked.connect(self._test_selected)
-        self.browser_button = QPushButton("Add to Browser")
+        self.browser_button = QPushButton(tr("Add to Browser"))
         self.browser_button.clicked.connect(self._browser_selected)
         self.offer_browser("")
         for button in (self.preset_button, self.add_button, self.remove_button, self.test_button, self.browser_button):
@@ -89,30 +101,30 @@ class CatalogsEditor(QWidget):
         self._show_access(-1)
 
     def _access_box(self) -> QGroupBox:
-        box = QGroupBox("Access for the selected catalog")
+        box = QGroupBox(tr("Access for the selected catalog"))
         form = QFormLayout(box)
         self.access = QComboBox()
         for key, label in ACCESS_METHODS.items():
-            self.access.addItem(label, key)
+            self.access.addItem(tr(ACCESS_LABELS.get(key, label)), key)
         self.auth_cfg = QgsAuthConfigSelect(self)
-        self.requester_pays = QCheckBox("Requester pays (your AWS account is charged for reads)")
+        self.requester_pays = QCheckBox(tr("Requester pays (your AWS account is charged for reads)"))
         self.region = QLineEdit()
-        self.region.setPlaceholderText("e.g. us-west-2")
+        self.region.setPlaceholderText(tr("e.g. us-west-2"))
         self.endpoint = QLineEdit()
-        self.endpoint.setPlaceholderText("S3-compatible store, e.g. https://eodata.dataspace.copernicus.eu")
+        self.endpoint.setPlaceholderText(tr("S3-compatible store, e.g. https://eodata.dataspace.copernicus.eu"))
         self.asset_hosts = QLineEdit()
-        self.asset_hosts.setPlaceholderText("other hosts or buckets that get these credentials, comma-separated")
+        self.asset_hosts.setPlaceholderText(tr("other hosts or buckets that get these credentials, comma-separated"))
         self.token_url = QLineEdit()
-        self.token_url.setPlaceholderText("default: the public Planetary Computer token API")
+        self.token_url.setPlaceholderText(tr("default: the public Planetary Computer token API"))
         self.needs = QLabel()
         self.needs.setWordWrap(True)
-        form.addRow("Method", self.access)
-        form.addRow("Auth config", self.auth_cfg)
+        form.addRow(tr("Method"), self.access)
+        form.addRow(tr("Auth config"), self.auth_cfg)
         form.addRow("", self.requester_pays)
-        form.addRow("S3 region", self.region)
-        form.addRow("S3 endpoint", self.endpoint)
-        form.addRow("Asset hosts", self.asset_hosts)
-        form.addRow("SAS token API", self.token_url)
+        form.addRow(tr("S3 region"), self.region)
+        form.addRow(tr("S3 endpoint"), self.endpoint)
+        form.addRow(tr("Asset hosts"), self.asset_hosts)
+        form.addRow(tr("SAS token API"), self.token_url)
         form.addRow(self.needs)
         self.access.currentIndexChanged.connect(lambda _i: self._store_access())
         self.auth_cfg.selectedConfigIdChanged.connect(lambda _id: self._store_access())
@@ -203,8 +215,9 @@ class CatalogsEditor(QWidget):
     def offer_browser(self, unavailable: str) -> None:
         """The Add to Browser button: usable, or greyed out with why (`unavailable`: "" when it can be used)."""
         self.browser_button.setEnabled(not unavailable)
-        self.browser_button.setToolTip(unavailable or "Adds the selected catalog to QGIS's Browser as a STAC "
-                                       "connection (its URL and auth config; headers stay here, they may be secrets)")
+        self.browser_button.setToolTip(unavailable or tr("Adds the selected catalog to QGIS's Browser as a STAC "
+                                                         "connection (its URL and auth config; headers stay here, "
+                                                         "they may be secrets)"))
 
     def _browser_selected(self) -> None:
         row = self.table.currentRow()

@@ -29,6 +29,7 @@ from ..host.qt_asyncio import TaskRegistry
 from .activity_feed import ActivityFeed
 from .chat_session import ChatSession
 from .conversation_view import ConversationView
+from .i18n import tr
 from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
 from .sessions_panel import SessionsPanel
@@ -36,6 +37,17 @@ from .voice import AnswerSpeaker
 from .welcome_card import WelcomeCard
 
 log = logging.getLogger(__name__)
+
+
+def queue_text(place) -> str:
+    """The waiting line (agent.chat_slot.QueuePlace, whose `text` is the English form) in the dock's language."""
+    if place.ahead > 0:
+        return tr("Waiting for a free slot ({ahead} ahead)").format(ahead=place.ahead)
+    if place.running <= 0:
+        return tr("Waiting for a free slot: you are next")
+    if place.running == 1:
+        return tr("Waiting for a free slot: 1 chat running, you are next")
+    return tr("Waiting for a free slot: {running} chats running, you are next").format(running=place.running)
 
 
 class ChatPanel(QWidget):
@@ -58,14 +70,14 @@ class ChatPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.tabs)
-        self.tabs.addTab(self._build_chat_tab(), "Chat")
+        self.tabs.addTab(self._build_chat_tab(), tr("Chat"))
         self.sessions: SessionsPanel | None = None
         if store is not None:
             self.sessions = SessionsPanel(store, user, map_script=self.map_script, outputs=outputs)
             self.sessions.session_opened.connect(lambda record: self._start(self.restore(record), "restore-session"))
             self.sessions.new_session_requested.connect(lambda: self._start(self.new_session(), "new-session"))
             self.sessions.session_deleted.connect(self._on_session_deleted)
-            self.tabs.addTab(self.sessions, "Sessions")
+            self.tabs.addTab(self.sessions, tr("Sessions"))
             self.tabs.currentChanged.connect(self._on_tab_changed)
         self._connect_session()
 
@@ -74,12 +86,12 @@ class ChatPanel(QWidget):
         layout = QVBoxLayout(tab)
         layout.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
-        self.new_button = QPushButton("New chat")
+        self.new_button = QPushButton(tr("New chat"))
         self.new_button.clicked.connect(lambda: self._start(self.new_session(), "new-session"))
-        self.speak_box = QCheckBox("Speak answers")
+        self.speak_box = QCheckBox(tr("Speak answers"))
         self.speaker = AnswerSpeaker()
         self.speak_box.setVisible(self.speaker.available)
-        self.settings_button = QPushButton("Settings…")
+        self.settings_button = QPushButton(tr("Settings…"))
         self.settings_button.clicked.connect(self.settings_requested)
         top.addWidget(self.new_button)
         top.addStretch(1)
@@ -111,7 +123,7 @@ class ChatPanel(QWidget):
         context_row = QHBoxLayout()
         self.map_chip = MapContextChip()
         self.queue_label = QLabel()
-        self.cancel_wait_button = QPushButton("Cancel wait")
+        self.cancel_wait_button = QPushButton(tr("Cancel wait"))
         self.cancel_wait_button.clicked.connect(self.session.stop)
         context_row.addWidget(self.map_chip)
         context_row.addStretch(1)
@@ -124,11 +136,11 @@ class ChatPanel(QWidget):
         self.input = MessageInput()
         self.input.submitted.connect(self.send)
         self.input.empty_submitted.connect(self.stats.setText)  # Enter on an empty box says what to do
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(tr("Send"))
         self.send_button.clicked.connect(self._send_or_stop)
-        self.mic_button = QPushButton("Speak")
+        self.mic_button = QPushButton(tr("Speak"))
         self.mic_button.setCheckable(True)  # push to talk: pressed = listening, pressed again = recognise
-        self.mic_button.setToolTip("Speak a request (recognised on this computer); it lands in the box to check")
+        self.mic_button.setToolTip(tr("Speak a request (recognised on this computer); it lands in the box to check"))
         self.mic_button.setVisible(False)  # until plugin.py hands the panel a voice input
         self.mic_button.toggled.connect(self._toggle_listening)
         self.voice = None
@@ -223,14 +235,14 @@ class ChatPanel(QWidget):
         self.mic_button.setVisible(True)
 
     def _offer_voice_install(self) -> None:
-        self.mic_button.setText("Install voice input")
+        self.mic_button.setText(tr("Install voice input"))
         self._voice_install_offered = True
 
     def voice_ready(self) -> None:
         """After the recogniser was installed: the button speaks again."""
         self._voice_install_offered = False
-        self.mic_button.setText("Speak")
-        self.stats.setText("Voice input is ready: press Speak, say your request, press Stop.")
+        self.mic_button.setText(tr("Speak"))
+        self.stats.setText(tr("Voice input is ready: press Speak, say your request, press Stop."))
 
     def _toggle_listening(self, pressed: bool) -> None:
         if self.voice is None:
@@ -249,9 +261,9 @@ class ChatPanel(QWidget):
         self.mic_button.blockSignals(True)
         self.mic_button.setChecked(on)
         self.mic_button.blockSignals(False)
-        self.mic_button.setText("Stop" if on else "Speak")
-        self.stats.setText("Listening… press Stop when you have said your request." if on
-                           else "Recognising what you said…")
+        self.mic_button.setText(tr("Stop") if on else tr("Speak"))
+        self.stats.setText(tr("Listening… press Stop when you have said your request.") if on
+                           else tr("Recognising what you said…"))
 
     def _insert_transcript(self, text: str) -> None:
         before = self.input.toPlainText().rstrip()
@@ -260,13 +272,13 @@ class ChatPanel(QWidget):
         cursor.movePosition(QTextCursor.MoveOperation.End)
         self.input.setTextCursor(cursor)
         self.input.setFocus()
-        self.stats.setText("Heard you: check the text in the box, correct it if needed, then press Enter.")
+        self.stats.setText(tr("Heard you: check the text in the box, correct it if needed, then press Enter."))
 
     def _voice_problem(self, text: str) -> None:
         self.mic_button.blockSignals(True)
         self.mic_button.setChecked(False)
         self.mic_button.blockSignals(False)
-        self.mic_button.setText("Speak")
+        self.mic_button.setText(tr("Speak"))
         self.stats.setText(text)
 
     def show_notice(self, text: str, *, in_chat: bool = False) -> None:
@@ -305,7 +317,7 @@ class ChatPanel(QWidget):
     def show_queue(self, place) -> None:
         """`None` hides the waiting line; otherwise where this chat waits (agent.chat_slot.QueuePlace)."""
         waiting = place is not None
-        self.queue_label.setText(place.text if waiting else "")
+        self.queue_label.setText(queue_text(place) if waiting else "")
         self.queue_label.setVisible(waiting)
         self.cancel_wait_button.setVisible(waiting)
 
@@ -317,11 +329,11 @@ class ChatPanel(QWidget):
         self.input.clear()
 
     def _on_busy(self, busy: bool) -> None:
-        self.send_button.setText("Stop" if busy else "Send")
-        self.send_button.setToolTip("Stop the agent" if busy else "Send (Enter)")
+        self.send_button.setText(tr("Stop") if busy else tr("Send"))
+        self.send_button.setToolTip(tr("Stop the agent") if busy else tr("Send (Enter)"))
         if busy:
             self._failed = False
-            self.stats.setText("Working…")
+            self.stats.setText(tr("Working…"))
         else:
             self.show_queue(None)
 
@@ -333,10 +345,12 @@ class ChatPanel(QWidget):
         answered = event.usage.prompt_tokens or event.usage.eval_tokens
         failed, self._failed = self._failed, False
         if failed and not event.stopped:  # not "0 tokens in · 0 out", as if the model had answered nothing
-            self.stats.setText("Ended by an error: see above." + (f" {format_usage(event.usage)}" if answered else ""))
+            self.stats.setText(tr("Ended by an error: see above.")
+                               + (f" {format_usage(event.usage, tr)}" if answered else ""))
         else:
-            self.stats.setText(("Stopped · " if event.stopped else "") + format_usage(event.usage) if measured
-                               else "Stopped before the model answered." if event.stopped else "")
+            stopped = tr("Stopped") + " · " if event.stopped else ""
+            self.stats.setText(stopped + format_usage(event.usage, tr) if measured
+                               else tr("Stopped before the model answered.") if event.stopped else "")
         if self._replaying:
             return
         if self.speak_box.isChecked() and not event.stopped:

@@ -18,6 +18,7 @@ from qgis.PyQt.QtCore import QObject, pyqtSignal
 from ..agent.chat_slot import chat_slot
 from ..agent.events import AgentEvent, Content, Done, Error, Notice, Thinking, ToolResult
 from .event_bridge import EventBridge
+from .i18n import tr
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +191,7 @@ class ChatSession(QObject):
                 self._batcher.push(Done(self._session_id, "", progress.text(), time.time(), stopped=True))
         except Exception as exc:  # the dock must survive whatever the turn raises
             log.exception("the turn failed")
-            self._batcher.push(Error(f"The turn failed: {exc}", recoverable=True))
+            self._batcher.push(Error(tr("The turn failed: {error}").format(error=exc), recoverable=True))
             if not progress.finished:
                 self._batcher.push(Done(self._session_id, "", progress.text(), time.time()))
         finally:

@@ -21,6 +21,7 @@ from ..agent.events import AskUser, Content, Done, Error, IterationLimit, ToolRe
 from .ask_user_widget import AskUserWidget
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
+from .i18n import tr
 from .streamed_markdown import StreamedMarkdownView
 from .untrusted_text import plain_tooltip
 
@@ -52,12 +53,12 @@ class MessageBubble(QFrame):
         layout.addWidget(self.body)
         actions = QHBoxLayout()
         actions.addStretch(1)
-        self.undo_button = QPushButton("Undo last turn")
-        self.undo_button.setToolTip("Revert what this answer changed on the map")
+        self.undo_button = QPushButton(tr("Undo last turn"))
+        self.undo_button.setToolTip(tr("Revert what this answer changed on the map"))
         self.undo_button.clicked.connect(lambda: self.undo_requested.emit(self.message_id))
         self.undo_button.hide()
-        self.copy_button = QPushButton("Copy")
-        self.copy_button.setToolTip("Copy this message as Markdown")
+        self.copy_button = QPushButton(tr("Copy"))
+        self.copy_button.setToolTip(tr("Copy this message as Markdown"))
         self.copy_button.clicked.connect(self.copy_to_clipboard)
         for button in (self.undo_button, self.copy_button):
             button.setFlat(True)
@@ -182,8 +183,8 @@ class ConversationView(QScrollArea):
         self.add_status(event.message, error=True)
 
     def on_iteration_limit(self, event: IterationLimit) -> None:
-        self.add_status(f"The agent stopped after {event.steps} steps (limit {event.limit}). "
-                        "Ask it to continue, or raise 'Max steps' in the settings.")
+        self.add_status(tr("The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise "
+                           "'Max steps' in the settings.").format(steps=event.steps, limit=event.limit))
 
     def on_tool_result(self, event: ToolResult) -> None:
         self._turn_images.extend(image_files(event.result))
@@ -202,7 +203,7 @@ class ConversationView(QScrollArea):
         self._questions.clear()
         self._streaming = None
         if event.stopped:
-            self.add_status("Stopped. Nothing more will be done for this message.")
+            self.add_status(tr("Stopped. Nothing more will be done for this message."))
 
     def show_undo(self, message_id: str) -> None:
         for bubble in self.bubbles():

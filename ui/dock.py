@@ -17,6 +17,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from .i18n import tr
 from .message_input import MessageInput
 from .requirements_panel import RequirementsPanel
 
@@ -35,7 +36,7 @@ class BasicChat(QWidget):
         self.messages.setOpenExternalLinks(True)
         self.input = MessageInput()
         self.input.setMaximumHeight(90)
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(tr("Send"))
         self.send_button.clicked.connect(self._send_or_stop)
         self.input.submitted.connect(self._submit)
         row = QHBoxLayout()
@@ -54,7 +55,7 @@ class BasicChat(QWidget):
             self.input.submit()
 
     def _submit(self, text: str) -> None:
-        self.add_message("You", text)
+        self.add_message(tr("You"), text)
         self.message_submitted.emit(text)
 
     def add_message(self, who: str, text: str) -> None:
@@ -62,7 +63,7 @@ class BasicChat(QWidget):
 
     def set_busy(self, busy: bool) -> None:
         self._busy = busy
-        self.send_button.setText("Stop" if busy else "Send")
+        self.send_button.setText(tr("Stop") if busy else tr("Send"))
 
 
 class StacAgentDock(QgsDockWidget):
@@ -74,7 +75,7 @@ class StacAgentDock(QgsDockWidget):
         self.requirements_panel = RequirementsPanel()
         self.pages.addWidget(self.chat)
         self.pages.addWidget(self.requirements_panel)
-        self.status = QLabel("Starting…")
+        self.status = QLabel(tr("Starting…"))
         self.status.setTextFormat(Qt.TextFormat.PlainText)  # server and catalog text shown as written
         self.status.setWordWrap(True)
         self.status.setObjectName("StacGisAgentStatus")

@@ -9,6 +9,7 @@ from qgis.PyQt.QtCore import QObject, QSize, QTimer, pyqtSlot
 from qgis.PyQt.QtWidgets import QSizePolicy, QToolButton
 
 from ..agent.map_context import LayerInfo, MapContext
+from .i18n import tr
 
 log = logging.getLogger(__name__)
 # Panning fires many extent changes a second; the chip reads the canvas once things settle.
@@ -22,12 +23,12 @@ def _lonlat(center: tuple[float, float]) -> str:
 
 def describe_map_context(context: MapContext | None) -> str:
     if context is None:
-        return "no map"
+        return tr("no map")
     bits = []
     if context.crs:
         bits.append(context.crs)
     if not context.layers:  # an empty canvas has no real scale or centre (QGIS says 1:1)
-        return " · ".join(bits + ["no layers shown"])
+        return " · ".join(bits + [tr("no layers shown")])
     if context.scale:
         bits.append(f"1:{context.scale:,.0f}".replace(",", "\u202f"))
     if context.center_lonlat:
@@ -37,8 +38,8 @@ def describe_map_context(context: MapContext | None) -> str:
     selection = context.selected_features or {}
     count = selection.get("selected_count") or len(selection.get("features") or [])
     if count:
-        bits.append(f"{count} selected")
-    return " · ".join(bits) or "empty map"
+        bits.append(tr("{count} selected").format(count=count))
+    return " · ".join(bits) or tr("empty map")
 
 
 def glance(canvas, iface=None) -> MapContext:
@@ -71,7 +72,7 @@ class MapContextChip(QToolButton):
         self.setChecked(True)
         self.setAutoRaise(True)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # may be narrower than its text
-        self._summary = "no map"
+        self._summary = tr("no map")
         self.toggled.connect(lambda _on: self._refresh_text())
         self._refresh_text()
 
@@ -85,12 +86,12 @@ class MapContextChip(QToolButton):
 
     def _refresh_text(self) -> None:
         if self.isChecked():
-            self._set_whole_text(f"Map: {self._summary}")
-            self.setToolTip("Sent with each message: the map's CRS, scale, centre, layers, the active layer and "
-                            "its selected features. Click to stop sending it.")
+            self._set_whole_text(tr("Map: {summary}").format(summary=self._summary))
+            self.setToolTip(tr("Sent with each message: the map's CRS, scale, centre, layers, the active layer and "
+                               "its selected features. Click to stop sending it."))
         else:
-            self._set_whole_text("Map: not sent")
-            self.setToolTip("The map view is not sent. Click to send it with each message.")
+            self._set_whole_text(tr("Map: not sent"))
+            self.setToolTip(tr("The map view is not sent. Click to send it with each message."))
 
 
     # A narrow dock breaks the summary into lines at its " · " instead of holding the dock wide.

@@ -5,7 +5,9 @@ from __future__ import annotations
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import QPlainTextEdit
 
-EMPTY_HINT = "Type a question first, e.g. \"show the NDVI of June\"."
+from .i18n import tr, translatable
+
+EMPTY_HINT = translatable("Type a question first, e.g. \"show the NDVI of June\".")
 
 
 class MessageInput(QPlainTextEdit):
@@ -14,7 +16,7 @@ class MessageInput(QPlainTextEdit):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setPlaceholderText("Ask about your map or a STAC catalog… (Enter sends, Shift+Enter new line)")
+        self.setPlaceholderText(tr("Ask about your map or a STAC catalog… (Enter sends, Shift+Enter new line)"))
         self.setTabChangesFocus(True)
         self.setMaximumHeight(90)
         self.last_sent = ""
@@ -25,7 +27,7 @@ class MessageInput(QPlainTextEdit):
         if text:
             self.submitted.emit(text)
         else:
-            self.empty_submitted.emit(EMPTY_HINT)
+            self.empty_submitted.emit(tr(EMPTY_HINT))
 
     def keyPressEvent(self, event) -> None:
         key = event.key()

@@ -24,6 +24,7 @@ from qgis.PyQt.QtWidgets import (
 
 from ..agent.config import Settings
 from ..agent.settings_validation import RANGES
+from .i18n import tr
 
 
 class OutsideAccessTab(QWidget):
@@ -31,21 +32,21 @@ class OutsideAccessTab(QWidget):
         super().__init__(parent)
         self.access = access
         form = QFormLayout(self)
-        self.enabled = QCheckBox("Let other MCP clients on this machine use the tools")
+        self.enabled = QCheckBox(tr("Let other MCP clients on this machine use the tools"))
         self.enabled.setChecked(settings.mcp_http_enabled)
         self.port = QSpinBox()
         self.port.setRange(*RANGES["mcp_http_port"])
         self.port.setValue(settings.mcp_http_port)
         form.addRow(self.enabled)
-        form.addRow("Port", self.port)
+        form.addRow(tr("Port"), self.port)
         self.token = QLineEdit()
         self.token.setReadOnly(True)
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
-        self.copy_token = QPushButton("Copy")
-        self.regenerate = QPushButton("Regenerate")
-        self.copy_config = QPushButton("Copy client config")
-        self.copy_config.setToolTip("Puts JSON for your MCP client on the clipboard: a stdio entry (through the "
-                                    "bridge) and an HTTP entry with the token")
+        self.copy_token = QPushButton(tr("Copy"))
+        self.regenerate = QPushButton(tr("Regenerate"))
+        self.copy_config = QPushButton(tr("Copy client config"))
+        self.copy_config.setToolTip(tr("Puts JSON for your MCP client on the clipboard: a stdio entry (through the "
+                                       "bridge) and an HTTP entry with the token"))
         self.note = QLabel()
         self.note.setWordWrap(True)
         if access is not None:  # the token exists only where the plugin keeps a profile
@@ -53,20 +54,20 @@ class OutsideAccessTab(QWidget):
             row = QHBoxLayout()
             for widget in (self.token, self.copy_token, self.regenerate):
                 row.addWidget(widget, 1 if widget is self.token else 0)
-            form.addRow("Bearer token", row)
+            form.addRow(tr("Bearer token"), row)
             form.addRow("", self.copy_config)
             form.addRow("", self.note)
-            self.copy_token.clicked.connect(lambda: self._to_clipboard(self.token.text(), "Token copied."))
+            self.copy_token.clicked.connect(lambda: self._to_clipboard(self.token.text(), tr("Token copied.")))
             self.regenerate.clicked.connect(self._regenerate)
             self.copy_config.clicked.connect(
                 lambda: self._to_clipboard(access.client_config(self.port.value()),
-                                           "Client config copied: paste it into your MCP client's settings."))
+                                           tr("Client config copied: paste it into your MCP client's settings.")))
         self.allowed = QPlainTextEdit(settings.mcp_allowed_folders)
-        self.allowed.setPlaceholderText("one folder per line, e.g. /home/me/gis-data")
-        self.allowed.setToolTip("Outside clients may read project layers, the catalogs' assets and files in "
-                                "these folders; nothing else on disk.")
+        self.allowed.setPlaceholderText(tr("one folder per line, e.g. /home/me/gis-data"))
+        self.allowed.setToolTip(tr("Outside clients may read project layers, the catalogs' assets and files in "
+                                   "these folders; nothing else on disk."))
         self.allowed.setMaximumHeight(80)
-        form.addRow("Folders clients may read", self.allowed)
+        form.addRow(tr("Folders clients may read"), self.allowed)
 
     def _to_clipboard(self, text: str, note: str) -> None:
         QApplication.clipboard().setText(text)
@@ -74,8 +75,8 @@ class OutsideAccessTab(QWidget):
 
     def _regenerate(self) -> None:
         self.token.setText(self.access.regenerate())
-        self.note.setText("New token saved: the old one no longer works. Give clients the new one "
-                          "(Copy or Copy client config).")
+        self.note.setText(tr("New token saved: the old one no longer works. Give clients the new one "
+                             "(Copy or Copy client config)."))
 
     def allowed_folders(self) -> str:
         return "\n".join(line.strip() for line in self.allowed.toPlainText().splitlines() if line.strip())

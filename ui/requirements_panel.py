@@ -6,6 +6,8 @@ from __future__ import annotations
 from qgis.PyQt.QtCore import QProcess, pyqtSignal
 from qgis.PyQt.QtWidgets import QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from .i18n import tr
+
 
 class RequirementsPanel(QWidget):
     install_requested = pyqtSignal()
@@ -14,7 +16,7 @@ class RequirementsPanel(QWidget):
         super().__init__(parent)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.install_button = QPushButton("Install dependencies")
+        self.install_button = QPushButton(tr("Install dependencies"))
         self.install_button.clicked.connect(self.install_requested)
         self.output = QPlainTextEdit()
         self.output.setReadOnly(True)
@@ -26,7 +28,7 @@ class RequirementsPanel(QWidget):
         self._process: QProcess | None = None
 
     def show_problems(self, text: str, can_install: bool) -> None:
-        self.summary.setText("STAC GIS Agent needs a few Python packages that QGIS does not ship:\n"
+        self.summary.setText(tr("STAC GIS Agent needs a few Python packages that QGIS does not ship:") + "\n"
                              + text)
         self.install_button.setVisible(can_install)
         self.install_button.setEnabled(can_install)

@@ -25,6 +25,7 @@ from ..agent.stores.base import SessionInfo, SessionStore
 from .export_paths import remember_export_folder, suggested_export_path
 from .exports import session_to_markdown
 from .flow_layout import FlowLayout, fixed_height_for_width
+from .i18n import tr
 
 log = logging.getLogger(__name__)
 SESSION_ID_ROLE = Qt.ItemDataRole.UserRole
@@ -61,25 +62,25 @@ class SessionsPanel(QWidget):
         rows = [FlowLayout(holder) for holder in holders]
         self.buttons: dict[str, QPushButton] = {}
         for row, (key, label, handler) in zip((0, 0, 0, 0, 1, 1, 1, 1), (
-            ("new", "New", self.new_session_requested.emit),
-            ("open", "Open", lambda: self._start(self.open_selected())),
-            ("rename", "Rename…", lambda: self._start(self.rename_selected())),
-            ("delete", "Delete…", lambda: self._start(self.delete_selected())),
-            ("markdown", "Export Markdown…", lambda: self._start(self.export_selected("markdown"))),
-            ("pyqgis", "Export map (PyQGIS)…", lambda: self._start(self.export_selected("pyqgis"))),
-            ("report", "Export report (PDF)…", lambda: self._start(self.export_selected("report"))),
-            ("model", "Export model (.model3)…", lambda: self._start(self.export_selected("model"))),
+            ("new", tr("New"), self.new_session_requested.emit),
+            ("open", tr("Open"), lambda: self._start(self.open_selected())),
+            ("rename", tr("Rename…"), lambda: self._start(self.rename_selected())),
+            ("delete", tr("Delete…"), lambda: self._start(self.delete_selected())),
+            ("markdown", tr("Export Markdown…"), lambda: self._start(self.export_selected("markdown"))),
+            ("pyqgis", tr("Export map (PyQGIS)…"), lambda: self._start(self.export_selected("pyqgis"))),
+            ("report", tr("Export report (PDF)…"), lambda: self._start(self.export_selected("report"))),
+            ("model", tr("Export model (.model3)…"), lambda: self._start(self.export_selected("model"))),
         )):
             button = QPushButton(label)
             if key == "report":
-                button.setToolTip("The conversation as a PDF report: questions, answers, charts, exported map "
-                                  "pages and every STAC item and parameter used (an .html name writes HTML)")
+                button.setToolTip(tr("The conversation as a PDF report: questions, answers, charts, exported map "
+                                     "pages and every STAC item and parameter used (an .html name writes HTML)"))
             if key == "model":
-                button.setToolTip("The chat's analysis as a Processing model: each tool call Processing can "
-                                  "repeat is a step with its parameters; open it in the Graphical Modeler")
+                button.setToolTip(tr("The chat's analysis as a Processing model: each tool call Processing can "
+                                     "repeat is a step with its parameters; open it in the Graphical Modeler"))
             if key == "pyqgis":
-                button.setToolTip("A script that rebuilds the map as it is now in QGIS (groups, layers, styles, "
-                                  "view), named after the selected conversation")
+                button.setToolTip(tr("A script that rebuilds the map as it is now in QGIS (groups, layers, styles, "
+                                     "view), named after the selected conversation"))
                 button.setVisible(map_script is not None)
             button.clicked.connect(handler)
             rows[row].addWidget(button)
@@ -100,8 +101,8 @@ class SessionsPanel(QWidget):
             return await coro
         except Exception as exc:  # a store that went away must not break the dock
             log.exception("session action failed")
-            self.message.setText(f"The session store failed: {exc}. Check the Redis URL in the settings, "
-                                 "or clear it to use the embedded store.")
+            self.message.setText(tr("The session store failed: {error}. Check the Redis URL in the settings, "
+                                    "or clear it to use the embedded store.").format(error=exc))
             return None
 
     def selected_id(self) -> str | None:
@@ -121,13 +122,14 @@ class SessionsPanel(QWidget):
         self.sessions = await self.store.list(self.user)
         self.list.clear()
         for info in self.sessions:
-            title = info.title or "(untitled)"
-            item = QListWidgetItem(f"{title}\n{_when(info.updated_at)} · {info.message_count} messages")
+            title = info.title or tr("(untitled)")
+            messages = tr("{count} messages").format(count=info.message_count)
+            item = QListWidgetItem(f"{title}\n{_when(info.updated_at)} · {messages}")
             item.setData(SESSION_ID_ROLE, info.session_id)
             self.list.addItem(item)
         if current:
             self.select(current)
-        self.message.setText("" if self.sessions else "No saved conversations yet.")
+        self.message.setText("" if self.sessions else tr("No saved conversations yet."))
 
     async def open_selected(self) -> None:
         session_id = self.selected_id()
@@ -135,7 +137,7 @@ class SessionsPanel(QWidget):
             return
         record = await self.store.history(session_id)
         if record is None:
-            self.message.setText("That session no longer exists; the list was refreshed.")
+            self.message.setText(tr("That session no longer exists; the list was refreshed."))
             await self.refresh()
             return
         self.session_opened.emit(record)
@@ -181,33 +183,36 @@ class SessionsPanel(QWidget):
             from .model_export import write_model  # QGIS's Processing classes, only when asked
 
             if not write_model(record, target):
-                empty = (" It is empty: this chat made no call that Processing can repeat (statistics over an "
-                         "area, a STAC search, a Processing algorithm).")
+                empty = " " + tr("It is empty: this chat made no call that Processing can repeat (statistics over "
+                                 "an area, a STAC search, a Processing algorithm).")
         else:
             text = session_to_markdown(record) if kind == "markdown" else self._map_script(title)
             target.write_text(text, encoding="utf-8")
         remember_export_folder(target.parent)
-        what = {"markdown": "the conversation", "pyqgis": "a script that rebuilds the map as it is now",
-                "report": "the report", "model": "the Processing model"}[kind]
-        self.message.setText(f"Saved {what} to {target}.{empty}")
+        saved = {"markdown": tr("Saved the conversation to {path}."),
+                 "pyqgis": tr("Saved a script that rebuilds the map as it is now to {path}."),
+                 "report": tr("Saved the report to {path}."),
+                 "model": tr("Saved the Processing model to {path}.")}[kind]
+        self.message.setText(saved.format(path=target) + empty)
         return target
 
     # -- dialogs
     def _ask_title(self, current: str) -> str | None:
-        title, ok = QInputDialog.getText(self, "Rename conversation", "New title:", text=current)
+        title, ok = QInputDialog.getText(self, tr("Rename conversation"), tr("New title:"), text=current)
         return title if ok else None
 
     def _confirm_delete(self, title: str) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, "Delete conversation",
-                          f"Delete “{title}” and its history? This cannot be undone.",
+        box = QMessageBox(QMessageBox.Icon.Question, tr("Delete conversation"),
+                          tr("Delete “{title}” and its history? This cannot be undone.").format(title=title),
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
         box.setTextFormat(Qt.TextFormat.PlainText)  # a title is text, never markup that loads a picture
         return box.exec() == QMessageBox.StandardButton.Yes
 
     def _ask_export_path(self, suggested: Path, suffix: str) -> str | None:
-        kind = {".md": "Markdown (*.md)", ".py": "Python script (*.py)",
-                ".pdf": "PDF report (*.pdf);;HTML report (*.html)", ".model3": "Processing model (*.model3)"}[suffix]
-        caption = {".md": "Export conversation", ".py": "Export map as PyQGIS script",
-                   ".pdf": "Export report", ".model3": "Export Processing model"}[suffix]
+        kind = {".md": tr("Markdown (*.md)"), ".py": tr("Python script (*.py)"),
+                ".pdf": tr("PDF report (*.pdf);;HTML report (*.html)"),
+                ".model3": tr("Processing model (*.model3)")}[suffix]
+        caption = {".md": tr("Export conversation"), ".py": tr("Export map as PyQGIS script"),
+                   ".pdf": tr("Export report"), ".model3": tr("Export Processing model")}[suffix]
         path, _filter = QFileDialog.getSaveFileName(self, caption, str(suggested), kind)
         return path or None

@@ -36,6 +36,7 @@ from ..agent.llm.types import ModelInfo
 from ..agent.settings_validation import RANGES, validate_settings
 from ..agent.stores.redis_url import split_credentials
 from .catalogs_editor import CatalogsEditor
+from .i18n import tr, translatable
 from .outside_access import OutsideAccessTab
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,10 @@ log = logging.getLogger(__name__)
 def describe_model(model: ModelInfo) -> str:
     abilities = [c for c in ("tools", "thinking", "vision", "embedding") if c in model.capabilities]
     ctx = f" · {model.context_length:,} ctx".replace(",", "\u202f") if model.context_length else ""
-    return f"{model.name} — {', '.join(abilities) or 'text only'}{ctx}"
+    return f"{model.name} — {', '.join(abilities) or tr('text only')}{ctx}"
 
 
-TEAM_LIMIT_HELP = (
+TEAM_LIMIT_HELP = translatable(
     "With Redis, chats and the concurrent-chat limit are shared by everyone using the same server: "
     "the limit counts the chats of the whole team, and others wait in line. While Redis is "
     "unreachable the limit holds per computer only (each QGIS may run that many chats), so the "
@@ -75,21 +76,21 @@ class SettingsDialog(QDialog):
                  browser_unavailable: str = "", parent=None):
         super().__init__(parent)
         self._endpoint_access = endpoint_access  # tools.outside.http_endpoint.EndpointAccess: the token and client configs
-        self.setWindowTitle("STAC GIS Agent settings")
+        self.setWindowTitle(tr("STAC GIS Agent settings"))
         self._original = settings
         self._read_password = read_password
         self._read_login = read_login  # auth config id -> (user, password), for the Redis test
         self._check_access = check_access  # catalog -> tools.stac.catalog_check.AccessCheck (search, then an asset)
         self._add_to_browser = add_to_browser  # catalog -> the Browser connection's name (tools.stac.browser_connections)
         self._browser_unavailable = browser_unavailable if add_to_browser else (  # "" = the button can be used
-            "Adding catalogs to the QGIS Browser is not offered here.")
+            tr("Adding catalogs to the QGIS Browser is not offered here."))
         self.models: list[ModelInfo] = []
         self.tasks: list[asyncio.Task] = []
         tabs = QTabWidget()
-        tabs.addTab(self._model_tab(settings), "Model")
-        tabs.addTab(self._catalogs_tab(settings), "Catalogs")
-        tabs.addTab(self._storage_tab(settings), "Storage")
-        tabs.addTab(self._outside_tab(settings), "Outside access")
+        tabs.addTab(self._model_tab(settings), tr("Model"))
+        tabs.addTab(self._catalogs_tab(settings), tr("Catalogs"))
+        tabs.addTab(self._storage_tab(settings), tr("Storage"))
+        tabs.addTab(self._outside_tab(settings), tr("Outside access"))
         self.problems = QLabel()
         self.problems.setWordWrap(True)
         self.problems.setStyleSheet("color: #be1e1e;")
@@ -107,51 +108,51 @@ class SettingsDialog(QDialog):
         tab = QWidget()
         form = QFormLayout(tab)
         self.ollama_url = QLineEdit(s.ollama_url)
-        self.test_ollama_button = QPushButton("Test connection")
+        self.test_ollama_button = QPushButton(tr("Test connection"))
         self.test_ollama_button.clicked.connect(lambda: self._start(self.test_connection()))
         row = QHBoxLayout()
         row.addWidget(self.ollama_url, 1)
         row.addWidget(self.test_ollama_button)
-        form.addRow("Ollama URL", row)
+        form.addRow(tr("Ollama URL"), row)
         self.ollama_result = _result_label()
         form.addRow("", self.ollama_result)
         self.chat_model = QComboBox()
         self.chat_model.setEditable(True)
         self.chat_model.setCurrentText(s.chat_model)
         self.chat_model.currentIndexChanged.connect(self._describe_chat_model)
-        form.addRow("Chat model", self.chat_model)
+        form.addRow(tr("Chat model"), self.chat_model)
         self.chat_model_info = _result_label()
         form.addRow("", self.chat_model_info)
         self.embedding_model = QComboBox()
         self.embedding_model.setEditable(True)
         self.embedding_model.setCurrentText(s.embedding_model)
-        form.addRow("Embedding model", self.embedding_model)
+        form.addRow(tr("Embedding model"), self.embedding_model)
         self.backup_url = QLineEdit(s.backup_provider_url)
-        self.backup_url.setPlaceholderText("empty: no backup · http://gpu-host:11434 · http://host:8080/v1")
+        self.backup_url.setPlaceholderText(tr("empty: no backup · http://gpu-host:11434 · http://host:8080/v1"))
         self.backup_model = QLineEdit(s.backup_model)
         self.backup_kind = QComboBox()
         self.backup_kind.addItems(["ollama", "openai"])
         self.backup_kind.setCurrentText(s.backup_kind)
-        form.addRow("Backup provider URL", self.backup_url)
-        form.addRow("Backup model", self.backup_model)
-        form.addRow("Backup protocol", self.backup_kind)
+        form.addRow(tr("Backup provider URL"), self.backup_url)
+        form.addRow(tr("Backup model"), self.backup_model)
+        form.addRow(tr("Backup protocol"), self.backup_kind)
         self.backup_auth_cfg = QgsAuthConfigSelect(self)  # the API key is the config's password
         self.backup_auth_cfg.setConfigId(s.backup_auth_cfg)
         self._backup_cfg_touched = False  # an id the auth database cannot show now is kept, as for PostgreSQL
         self.backup_auth_cfg.selectedConfigIdChanged.connect(lambda _id: setattr(self, "_backup_cfg_touched", True))
-        form.addRow("Backup API key (QGIS authentication)", self.backup_auth_cfg)
+        form.addRow(tr("Backup API key (QGIS authentication)"), self.backup_auth_cfg)
         self.num_ctx = self._spin(QSpinBox(), "num_ctx", s.num_ctx, step=1024)
         self.temperature = self._spin(QDoubleSpinBox(), "temperature", s.temperature, step=0.1)
         self.max_steps = self._spin(QSpinBox(), "max_steps", s.max_steps)
         self.tool_top_k = self._spin(QSpinBox(), "tool_top_k", s.tool_top_k)
-        form.addRow("Context window (num_ctx)", self.num_ctx)
-        form.addRow("Temperature", self.temperature)
-        form.addRow("Max steps per message", self.max_steps)
-        form.addRow("Tools offered when not all fit (top-K)", self.tool_top_k)
-        self.constrained_tools = QCheckBox("Constrained tool calling (for models whose tool calls break)")
+        form.addRow(tr("Context window (num_ctx)"), self.num_ctx)
+        form.addRow(tr("Temperature"), self.temperature)
+        form.addRow(tr("Max steps per message"), self.max_steps)
+        form.addRow(tr("Tools offered when not all fit (top-K)"), self.tool_top_k)
+        self.constrained_tools = QCheckBox(tr("Constrained tool calling (for models whose tool calls break)"))
         self.constrained_tools.setChecked(s.constrained_tools)
-        self.constrained_tools.setToolTip("Each reply is forced to be one JSON action: a valid tool call or the answer. "
-                                          "Models without native tool calling use it automatically.")
+        self.constrained_tools.setToolTip(tr("Each reply is forced to be one JSON action: a valid tool call or the "
+                                             "answer. Models without native tool calling use it automatically."))
         form.addRow("", self.constrained_tools)
         return tab
 
@@ -171,7 +172,7 @@ class SettingsDialog(QDialog):
     def _storage_tab(self, s: Settings) -> QWidget:
         tab = QWidget()
         form = QFormLayout(tab)
-        form.addRow(QLabel("Leave empty to keep everything in the embedded SQLite files."))
+        form.addRow(QLabel(tr("Leave empty to keep everything in the embedded SQLite files.")))
         self._redis_rows(form, s)
         self.postgres_dsn = QLineEdit(s.postgres_dsn)
         self.postgres_dsn.setPlaceholderText("postgresql://agent@db-host:5432/agent")
@@ -180,32 +181,32 @@ class SettingsDialog(QDialog):
         # An id the auth database cannot show now (locked, no master password yet) is kept.
         self._auth_cfg_touched = False
         self.postgres_auth_cfg.selectedConfigIdChanged.connect(lambda _id: setattr(self, "_auth_cfg_touched", True))
-        self.test_postgres_button = QPushButton("Test")
+        self.test_postgres_button = QPushButton(tr("Test"))
         self.test_postgres_button.clicked.connect(lambda: self._start(self.test_postgres()))
-        form.addRow("PostgreSQL DSN", self._with_button(self.postgres_dsn, self.test_postgres_button))
-        form.addRow("Password (QGIS authentication)", self.postgres_auth_cfg)
+        form.addRow(tr("PostgreSQL DSN"), self._with_button(self.postgres_dsn, self.test_postgres_button))
+        form.addRow(tr("Password (QGIS authentication)"), self.postgres_auth_cfg)
         self.postgres_result = _result_label()
         form.addRow("", self.postgres_result)
         self.dask_scheduler = QLineEdit(s.dask_scheduler)
-        self.dask_scheduler.setPlaceholderText("tcp://scheduler:8786 (empty: statistics computed on this machine)")
-        form.addRow("Dask scheduler", self.dask_scheduler)
+        self.dask_scheduler.setPlaceholderText(tr("tcp://scheduler:8786 (empty: statistics computed on this machine)"))
+        form.addRow(tr("Dask scheduler"), self.dask_scheduler)
         return tab
 
     def _redis_rows(self, form: QFormLayout, s: Settings) -> None:
         self.redis_url = QLineEdit(s.redis_url)
-        self.redis_url.setPlaceholderText("redis://host:6379/0 · rediss://host:6380/0 for TLS (no password here)")
-        self.test_redis_button = QPushButton("Test")
+        self.redis_url.setPlaceholderText(tr("redis://host:6379/0 · rediss://host:6380/0 for TLS (no password here)"))
+        self.test_redis_button = QPushButton(tr("Test"))
         self.test_redis_button.clicked.connect(lambda: self._start(self.test_redis()))
-        form.addRow("Redis URL", self._with_button(self.redis_url, self.test_redis_button))
+        form.addRow(tr("Redis URL"), self._with_button(self.redis_url, self.test_redis_button))
         self.redis_auth_cfg = QgsAuthConfigSelect(self)  # Basic: the ACL user (may be empty) and the password
         self.redis_auth_cfg.setConfigId(s.redis_auth_cfg)
         self._redis_cfg_touched = False  # an id the auth database cannot show now is kept, as for PostgreSQL
         self.redis_auth_cfg.selectedConfigIdChanged.connect(lambda _id: setattr(self, "_redis_cfg_touched", True))
-        form.addRow("Redis password (QGIS authentication)", self.redis_auth_cfg)
+        form.addRow(tr("Redis password (QGIS authentication)"), self.redis_auth_cfg)
         self.max_concurrent_chats = self._spin(QSpinBox(), "max_concurrent_chats", s.max_concurrent_chats)
-        self.max_concurrent_chats.setToolTip(TEAM_LIMIT_HELP)
-        form.addRow("Concurrent chats (whole team)", self.max_concurrent_chats)
-        help_text = QLabel(TEAM_LIMIT_HELP)
+        self.max_concurrent_chats.setToolTip(tr(TEAM_LIMIT_HELP))
+        form.addRow(tr("Concurrent chats (whole team)"), self.max_concurrent_chats)
+        help_text = QLabel(tr(TEAM_LIMIT_HELP))
         help_text.setWordWrap(True)
         form.addRow("", help_text)
         self.redis_result = _result_label()
@@ -272,7 +273,7 @@ class SettingsDialog(QDialog):
     def accept(self) -> None:
         problems = validate_settings(self.settings()) + self._redis_url_problems()
         if problems:
-            self.problems.setText("Not saved:\n" + "\n".join(f"• {p}" for p in problems))
+            self.problems.setText(tr("Not saved:") + "\n" + "\n".join(f"• {p}" for p in problems))
             self.problems.show()
             return
         self.problems.hide()
@@ -283,9 +284,9 @@ class SettingsDialog(QDialog):
         _bare, _user, password = split_credentials(self.redis_url.text().strip())
         if not password:
             return []
-        return ["Do not put the Redis password in the URL: remove it and store it in an auth configuration "
-                "(“Redis password” below, Basic method: user may be empty), so it stays in QGIS's "
-                "authentication database."]
+        return [tr("Do not put the Redis password in the URL: remove it and store it in an auth configuration "
+                   "(“Redis password” below, Basic method: user may be empty), so it stays in QGIS's "
+                   "authentication database.")]
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -300,7 +301,7 @@ class SettingsDialog(QDialog):
 
     async def test_connection(self) -> None:
         url = self.ollama_url.text().strip().rstrip("/")
-        self.ollama_result.setText(f"Contacting {url}…")
+        self.ollama_result.setText(tr("Contacting {url}…").format(url=url))
         result = await checks.check_ollama_connection(url, self._model_name(self.chat_model))
         _show(self.ollama_result, result)
         if not result.message.startswith("Ollama is not reachable"):
@@ -332,7 +333,7 @@ class SettingsDialog(QDialog):
         if model is None:
             self.chat_model_info.clear()
         elif not model.supports_tools:
-            self.chat_model_info.setText(f"{name} cannot call tools; pick one marked “tools”.")
+            self.chat_model_info.setText(tr("{model} cannot call tools; pick one marked “tools”.").format(model=name))
             self.chat_model_info.setStyleSheet("color: #be1e1e;")
         else:
             self.chat_model_info.setText(describe_model(model))
@@ -340,7 +341,8 @@ class SettingsDialog(QDialog):
 
     async def test_catalog(self, catalog) -> None:
         from ..agent.catalog_presets import access_method
-        self.catalog_result.setText(f"Testing {catalog.name or catalog.url}: search, then one asset's header…")
+        self.catalog_result.setText(tr("Testing {catalog}: search, then one asset's header…")
+                                    .format(catalog=catalog.name or catalog.url))
         first = None
         if access_method(catalog) in ("none", "headers"):  # the root alone says most about a wrong URL or kind
             first = await checks.check_catalog(catalog)
@@ -361,9 +363,9 @@ class SettingsDialog(QDialog):
             name = self._add_to_browser(catalog)
         except Exception as exc:  # noqa: BLE001 — the injected function says in words why it could not (a name taken…)
             return _show(self.catalog_result, checks.CheckResult(False, str(exc)))
-        _show(self.catalog_result, checks.CheckResult(True, (
-            f"'{name}' is now a STAC connection in the QGIS Browser (its URL and auth config; headers stay in the "
-            "plugin). Refresh the Browser panel if it does not show yet; edit it there from now on.")))
+        _show(self.catalog_result, checks.CheckResult(True, tr(
+            "'{name}' is now a STAC connection in the QGIS Browser (its URL and auth config; headers stay in the "
+            "plugin). Refresh the Browser panel if it does not show yet; edit it there from now on.").format(name=name)))
 
     async def test_redis(self) -> None:
         auth = self.redis_auth_id()

@@ -9,13 +9,14 @@ from __future__ import annotations
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
+from .i18n import tr, translatable
 from .untrusted_text import plain_tooltip
 
-INTRO = ("What each turn of the assistant changed in the project, newest first. “Back to here” undoes the "
+INTRO = translatable("What each turn of the assistant changed in the project, newest first. “Back to here” undoes the "
          "turns above it; changes you made yourself stay, and are named.")
-EMPTY = ("Nothing here yet. When the assistant changes the project (adds a layer, moves the map, writes a "
+EMPTY = translatable("Nothing here yet. When the assistant changes the project (adds a layer, moves the map, writes a "
          "file), the turn appears here.")
-LIMITS = "This history is saved with the project."
+LIMITS = translatable("This history is saved with the project.")
 
 
 def _label(text: str, style: str = "") -> QLabel:
@@ -43,7 +44,7 @@ class HistoryRow(QFrame):
         layout.addWidget(self.title)
         if details:
             self.setToolTip(plain_tooltip("\n".join(details)))
-        self.request = _label(f"You asked: “{request}”", "color: #6e6e6e; font-style: italic;") if request else None
+        self.request = _label(tr("You asked: “{request}”").format(request=request), "color: #6e6e6e; font-style: italic;") if request else None
         if self.request is not None:
             layout.addWidget(self.request)
         self.warnings = [_label("⚠ " + w, "color: #a04000;") for w in warnings]
@@ -51,12 +52,12 @@ class HistoryRow(QFrame):
             layout.addWidget(label)
         actions = QHBoxLayout()
         actions.setContentsMargins(0, 0, 0, 0)
-        self.state = _label({"current": "The project is here now", "undone": "Undone",
+        self.state = _label({"current": tr("The project is here now"), "undone": tr("Undone"),
                              "done": ""}.get(state, ""), "color: #6e6e6e;")
         actions.addWidget(self.state, 1)
-        self.button = QPushButton("Redo to here" if state == "undone" else "Back to here")
-        self.button.setToolTip("Do this turn again, and the undone turns before it" if state == "undone"
-                               else "Undo every turn above this one")
+        self.button = QPushButton(tr("Redo to here") if state == "undone" else tr("Back to here"))
+        self.button.setToolTip(tr("Do this turn again, and the undone turns before it") if state == "undone"
+                               else tr("Undo every turn above this one"))
         self.button.setVisible(state not in ("current", "empty"))
         actions.addWidget(self.button)
         layout.addLayout(actions)
@@ -71,7 +72,7 @@ class UndoHistoryView(QWidget):
         self.setObjectName("StacGisAgentHistory")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
-        self.intro = _label(INTRO, "color: #444444;")
+        self.intro = _label(tr(INTRO), "color: #444444;")
         outer.addWidget(self.intro)
         self.outcome = _label("", "background: #eef5ea; border-radius: 4px; padding: 4px;")
         self.outcome.setObjectName("historyOutcome")
@@ -88,7 +89,7 @@ class UndoHistoryView(QWidget):
         self._rows_layout.addStretch(1)
         self.scroll.setWidget(inner)
         outer.addWidget(self.scroll, 1)
-        self.limits = _label(LIMITS, "color: #6e6e6e;")
+        self.limits = _label(tr(LIMITS), "color: #6e6e6e;")
         outer.addWidget(self.limits)
         self.rows: list[HistoryRow] = []
         self.show_entries([])
@@ -101,7 +102,7 @@ class UndoHistoryView(QWidget):
         self.rows = []
         self.show_outcome("")  # what the last step did is said once; the list is what stays
         if not entries:
-            self._add(HistoryRow(EMPTY, state="empty"))
+            self._add(HistoryRow(tr(EMPTY), state="empty"))
             return
         for entry in entries:
             state = "current" if entry.current else "undone" if entry.undone else "done"
@@ -111,7 +112,7 @@ class UndoHistoryView(QWidget):
             row.button.clicked.connect(lambda _checked=False, n=entry.number, s=signal: s.emit(n))
             self._add(row)
         start_is_current = all(entry.undone for entry in entries)
-        start = HistoryRow("Before the first turn", state="current" if start_is_current else "done")
+        start = HistoryRow(tr("Before the first turn"), state="current" if start_is_current else "done")
         start.button.clicked.connect(lambda _checked=False: self.back_requested.emit(0))
         self._add(start)
 

@@ -15,6 +15,8 @@ from qgis.PyQt.QtCore import Qt, QUrl
 from qgis.PyQt.QtGui import QDesktopServices, QTextDocument
 from qgis.PyQt.QtWidgets import QMessageBox, QWidget
 
+from .i18n import tr
+
 WEB_SCHEMES = ("http", "https")
 
 
@@ -35,10 +37,10 @@ def plain_tooltip(text: str) -> str:
 def link_confirmation(url: QUrl, parent: QWidget | None = None) -> QMessageBox:
     """Asks before a link leaves QGIS, showing the address exactly as it will be opened (encoded, so a
     look-alike host shows as its xn-- form)."""
-    box = QMessageBox(QMessageBox.Icon.Question, "Open link in your browser?", "", parent=parent)
+    box = QMessageBox(QMessageBox.Icon.Question, tr("Open link in your browser?"), "", parent=parent)
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText("The assistant's answer links to:\n\n" + address(url) +
-                "\n\nOpen it in your web browser?")
+    box.setText(tr("The assistant's answer links to:") + "\n\n" + address(url) +
+                "\n\n" + tr("Open it in your web browser?"))
     box.setStandardButtons(QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     return box
@@ -49,10 +51,11 @@ def address(url: QUrl) -> str:
 
 
 def refusal(url: QUrl, parent: QWidget | None = None) -> QMessageBox:
-    box = QMessageBox(QMessageBox.Icon.Information, "Link not opened", "", parent=parent)
+    box = QMessageBox(QMessageBox.Icon.Information, tr("Link not opened"), "", parent=parent)
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(f"This link was not opened: {address(url)[:200]}\n\nOnly web addresses (http or https) open "
-                "from the chat. Copy the text if you want to use it elsewhere.")
+    box.setText(tr("This link was not opened: {address}").format(address=address(url)[:200]) + "\n\n"
+                + tr("Only web addresses (http or https) open from the chat. Copy the text if you want to use it "
+                     "elsewhere."))
     return box
 
 

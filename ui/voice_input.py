@@ -14,14 +14,16 @@ from typing import Callable
 
 from qgis.PyQt.QtCore import QIODevice, QObject, pyqtSignal
 
+from .i18n import tr, translatable
+
 log = logging.getLogger(__name__)
 
 RATE = 16_000  # what the recogniser reads; a microphone that cannot give it is resampled
-NO_MULTIMEDIA = ("Voice input needs Qt Multimedia, which this QGIS does not have (on Debian and Ubuntu: "
+NO_MULTIMEDIA = translatable("Voice input needs Qt Multimedia, which this QGIS does not have (on Debian and Ubuntu: "
                  "install the package python3-pyqt5.qtmultimedia, then restart QGIS).")
-NO_MICROPHONE = ("No microphone was found. Plug one in (or allow QGIS to use it in your system's privacy "
+NO_MICROPHONE = translatable("No microphone was found. Plug one in (or allow QGIS to use it in your system's privacy "
                  "settings), then press Speak again.")
-NOTHING_HEARD = "Nothing was recognised. Press Speak, say your request, then press Stop."
+NOTHING_HEARD = translatable("Nothing was recognised. Press Speak, say your request, then press Stop.")
 TOO_SHORT_S = 0.3
 
 
@@ -89,17 +91,17 @@ class PushToTalk(QObject):
         if self.active or self.recognising:
             return self.active
         if self._transcribe is None or not self._ready():
-            self.problem.emit(self._install_hint or "Voice input is not available in this session.")
+            self.problem.emit(self._install_hint or tr("Voice input is not available in this session."))
             self.install_needed.emit()
             return False
         module = multimedia()
         if module is None:
-            self.problem.emit(NO_MULTIMEDIA)
+            self.problem.emit(tr(NO_MULTIMEDIA))
             return False
         try:
             self._audio, self.rate = _open_microphone(module, self)
         except LookupError:
-            self.problem.emit(NO_MICROPHONE)
+            self.problem.emit(tr(NO_MICROPHONE))
             return False
         self.sink.open(QIODevice.OpenModeFlag.WriteOnly)
         self.sink.take()
@@ -128,7 +130,7 @@ class PushToTalk(QObject):
         self.listening.emit(False)
         pcm = self.sink.take()
         if len(pcm) < TOO_SHORT_S * self.rate * 2:
-            self.problem.emit(NOTHING_HEARD)
+            self.problem.emit(tr(NOTHING_HEARD))
             return
         self.recognising = True
         threading.Thread(target=self._recognise, args=(pcm, self.rate), name="stacgis-speech", daemon=True).start()
@@ -139,13 +141,13 @@ class PushToTalk(QObject):
         except Exception as exc:  # a broken model file, a missing package: said, never raised into Qt
             log.warning("speech recognition failed", exc_info=True)
             self.recognising = False
-            self.problem.emit(f"Voice input failed: {exc}")
+            self.problem.emit(tr("Voice input failed: {error}").format(error=exc))
             return
         self.recognising = False  # before the signal: a slot may start the next utterance at once
         if text:
             self.heard.emit(text)  # queued to the GUI thread: the object lives there
         else:
-            self.problem.emit(NOTHING_HEARD)
+            self.problem.emit(tr(NOTHING_HEARD))
 
 
 def _open_microphone(module, parent):

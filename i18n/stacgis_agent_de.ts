@@ -1,0 +1,1011 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+    <context>
+        <name>StacGisAgent</name>
+        <message>
+            <source>The assistant's steps will appear here.</source>
+            <translation>Die Schritte des Assistenten erscheinen hier.</translation>
+        </message>
+        <message>
+            <source>How the assistant works on your request: its reasoning, each tool it calls with the arguments and the result, and the tokens and time each answer took.</source>
+            <translation>Wie der Assistent an Ihrer Anfrage arbeitet: seine Überlegungen, jedes aufgerufene Werkzeug mit den Argumenten und dem Ergebnis sowie die Token und die Zeit jeder Antwort.</translation>
+        </message>
+        <message>
+            <source>Thinking ({step})</source>
+            <translation>Überlegt ({step})</translation>
+        </message>
+        <message>
+            <source>Calling {tool}</source>
+            <translation>Rufe {tool} auf</translation>
+        </message>
+        <message>
+            <source>{amount} done</source>
+            <translation>{amount} erledigt</translation>
+        </message>
+        <message>
+            <source>{tool} completed ({ms} ms)</source>
+            <translation>{tool} abgeschlossen ({ms} ms)</translation>
+        </message>
+        <message>
+            <source>Told the assistant: {hints}</source>
+            <translation>Dem Assistenten gesagt: {hints}</translation>
+        </message>
+        <message>
+            <source>{tool} needs your choice: {text}</source>
+            <translation>{tool} braucht Ihre Wahl: {text}</translation>
+        </message>
+        <message>
+            <source>{tool} failed: {text}</source>
+            <translation>{tool} fehlgeschlagen: {text}</translation>
+        </message>
+        <message>
+            <source>Asking you: {question}</source>
+            <translation>Frage an Sie: {question}</translation>
+        </message>
+        <message>
+            <source>Switched from {old} to {new}</source>
+            <translation>Gewechselt von {old} zu {new}</translation>
+        </message>
+        <message>
+            <source>Stopped after {steps} steps (limit {limit})</source>
+            <translation>Nach {steps} Schritten angehalten (Grenze {limit})</translation>
+        </message>
+        <message>
+            <source>part</source>
+            <translation>teilweise</translation>
+        </message>
+        <message>
+            <source>stopped ({amount} done)</source>
+            <translation>angehalten ({amount} erledigt)</translation>
+        </message>
+        <message>
+            <source>Ended by the error above</source>
+            <translation>Durch den Fehler oben beendet</translation>
+        </message>
+        <message>
+            <source>Stopped</source>
+            <translation>Angehalten</translation>
+        </message>
+        <message>
+            <source>Done</source>
+            <translation>Fertig</translation>
+        </message>
+        <message>
+            <source>This will change:</source>
+            <translation>Das wird geändert:</translation>
+        </message>
+        <message>
+            <source>Or type an answer</source>
+            <translation>Oder Antwort eingeben</translation>
+        </message>
+        <message>
+            <source>Type an answer and press Enter to send it</source>
+            <translation>Antwort eingeben und mit Enter senden</translation>
+        </message>
+        <message>
+            <source>You answered: {choice}</source>
+            <translation>Ihre Antwort: {choice}</translation>
+        </message>
+        <message>
+            <source>No longer waiting for an answer.</source>
+            <translation>Es wird nicht mehr auf eine Antwort gewartet.</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>Name</translation>
+        </message>
+        <message>
+            <source>URL or path</source>
+            <translation>URL oder Pfad</translation>
+        </message>
+        <message>
+            <source>Kind</source>
+            <translation>Art</translation>
+        </message>
+        <message>
+            <source>Headers</source>
+            <translation>Header</translation>
+        </message>
+        <message>
+            <source>Extra HTTP headers for this catalog, as Key: value; Key2: value2 (secrets belong in an auth config)</source>
+            <translation>Zusätzliche HTTP-Header für diesen Katalog, als Schlüssel: Wert; Schlüssel2: Wert2 (Geheimnisse gehören in eine Authentifizierungskonfiguration)</translation>
+        </message>
+        <message>
+            <source>Public (no credentials)</source>
+            <translation>Öffentlich (ohne Zugangsdaten)</translation>
+        </message>
+        <message>
+            <source>Fixed HTTP headers</source>
+            <translation>Feste HTTP-Header</translation>
+        </message>
+        <message>
+            <source>QGIS authentication (Basic, API header, OAuth2)</source>
+            <translation>QGIS-Authentifizierung (Basic, API-Header, OAuth2)</translation>
+        </message>
+        <message>
+            <source>Bearer token (e.g. NASA Earthdata)</source>
+            <translation>Bearer-Token (z. B. NASA Earthdata)</translation>
+        </message>
+        <message>
+            <source>Planetary Computer SAS signing</source>
+            <translation>SAS-Signatur des Planetary Computer</translation>
+        </message>
+        <message>
+            <source>S3 credentials (auth config or AWS profile)</source>
+            <translation>S3-Zugangsdaten (Authentifizierungskonfiguration oder AWS-Profil)</translation>
+        </message>
+        <message>
+            <source>Add from list…</source>
+            <translation>Aus Liste hinzufügen…</translation>
+        </message>
+        <message>
+            <source>Add</source>
+            <translation>Hinzufügen</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>Entfernen</translation>
+        </message>
+        <message>
+            <source>Test</source>
+            <translation>Testen</translation>
+        </message>
+        <message>
+            <source>Searches the catalog, then reads the header of one asset with its access method</source>
+            <translation>Durchsucht den Katalog und liest dann den Header eines Assets mit seiner Zugriffsmethode</translation>
+        </message>
+        <message>
+            <source>Add to Browser</source>
+            <translation>Zum Browser hinzufügen</translation>
+        </message>
+        <message>
+            <source>Access for the selected catalog</source>
+            <translation>Zugriff für den gewählten Katalog</translation>
+        </message>
+        <message>
+            <source>Requester pays (your AWS account is charged for reads)</source>
+            <translation>Requester Pays (Lesezugriffe werden Ihrem AWS-Konto berechnet)</translation>
+        </message>
+        <message>
+            <source>e.g. us-west-2</source>
+            <translation>z. B. us-west-2</translation>
+        </message>
+        <message>
+            <source>S3-compatible store, e.g. https://eodata.dataspace.copernicus.eu</source>
+            <translation>S3-kompatibler Speicher, z. B. https://eodata.dataspace.copernicus.eu</translation>
+        </message>
+        <message>
+            <source>other hosts or buckets that get these credentials, comma-separated</source>
+            <translation>weitere Hosts oder Buckets, die diese Zugangsdaten erhalten, durch Kommas getrennt</translation>
+        </message>
+        <message>
+            <source>default: the public Planetary Computer token API</source>
+            <translation>Standard: die öffentliche Token-API des Planetary Computer</translation>
+        </message>
+        <message>
+            <source>Method</source>
+            <translation>Methode</translation>
+        </message>
+        <message>
+            <source>Auth config</source>
+            <translation>Authentifizierung</translation>
+        </message>
+        <message>
+            <source>S3 region</source>
+            <translation>S3-Region</translation>
+        </message>
+        <message>
+            <source>S3 endpoint</source>
+            <translation>S3-Endpunkt</translation>
+        </message>
+        <message>
+            <source>Asset hosts</source>
+            <translation>Asset-Hosts</translation>
+        </message>
+        <message>
+            <source>SAS token API</source>
+            <translation>SAS-Token-API</translation>
+        </message>
+        <message>
+            <source>Adds the selected catalog to QGIS's Browser as a STAC connection (its URL and auth config; headers stay here, they may be secrets)</source>
+            <translation>Fügt den gewählten Katalog als STAC-Verbindung zum QGIS-Browser hinzu (URL und Authentifizierungskonfiguration; die Header bleiben hier, sie können Geheimnisse enthalten)</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot ({ahead} ahead)</source>
+            <translation>Warte auf einen freien Platz ({ahead} davor)</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: you are next</source>
+            <translation>Warte auf einen freien Platz: Sie sind als Nächstes dran</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: 1 chat running, you are next</source>
+            <translation>Warte auf einen freien Platz: 1 Chat läuft, Sie sind als Nächstes dran</translation>
+        </message>
+        <message>
+            <source>Waiting for a free slot: {running} chats running, you are next</source>
+            <translation>Warte auf einen freien Platz: {running} Chats laufen, Sie sind als Nächstes dran</translation>
+        </message>
+        <message>
+            <source>Chat</source>
+            <translation>Chat</translation>
+        </message>
+        <message>
+            <source>Sessions</source>
+            <translation>Sitzungen</translation>
+        </message>
+        <message>
+            <source>New chat</source>
+            <translation>Neuer Chat</translation>
+        </message>
+        <message>
+            <source>Speak answers</source>
+            <translation>Antworten vorlesen</translation>
+        </message>
+        <message>
+            <source>Settings…</source>
+            <translation>Einstellungen…</translation>
+        </message>
+        <message>
+            <source>Cancel wait</source>
+            <translation>Warten abbrechen</translation>
+        </message>
+        <message>
+            <source>Send</source>
+            <translation>Senden</translation>
+        </message>
+        <message>
+            <source>Speak</source>
+            <translation>Sprechen</translation>
+        </message>
+        <message>
+            <source>Speak a request (recognised on this computer); it lands in the box to check</source>
+            <translation>Eine Anfrage sprechen (auf diesem Computer erkannt); sie landet zur Prüfung im Eingabefeld</translation>
+        </message>
+        <message>
+            <source>Install voice input</source>
+            <translation>Spracheingabe installieren</translation>
+        </message>
+        <message>
+            <source>Voice input is ready: press Speak, say your request, press Stop.</source>
+            <translation>Die Spracheingabe ist bereit: Sprechen drücken, Anfrage sagen, Stopp drücken.</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>Stopp</translation>
+        </message>
+        <message>
+            <source>Listening… press Stop when you have said your request.</source>
+            <translation>Höre zu… Stopp drücken, wenn Sie Ihre Anfrage gesagt haben.</translation>
+        </message>
+        <message>
+            <source>Recognising what you said…</source>
+            <translation>Erkenne, was Sie gesagt haben…</translation>
+        </message>
+        <message>
+            <source>Heard you: check the text in the box, correct it if needed, then press Enter.</source>
+            <translation>Verstanden: Text im Eingabefeld prüfen, bei Bedarf korrigieren, dann Enter drücken.</translation>
+        </message>
+        <message>
+            <source>Stop the agent</source>
+            <translation>Den Agenten anhalten</translation>
+        </message>
+        <message>
+            <source>Send (Enter)</source>
+            <translation>Senden (Enter)</translation>
+        </message>
+        <message>
+            <source>Working…</source>
+            <translation>Arbeitet…</translation>
+        </message>
+        <message>
+            <source>Ended by an error: see above.</source>
+            <translation>Durch einen Fehler beendet: siehe oben.</translation>
+        </message>
+        <message>
+            <source>Stopped before the model answered.</source>
+            <translation>Angehalten, bevor das Modell antwortete.</translation>
+        </message>
+        <message>
+            <source>The turn failed: {error}</source>
+            <translation>Die Anfrage ist fehlgeschlagen: {error}</translation>
+        </message>
+        <message>
+            <source>nothing answers at that address</source>
+            <translation>unter dieser Adresse antwortet niemand</translation>
+        </message>
+        <message>
+            <source>what answered there is not Ollama</source>
+            <translation>was dort antwortet, ist nicht Ollama</translation>
+        </message>
+        <message>
+            <source>the connection failed</source>
+            <translation>die Verbindung ist fehlgeschlagen</translation>
+        </message>
+        <message>
+            <source>Connected to Ollama {version} at {url} — model {model} ready.</source>
+            <translation>Mit Ollama {version} unter {url} verbunden — Modell {model} bereit.</translation>
+        </message>
+        <message>
+            <source>Ollama is running but the model {model} is not installed. Run `ollama pull {model}`, or pick an installed model with the Settings… button (installed: {installed}).</source>
+            <translation>Ollama läuft, aber das Modell {model} ist nicht installiert. Führen Sie `ollama pull {model}` aus oder wählen Sie mit der Schaltfläche Einstellungen… ein installiertes Modell (installiert: {installed}).</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>keines</translation>
+        </message>
+        <message>
+            <source>Ollama is not reachable at {url}: {why}. Start it with `ollama serve` (install it from https://ollama.com), or set the Ollama URL with the Settings… button.</source>
+            <translation>Ollama ist unter {url} nicht erreichbar: {why}. Starten Sie es mit `ollama serve` (Installation von https://ollama.com) oder stellen Sie die Ollama-URL mit der Schaltfläche Einstellungen… ein.</translation>
+        </message>
+        <message>
+            <source>Undo last turn</source>
+            <translation>Änderungen zurücknehmen</translation>
+        </message>
+        <message>
+            <source>Revert what this answer changed on the map</source>
+            <translation>Zurücknehmen, was diese Antwort an der Karte geändert hat</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>Kopieren</translation>
+        </message>
+        <message>
+            <source>Copy this message as Markdown</source>
+            <translation>Diese Nachricht als Markdown kopieren</translation>
+        </message>
+        <message>
+            <source>The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise 'Max steps' in the settings.</source>
+            <translation>Der Agent hat nach {steps} Schritten angehalten (Grenze {limit}). Bitten Sie ihn fortzufahren, oder erhöhen Sie „Max. Schritte“ in den Einstellungen.</translation>
+        </message>
+        <message>
+            <source>Stopped. Nothing more will be done for this message.</source>
+            <translation>Angehalten. Für diese Nachricht wird nichts mehr getan.</translation>
+        </message>
+        <message>
+            <source>You</source>
+            <translation>Sie</translation>
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation>Startet…</translation>
+        </message>
+        <message>
+            <source>no map</source>
+            <translation>keine Karte</translation>
+        </message>
+        <message>
+            <source>no layers shown</source>
+            <translation>keine Layer angezeigt</translation>
+        </message>
+        <message>
+            <source>{count} selected</source>
+            <translation>{count} ausgewählt</translation>
+        </message>
+        <message>
+            <source>empty map</source>
+            <translation>leere Karte</translation>
+        </message>
+        <message>
+            <source>Map: {summary}</source>
+            <translation>Karte: {summary}</translation>
+        </message>
+        <message>
+            <source>Sent with each message: the map's CRS, scale, centre, layers, the active layer and its selected features. Click to stop sending it.</source>
+            <translation>Wird mit jeder Nachricht gesendet: KBS, Maßstab, Mittelpunkt und Layer der Kartenansicht, der aktive Layer und seine ausgewählten Objekte. Klicken, um das Senden zu beenden.</translation>
+        </message>
+        <message>
+            <source>Map: not sent</source>
+            <translation>Karte: nicht gesendet</translation>
+        </message>
+        <message>
+            <source>The map view is not sent. Click to send it with each message.</source>
+            <translation>Die Kartenansicht wird nicht gesendet. Klicken, um sie mit jeder Nachricht zu senden.</translation>
+        </message>
+        <message>
+            <source>Type a question first, e.g. "show the NDVI of June".</source>
+            <translation>Geben Sie zuerst eine Frage ein, z. B. „zeige den NDVI vom Juni“.</translation>
+        </message>
+        <message>
+            <source>Ask about your map or a STAC catalog… (Enter sends, Shift+Enter new line)</source>
+            <translation>Fragen Sie zu Ihrer Karte oder einem STAC-Katalog… (Enter sendet, Umschalt+Enter neue Zeile)</translation>
+        </message>
+        <message>
+            <source>Let other MCP clients on this machine use the tools</source>
+            <translation>Andere MCP-Clients auf diesem Rechner die Werkzeuge nutzen lassen</translation>
+        </message>
+        <message>
+            <source>Port</source>
+            <translation>Port</translation>
+        </message>
+        <message>
+            <source>Regenerate</source>
+            <translation>Neu erzeugen</translation>
+        </message>
+        <message>
+            <source>Copy client config</source>
+            <translation>Client-Konfiguration kopieren</translation>
+        </message>
+        <message>
+            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
+            <translation>Legt JSON für Ihren MCP-Client in die Zwischenablage: einen stdio-Eintrag (über die Brücke) und einen HTTP-Eintrag mit dem Token</translation>
+        </message>
+        <message>
+            <source>Bearer token</source>
+            <translation>Bearer-Token</translation>
+        </message>
+        <message>
+            <source>Token copied.</source>
+            <translation>Token kopiert.</translation>
+        </message>
+        <message>
+            <source>Client config copied: paste it into your MCP client's settings.</source>
+            <translation>Client-Konfiguration kopiert: Fügen Sie sie in die Einstellungen Ihres MCP-Clients ein.</translation>
+        </message>
+        <message>
+            <source>one folder per line, e.g. /home/me/gis-data</source>
+            <translation>ein Ordner pro Zeile, z. B. /home/ich/gis-daten</translation>
+        </message>
+        <message>
+            <source>Outside clients may read project layers, the catalogs' assets and files in these folders; nothing else on disk.</source>
+            <translation>Externe Clients dürfen Projekt-Layer, die Assets der Kataloge und Dateien in diesen Ordnern lesen; sonst nichts auf der Festplatte.</translation>
+        </message>
+        <message>
+            <source>Folders clients may read</source>
+            <translation>Ordner, die Clients lesen dürfen</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
+            <translation>Neues Token gespeichert: Das alte funktioniert nicht mehr. Geben Sie den Clients das neue (Kopieren oder Client-Konfiguration kopieren).</translation>
+        </message>
+        <message>
+            <source>Install dependencies</source>
+            <translation>Abhängigkeiten installieren</translation>
+        </message>
+        <message>
+            <source>STAC GIS Agent needs a few Python packages that QGIS does not ship:</source>
+            <translation>STAC GIS Agent braucht einige Python-Pakete, die QGIS nicht mitbringt:</translation>
+        </message>
+        <message>
+            <source>New</source>
+            <translation>Neu</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>Öffnen</translation>
+        </message>
+        <message>
+            <source>Rename…</source>
+            <translation>Umbenennen…</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>Löschen…</translation>
+        </message>
+        <message>
+            <source>Export Markdown…</source>
+            <translation>Markdown exportieren…</translation>
+        </message>
+        <message>
+            <source>Export map (PyQGIS)…</source>
+            <translation>Karte exportieren (PyQGIS)…</translation>
+        </message>
+        <message>
+            <source>Export report (PDF)…</source>
+            <translation>Bericht exportieren (PDF)…</translation>
+        </message>
+        <message>
+            <source>Export model (.model3)…</source>
+            <translation>Modell exportieren (.model3)…</translation>
+        </message>
+        <message>
+            <source>The conversation as a PDF report: questions, answers, charts, exported map pages and every STAC item and parameter used (an .html name writes HTML)</source>
+            <translation>Die Unterhaltung als PDF-Bericht: Fragen, Antworten, Diagramme, exportierte Kartenseiten und jedes verwendete STAC-Item mit Parametern (ein .html-Name schreibt HTML)</translation>
+        </message>
+        <message>
+            <source>The chat's analysis as a Processing model: each tool call Processing can repeat is a step with its parameters; open it in the Graphical Modeler</source>
+            <translation>Die Analyse des Chats als Verarbeitungsmodell: Jeder Werkzeugaufruf, den die Verarbeitung wiederholen kann, ist ein Schritt mit seinen Parametern; im grafischen Modellierer öffnen</translation>
+        </message>
+        <message>
+            <source>A script that rebuilds the map as it is now in QGIS (groups, layers, styles, view), named after the selected conversation</source>
+            <translation>Ein Skript, das die Karte so wiederaufbaut, wie sie jetzt in QGIS ist (Gruppen, Layer, Stile, Ansicht), benannt nach der gewählten Unterhaltung</translation>
+        </message>
+        <message>
+            <source>The session store failed: {error}. Check the Redis URL in the settings, or clear it to use the embedded store.</source>
+            <translation>Der Sitzungsspeicher ist ausgefallen: {error}. Prüfen Sie die Redis-URL in den Einstellungen, oder leeren Sie sie, um den eingebetteten Speicher zu nutzen.</translation>
+        </message>
+        <message>
+            <source>(untitled)</source>
+            <translation>(ohne Titel)</translation>
+        </message>
+        <message>
+            <source>{count} messages</source>
+            <translation>{count} Nachrichten</translation>
+        </message>
+        <message>
+            <source>No saved conversations yet.</source>
+            <translation>Noch keine gespeicherten Unterhaltungen.</translation>
+        </message>
+        <message>
+            <source>That session no longer exists; the list was refreshed.</source>
+            <translation>Diese Sitzung gibt es nicht mehr; die Liste wurde aktualisiert.</translation>
+        </message>
+        <message>
+            <source>It is empty: this chat made no call that Processing can repeat (statistics over an area, a STAC search, a Processing algorithm).</source>
+            <translation>Es ist leer: Dieser Chat hat nichts aufgerufen, was die Verarbeitung wiederholen kann (Statistik über ein Gebiet, eine STAC-Suche, einen Verarbeitungsalgorithmus).</translation>
+        </message>
+        <message>
+            <source>Saved the conversation to {path}.</source>
+            <translation>Die Unterhaltung wurde unter {path} gespeichert.</translation>
+        </message>
+        <message>
+            <source>Saved a script that rebuilds the map as it is now to {path}.</source>
+            <translation>Ein Skript, das die Karte wie jetzt wiederaufbaut, wurde unter {path} gespeichert.</translation>
+        </message>
+        <message>
+            <source>Saved the report to {path}.</source>
+            <translation>Der Bericht wurde unter {path} gespeichert.</translation>
+        </message>
+        <message>
+            <source>Saved the Processing model to {path}.</source>
+            <translation>Das Verarbeitungsmodell wurde unter {path} gespeichert.</translation>
+        </message>
+        <message>
+            <source>Rename conversation</source>
+            <translation>Unterhaltung umbenennen</translation>
+        </message>
+        <message>
+            <source>New title:</source>
+            <translation>Neuer Titel:</translation>
+        </message>
+        <message>
+            <source>Delete conversation</source>
+            <translation>Unterhaltung löschen</translation>
+        </message>
+        <message>
+            <source>Delete “{title}” and its history? This cannot be undone.</source>
+            <translation>„{title}“ und seinen Verlauf löschen? Das kann nicht rückgängig gemacht werden.</translation>
+        </message>
+        <message>
+            <source>Markdown (*.md)</source>
+            <translation>Markdown (*.md)</translation>
+        </message>
+        <message>
+            <source>Python script (*.py)</source>
+            <translation>Python-Skript (*.py)</translation>
+        </message>
+        <message>
+            <source>PDF report (*.pdf);;HTML report (*.html)</source>
+            <translation>PDF-Bericht (*.pdf);;HTML-Bericht (*.html)</translation>
+        </message>
+        <message>
+            <source>Processing model (*.model3)</source>
+            <translation>Verarbeitungsmodell (*.model3)</translation>
+        </message>
+        <message>
+            <source>Export conversation</source>
+            <translation>Unterhaltung exportieren</translation>
+        </message>
+        <message>
+            <source>Export map as PyQGIS script</source>
+            <translation>Karte als PyQGIS-Skript exportieren</translation>
+        </message>
+        <message>
+            <source>Export report</source>
+            <translation>Bericht exportieren</translation>
+        </message>
+        <message>
+            <source>Export Processing model</source>
+            <translation>Verarbeitungsmodell exportieren</translation>
+        </message>
+        <message>
+            <source>text only</source>
+            <translation>nur Text</translation>
+        </message>
+        <message>
+            <source>With Redis, chats and the concurrent-chat limit are shared by everyone using the same server: the limit counts the chats of the whole team, and others wait in line. While Redis is unreachable the limit holds per computer only (each QGIS may run that many chats), so the shared LLM server can get more at once until Redis is back.</source>
+            <translation>Mit Redis werden Chats und die Grenze gleichzeitiger Chats von allen geteilt, die denselben Server nutzen: Die Grenze zählt die Chats des ganzen Teams, andere warten in der Schlange. Solange Redis nicht erreichbar ist, gilt die Grenze nur pro Computer (jedes QGIS darf so viele Chats führen), sodass der gemeinsame LLM-Server mehr auf einmal bekommen kann, bis Redis wieder da ist.</translation>
+        </message>
+        <message>
+            <source>STAC GIS Agent settings</source>
+            <translation>Einstellungen von STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>Adding catalogs to the QGIS Browser is not offered here.</source>
+            <translation>Das Hinzufügen von Katalogen zum QGIS-Browser wird hier nicht angeboten.</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>Modell</translation>
+        </message>
+        <message>
+            <source>Catalogs</source>
+            <translation>Kataloge</translation>
+        </message>
+        <message>
+            <source>Storage</source>
+            <translation>Speicher</translation>
+        </message>
+        <message>
+            <source>Outside access</source>
+            <translation>Externer Zugriff</translation>
+        </message>
+        <message>
+            <source>Test connection</source>
+            <translation>Verbindung testen</translation>
+        </message>
+        <message>
+            <source>Ollama URL</source>
+            <translation>Ollama-URL</translation>
+        </message>
+        <message>
+            <source>Chat model</source>
+            <translation>Chat-Modell</translation>
+        </message>
+        <message>
+            <source>Embedding model</source>
+            <translation>Embedding-Modell</translation>
+        </message>
+        <message>
+            <source>empty: no backup · http://gpu-host:11434 · http://host:8080/v1</source>
+            <translation>leer: kein Ersatz · http://gpu-host:11434 · http://host:8080/v1</translation>
+        </message>
+        <message>
+            <source>Backup provider URL</source>
+            <translation>URL des Ersatzanbieters</translation>
+        </message>
+        <message>
+            <source>Backup model</source>
+            <translation>Ersatzmodell</translation>
+        </message>
+        <message>
+            <source>Backup protocol</source>
+            <translation>Ersatzprotokoll</translation>
+        </message>
+        <message>
+            <source>Backup API key (QGIS authentication)</source>
+            <translation>API-Schlüssel des Ersatzes (QGIS-Authentifizierung)</translation>
+        </message>
+        <message>
+            <source>Context window (num_ctx)</source>
+            <translation>Kontextfenster (num_ctx)</translation>
+        </message>
+        <message>
+            <source>Temperature</source>
+            <translation>Temperatur</translation>
+        </message>
+        <message>
+            <source>Max steps per message</source>
+            <translation>Max. Schritte pro Nachricht</translation>
+        </message>
+        <message>
+            <source>Tools offered when not all fit (top-K)</source>
+            <translation>Angebotene Werkzeuge, wenn nicht alle passen (Top-K)</translation>
+        </message>
+        <message>
+            <source>Constrained tool calling (for models whose tool calls break)</source>
+            <translation>Eingeschränkte Werkzeugaufrufe (für Modelle, deren Werkzeugaufrufe scheitern)</translation>
+        </message>
+        <message>
+            <source>Each reply is forced to be one JSON action: a valid tool call or the answer. Models without native tool calling use it automatically.</source>
+            <translation>Jede Antwort muss genau eine JSON-Aktion sein: ein gültiger Werkzeugaufruf oder die Antwort. Modelle ohne eigene Werkzeugaufrufe nutzen das automatisch.</translation>
+        </message>
+        <message>
+            <source>Leave empty to keep everything in the embedded SQLite files.</source>
+            <translation>Leer lassen, um alles in den eingebetteten SQLite-Dateien zu behalten.</translation>
+        </message>
+        <message>
+            <source>PostgreSQL DSN</source>
+            <translation>PostgreSQL-DSN</translation>
+        </message>
+        <message>
+            <source>Password (QGIS authentication)</source>
+            <translation>Passwort (QGIS-Authentifizierung)</translation>
+        </message>
+        <message>
+            <source>tcp://scheduler:8786 (empty: statistics computed on this machine)</source>
+            <translation>tcp://scheduler:8786 (leer: Statistiken werden auf diesem Rechner berechnet)</translation>
+        </message>
+        <message>
+            <source>Dask scheduler</source>
+            <translation>Dask-Scheduler</translation>
+        </message>
+        <message>
+            <source>redis://host:6379/0 · rediss://host:6380/0 for TLS (no password here)</source>
+            <translation>redis://host:6379/0 · rediss://host:6380/0 für TLS (kein Passwort hier)</translation>
+        </message>
+        <message>
+            <source>Redis URL</source>
+            <translation>Redis-URL</translation>
+        </message>
+        <message>
+            <source>Redis password (QGIS authentication)</source>
+            <translation>Redis-Passwort (QGIS-Authentifizierung)</translation>
+        </message>
+        <message>
+            <source>Concurrent chats (whole team)</source>
+            <translation>Gleichzeitige Chats (ganzes Team)</translation>
+        </message>
+        <message>
+            <source>Not saved:</source>
+            <translation>Nicht gespeichert:</translation>
+        </message>
+        <message>
+            <source>Do not put the Redis password in the URL: remove it and store it in an auth configuration (“Redis password” below, Basic method: user may be empty), so it stays in QGIS's authentication database.</source>
+            <translation>Schreiben Sie das Redis-Passwort nicht in die URL: Entfernen Sie es und speichern Sie es in einer Authentifizierungskonfiguration („Redis-Passwort“ unten, Methode Basic: Benutzer darf leer sein), damit es in der Authentifizierungsdatenbank von QGIS bleibt.</translation>
+        </message>
+        <message>
+            <source>Contacting {url}…</source>
+            <translation>Verbinde mit {url}…</translation>
+        </message>
+        <message>
+            <source>{model} cannot call tools; pick one marked “tools”.</source>
+            <translation>{model} kann keine Werkzeuge aufrufen; wählen Sie eines mit „tools“.</translation>
+        </message>
+        <message>
+            <source>Testing {catalog}: search, then one asset's header…</source>
+            <translation>Teste {catalog}: Suche, dann der Header eines Assets…</translation>
+        </message>
+        <message>
+            <source>'{name}' is now a STAC connection in the QGIS Browser (its URL and auth config; headers stay in the plugin). Refresh the Browser panel if it does not show yet; edit it there from now on.</source>
+            <translation>„{name}“ ist jetzt eine STAC-Verbindung im QGIS-Browser (URL und Authentifizierungskonfiguration; die Header bleiben im Plugin). Aktualisieren Sie das Browser-Bedienfeld, falls sie noch nicht erscheint; bearbeiten Sie sie ab jetzt dort.</translation>
+        </message>
+        <message>
+            <source>What each turn of the assistant changed in the project, newest first. “Back to here” undoes the turns above it; changes you made yourself stay, and are named.</source>
+            <translation>Was jede Antwort des Assistenten am Projekt geändert hat, neueste zuerst. „Bis hierher zurück“ nimmt die Antworten darüber zurück; Ihre eigenen Änderungen bleiben und werden genannt.</translation>
+        </message>
+        <message>
+            <source>Nothing here yet. When the assistant changes the project (adds a layer, moves the map, writes a file), the turn appears here.</source>
+            <translation>Noch nichts hier. Wenn der Assistent das Projekt ändert (einen Layer hinzufügt, die Karte verschiebt, eine Datei schreibt), erscheint seine Antwort hier.</translation>
+        </message>
+        <message>
+            <source>This history is saved with the project.</source>
+            <translation>Dieser Verlauf wird mit dem Projekt gespeichert.</translation>
+        </message>
+        <message>
+            <source>You asked: “{request}”</source>
+            <translation>Ihre Frage: „{request}“</translation>
+        </message>
+        <message>
+            <source>The project is here now</source>
+            <translation>Hier steht das Projekt jetzt</translation>
+        </message>
+        <message>
+            <source>Undone</source>
+            <translation>Zurückgenommen</translation>
+        </message>
+        <message>
+            <source>Redo to here</source>
+            <translation>Bis hierher wiederherstellen</translation>
+        </message>
+        <message>
+            <source>Back to here</source>
+            <translation>Bis hierher zurück</translation>
+        </message>
+        <message>
+            <source>Do this turn again, and the undone turns before it</source>
+            <translation>Diese Antwort erneut anwenden, samt der zurückgenommenen davor</translation>
+        </message>
+        <message>
+            <source>Undo every turn above this one</source>
+            <translation>Alle Antworten über dieser zurücknehmen</translation>
+        </message>
+        <message>
+            <source>Before the first turn</source>
+            <translation>Vor der ersten Antwort</translation>
+        </message>
+        <message>
+            <source>Open link in your browser?</source>
+            <translation>Link im Browser öffnen?</translation>
+        </message>
+        <message>
+            <source>The assistant's answer links to:</source>
+            <translation>Die Antwort des Assistenten verlinkt auf:</translation>
+        </message>
+        <message>
+            <source>Open it in your web browser?</source>
+            <translation>Im Webbrowser öffnen?</translation>
+        </message>
+        <message>
+            <source>Link not opened</source>
+            <translation>Link nicht geöffnet</translation>
+        </message>
+        <message>
+            <source>This link was not opened: {address}</source>
+            <translation>Dieser Link wurde nicht geöffnet: {address}</translation>
+        </message>
+        <message>
+            <source>Only web addresses (http or https) open from the chat. Copy the text if you want to use it elsewhere.</source>
+            <translation>Aus dem Chat öffnen sich nur Webadressen (http oder https). Kopieren Sie den Text, wenn Sie ihn anderswo verwenden möchten.</translation>
+        </message>
+        <message>
+            <source>Voice input needs Qt Multimedia, which this QGIS does not have (on Debian and Ubuntu: install the package python3-pyqt5.qtmultimedia, then restart QGIS).</source>
+            <translation>Die Spracheingabe braucht Qt Multimedia, das dieses QGIS nicht hat (unter Debian und Ubuntu: Paket python3-pyqt5.qtmultimedia installieren, dann QGIS neu starten).</translation>
+        </message>
+        <message>
+            <source>No microphone was found. Plug one in (or allow QGIS to use it in your system's privacy settings), then press Speak again.</source>
+            <translation>Kein Mikrofon gefunden. Schließen Sie eines an (oder erlauben Sie QGIS den Zugriff in den Datenschutzeinstellungen Ihres Systems) und drücken Sie dann erneut Sprechen.</translation>
+        </message>
+        <message>
+            <source>Nothing was recognised. Press Speak, say your request, then press Stop.</source>
+            <translation>Nichts erkannt. Sprechen drücken, Anfrage sagen, dann Stopp drücken.</translation>
+        </message>
+        <message>
+            <source>Voice input is not available in this session.</source>
+            <translation>Die Spracheingabe ist in dieser Sitzung nicht verfügbar.</translation>
+        </message>
+        <message>
+            <source>Voice input failed: {error}</source>
+            <translation>Spracheingabe fehlgeschlagen: {error}</translation>
+        </message>
+        <message>
+            <source>Find imagery in STAC catalogs by place, date and cloud cover, and put it on the map.</source>
+            <translation>Bilddaten in STAC-Katalogen nach Ort, Datum und Bewölkung finden und auf die Karte bringen.</translation>
+        </message>
+        <message>
+            <source>Style rasters (true colour, NDVI ramps, elevation) and zoom to places or layers.</source>
+            <translation>Raster darstellen (Echtfarben, NDVI-Farbverläufe, Höhen) und auf Orte oder Layer zoomen.</translation>
+        </message>
+        <message>
+            <source>Compute statistics, zonal statistics and time series, and draw charts.</source>
+            <translation>Statistiken, Zonenstatistiken und Zeitreihen berechnen und Diagramme zeichnen.</translation>
+        </message>
+        <message>
+            <source>Undo what an answer changed on the map; nothing is removed without your OK.</source>
+            <translation>Rückgängig machen, was eine Antwort an der Karte geändert hat; nichts wird ohne Ihr OK entfernt.</translation>
+        </message>
+        <message>
+            <source>What data do I have?</source>
+            <translation>Welche Daten habe ich?</translation>
+        </message>
+        <message>
+            <source>Show the June RGB scene in true colour</source>
+            <translation>Zeige die RGB-Szene vom Juni in Echtfarben</translation>
+        </message>
+        <message>
+            <source>Show the June NDVI and give me its mean</source>
+            <translation>Zeige den NDVI vom Juni und nenne seinen Mittelwert</translation>
+        </message>
+        <message>
+            <source>Show the elevation with a terrain ramp</source>
+            <translation>Zeige die Höhe mit einem Geländefarbverlauf</translation>
+        </message>
+        <message>
+            <source>Try one (they use the offline demo catalog of Lyon):</source>
+            <translation>Probieren Sie eines (sie nutzen den Offline-Demokatalog von Lyon):</translation>
+        </message>
+        <message>
+            <source>These examples use the offline demo catalog of Lyon, which is not in your catalogs: add “Demo (offline)” back in Settings… ▸ Catalogs to try them.</source>
+            <translation>Diese Beispiele nutzen den Offline-Demokatalog von Lyon, der nicht unter Ihren Katalogen ist: Fügen Sie „Demo (offline)“ unter Einstellungen… ▸ Kataloge wieder hinzu, um sie zu probieren.</translation>
+        </message>
+        <message>
+            <source>Ask about your map and your imagery</source>
+            <translation>Fragen Sie zu Ihrer Karte und Ihren Bilddaten</translation>
+        </message>
+        <message>
+            <source>Checking the connection to Ollama…</source>
+            <translation>Prüfe die Verbindung zu Ollama…</translation>
+        </message>
+        <message>
+            <source>Copy command</source>
+            <translation>Befehl kopieren</translation>
+        </message>
+        <message>
+            <source>Copy it, then paste it into a terminal</source>
+            <translation>Kopieren und dann in ein Terminal einfügen</translation>
+        </message>
+        <message>
+            <source>Retry</source>
+            <translation>Erneut versuchen</translation>
+        </message>
+        <message>
+            <source>Check the connection to Ollama again</source>
+            <translation>Die Verbindung zu Ollama erneut prüfen</translation>
+        </message>
+        <message>
+            <source>Send “{request}”</source>
+            <translation>„{request}“ senden</translation>
+        </message>
+        <message>
+            <source>Run this command, then click Retry:</source>
+            <translation>Führen Sie diesen Befehl aus und klicken Sie dann auf Erneut versuchen:</translation>
+        </message>
+        <message>
+            <source>Show or hide the STAC GIS Agent chat</source>
+            <translation>Den Chat von STAC GIS Agent ein- oder ausblenden</translation>
+        </message>
+        <message>
+            <source>Install the requirements first (see above); then ask again.</source>
+            <translation>Installieren Sie zuerst die Abhängigkeiten (siehe oben); fragen Sie dann erneut.</translation>
+        </message>
+        <message>
+            <source>The assistant is still answering; your question is in the box, send it when done.</source>
+            <translation>Der Assistent antwortet noch; Ihre Frage steht im Eingabefeld, senden Sie sie, wenn er fertig ist.</translation>
+        </message>
+        <message>
+            <source>QGIS's Python interpreter was not found; install the packages with pip by hand.</source>
+            <translation>Der Python-Interpreter von QGIS wurde nicht gefunden; installieren Sie die Pakete von Hand mit pip.</translation>
+        </message>
+        <message>
+            <source>Requirements missing — see above.</source>
+            <translation>Abhängigkeiten fehlen — siehe oben.</translation>
+        </message>
+        <message>
+            <source>Installing dependencies…</source>
+            <translation>Installiere Abhängigkeiten…</translation>
+        </message>
+        <message>
+            <source>pip failed — see its output above; check your network or proxy.</source>
+            <translation>pip ist fehlgeschlagen — siehe seine Ausgabe oben; prüfen Sie Ihr Netzwerk oder Ihren Proxy.</translation>
+        </message>
+        <message>
+            <source>pip finished, but some packages are still unusable (listed above); restart QGIS, and if they are still listed, install them by hand.</source>
+            <translation>pip ist fertig, aber einige Pakete sind noch unbrauchbar (oben aufgeführt); starten Sie QGIS neu, und wenn sie weiterhin aufgeführt sind, installieren Sie sie von Hand.</translation>
+        </message>
+        <message>
+            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
+            <translation>Das Python von QGIS oder sein pip wurde nicht gefunden: Installieren Sie pocketsphinx von Hand (pip install pocketsphinx).</translation>
+        </message>
+        <message>
+            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
+            <translation>Spracheingabe: Installiere die Offline-Spracherkennung pocketsphinx (etwa 30 MB)… Der Chat kommt zurück, wenn sie fertig ist.</translation>
+        </message>
+        <message>
+            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation>pocketsphinx konnte nicht installiert werden (die Ausgabe von pip stand oben); prüfen Sie Ihr Netzwerk oder Ihren Proxy, oder installieren Sie es von Hand mit dem Python von QGIS.</translation>
+        </message>
+        <message>
+            <source>History</source>
+            <translation>Verlauf</translation>
+        </message>
+        <message>
+            <source>MCP endpoint not started on port {port}: {error}. See the QGIS log.</source>
+            <translation>MCP-Endpunkt auf Port {port} nicht gestartet: {error}. Siehe das QGIS-Protokoll.</translation>
+        </message>
+        <message>
+            <source>Checking Ollama at {url}…</source>
+            <translation>Prüfe Ollama unter {url}…</translation>
+        </message>
+        <message>
+            <source>{n} tokens in</source>
+            <translation>{n} Token ein</translation>
+        </message>
+        <message>
+            <source>{n} re-read</source>
+            <translation>{n} neu gelesen</translation>
+        </message>
+        <message>
+            <source>{n} out</source>
+            <translation>{n} aus</translation>
+        </message>
+        <message>
+            <source>{rate} tokens/s</source>
+            <translation>{rate} Token/s</translation>
+        </message>
+        <message>
+            <source>context {used} / {window} ({share}%)</source>
+            <translation>Kontext {used} / {window} ({share} %)</translation>
+        </message>
+        <message>
+            <source>first token {seconds} s</source>
+            <translation>erstes Token {seconds} s</translation>
+        </message>
+        <message>
+            <source>{n} step</source>
+            <translation>{n} Schritt</translation>
+        </message>
+        <message>
+            <source>{n} steps</source>
+            <translation>{n} Schritte</translation>
+        </message>
+        <message>
+            <source>{n} tool call</source>
+            <translation>{n} Werkzeugaufruf</translation>
+        </message>
+        <message>
+            <source>{n} tool calls</source>
+            <translation>{n} Werkzeugaufrufe</translation>
+        </message>
+    </context>
+</TS>
