@@ -202,7 +202,7 @@ def test_a_run_cancelled_while_reading_stops_and_writes_nothing(provider, slow_c
         before = slow_collection.requests
         pressed = threading.Event()
 
-        def press_cancel_once_a_read_is_in_flight(feedback=feedback, before=before) -> None:
+        def press_cancel_once_a_read_is_in_flight(feedback=feedback, before=before, pressed=pressed) -> None:
             while slow_collection.requests == before and not pressed.is_set():
                 time.sleep(0.01)
             feedback.cancel()  # the analyst's Cancel button, while the COG server is still answering
@@ -307,3 +307,50 @@ def test_index_then_zonal_statistics_chain_in_a_model_with_the_numbers_of_the_st
             assert row[column] is not None
             assert from_model[name][column] == pytest.approx(row[column], abs=1e-9), (name, column)
     assert 0.1 < by_steps["area"]["zs_weighted_mean"] < 0.9
+
+
+def test_loaded_items_chain_into_qgis_raster_layer_statistics_in_a_model(provider, s2_servers, tmp_path):
+    """loaditems → native:rasterlayerstatistics: the model's statistics are those of the step run alone and
+    of the source COG's pixels."""
+    import processing
+    from qgis.core import (
+        QgsProcessingModelAlgorithm,
+        QgsProcessingModelChildAlgorithm,
+        QgsProcessingModelChildParameterSource,
+        QgsProcessingModelOutput,
+        QgsRasterLayer,
+    )
+
+    _api, world = s2_servers
+    item_id = f"A-{DATES[0]}"  # nir rises from north to south: a mean that is not any single pixel
+    static = QgsProcessingModelChildParameterSource.fromStaticValue
+    model = QgsProcessingModelAlgorithm("Statistics of a STAC asset", "tests")
+    load = QgsProcessingModelChildAlgorithm("stacgis:loaditems")
+    load.setChildId("load")
+    for name, value in (("CATALOG", ""), ("COLLECTION", COLLECTION), ("ITEM_IDS", item_id), ("ASSET", "nir"),
+                        ("MAX_ITEMS", 20)):
+        load.addParameterSources(name, [static(value)])
+    model.addChildAlgorithm(load)
+    stats = QgsProcessingModelChildAlgorithm("native:rasterlayerstatistics")
+    stats.setChildId("stats")
+    stats.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromChildOutput("load", "OUTPUT")])
+    stats.addParameterSources("BAND", [static(1)])
+    report = QgsProcessingModelOutput("report", "Statistics report")
+    report.setChildId("stats")
+    report.setChildOutputName("OUTPUT_HTML_FILE")
+    stats.setModelOutputs({"report": report})
+    model.addChildAlgorithm(stats)
+    model.updateDestinationParameters()
+    [destination] = [d.name() for d in model.destinationParameterDefinitions()]
+    chained = processing.run(model, {destination: str(tmp_path / "report.html")})
+    from_model = chained["CHILD_RESULTS"]["stats"]
+
+    step = processing.run("stacgis:loaditems", {"COLLECTION": COLLECTION, "ITEM_IDS": item_id, "ASSET": "nir",
+                                                "OUTPUT": str(tmp_path / "nir.tif")})
+    alone = processing.run("native:rasterlayerstatistics", {"INPUT": QgsRasterLayer(step["OUTPUT"], "nir"),
+                                                            "BAND": 1})
+    raw = world.bands[item_id]["nir"].astype(np.float64)
+    physical = raw[raw != NODATA] * SCALE + OFFSET
+    for key in ("MEAN", "MIN", "MAX", "STD_DEV"):
+        assert from_model[key] == pytest.approx(alone[key], abs=1e-9), key
+    assert from_model["MEAN"] == pytest.approx(physical.mean(), abs=1e-6)  # QGIS applies the scale and offset
