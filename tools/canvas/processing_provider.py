@@ -4,7 +4,9 @@ Its algorithms are the MCP tools themselves, called in-process (one implementati
 algorithm builds the tool server for its own run, with its own HTTP client and asyncio loop in
 Processing's worker thread, and no QGIS project (the tools get plain values: an extent in degrees,
 dates, an index). So they run in Processing's task with its feedback and cancel, in batch mode, in
-the Modeler and from `processing.run("stacgis:…")`, and give the numbers the chat gives.
+the Modeler and from `processing.run("stacgis:…")`, and give the numbers the chat gives. The two that
+write rasters (processing_stac_algorithms.py) call the functions under load_stac_items and compute_index
+that return files, as a tool that adds layers to a project cannot run in Processing's worker.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -49,8 +50,8 @@ from .stac_layers import MAX_MOSAIC_ITEMS, item_mosaics, items_title
 
 GEOTIFF = (".tif", ".tiff")
 GEOTIFF_OPTIONS = ["TILED=YES", "COMPRESS=DEFLATE", "BIGTIFF=IF_SAFER"]
-_MAP_WORDS = ("; nothing was added to the map", " Nothing was added to the map.", "; nothing was added",
-              " nothing was added.")
+_CLAUSE = re.compile(r";\s*nothing was added(?: to the map)?")  # the tools' words for the map, not a file
+_SENTENCE = re.compile(r"\s+Nothing was added(?: to the map)?\.")
 
 
 @contextlib.asynccontextmanager
@@ -85,10 +86,8 @@ def checked_destination(path: str) -> Path:
 
 
 def _sentence(exc: Exception) -> str:
-    text = str(exc)
-    for words in _MAP_WORDS:
-        text = text.replace(words, ".")
-    return text.replace("..", ".")
+    """A tool's refusal in Processing's words: the tools say nothing was added to the map; here no map is."""
+    return _SENTENCE.sub("", _CLAUSE.sub("", str(exc)))
 
 
 def _run(make: Any, feedback: Any) -> Any:
