@@ -112,7 +112,8 @@ def test_a_cancelled_run_stops_with_a_sentence(provider, s2_servers):
 def test_the_provider_lists_its_algorithms_for_the_toolbox_and_the_modeler(provider):
     made, _outputs = provider
     ids = sorted(a.id() for a in made.algorithms())
-    assert ids == ["stacgis:collectionstatistics", "stacgis:searchfootprints", "stacgis:zonalstatistics"]
+    assert ids == ["stacgis:collectionstatistics", "stacgis:loaditems", "stacgis:searchfootprints",
+                   "stacgis:spectralindex", "stacgis:zonalstatistics"]
     for algorithm in made.algorithms():
         assert algorithm.shortHelpString() and algorithm.group() in ("STAC", "Rasters")
         assert not algorithm.flags() & algorithm.FlagNoThreading  # runs in Processing's background task

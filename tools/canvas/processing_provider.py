@@ -4,30 +4,28 @@ Its algorithms are the MCP tools themselves, called in-process (one implementati
 algorithm builds the tool server for its own run, with its own HTTP client and asyncio loop in
 Processing's worker thread, and no QGIS project (the tools get plain values: an extent in degrees,
 dates, an index). So they run in Processing's task with its feedback and cancel, in batch mode, in
-the Modeler and from `processing.run("stacgis:…")`, and give the numbers the chat gives.
+the Modeler and from `processing.run("stacgis:…")`, and give the numbers the chat gives. The two that
+write rasters (processing_stac_algorithms.py) call the functions under load_stac_items and compute_index
+that return files, as a tool that adds layers to a project cannot run in Processing's worker.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from qgis.core import (
-    QgsCoordinateReferenceSystem,
     QgsFeature,
     QgsFeatureSink,
     QgsField,
     QgsFields,
     QgsProcessing,
-    QgsProcessingAlgorithm,
     QgsProcessingException,
     QgsProcessingOutputFile,
+    QgsProcessingParameterBand,
     QgsProcessingParameterBoolean,
     QgsProcessingParameterEnum,
-    QgsProcessingParameterBand,
     QgsProcessingParameterExtent,
     QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFeatureSource,
@@ -41,14 +39,22 @@ from qgis.core import (
 from qgis.PyQt.QtCore import QMetaType
 
 from ...agent.config import Settings
+from .processing_runs import (
+    INDICES,
+    WGS84,
+    CancelledRun,
+    OutputsSource,
+    SettingsSource,
+    StacGisAlgorithm,
+    run_on_own_loop,
+    watched,
+)
+from .processing_runs import bbox_of as _bbox
+from .processing_runs import text_of as _text
+from .processing_stac_algorithms import LoadItems, SpectralIndex
 
-INDICES = ("NDVI", "NDWI", "NDMI", "NBR", "NDSI", "NDBI", "EVI", "SAVI")
 GROUPS = ("date", "week", "month")
-WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
-POLL_S = 0.2  # how often a running tool looks at Processing's cancel button
-
-SettingsSource = Callable[[], Settings]
-OutputsSource = Callable[[], Path]
+__all__ = ["StacGisProvider", "INDICES", "WGS84"]
 
 
 class StacGisProvider(QgsProcessingProvider):
@@ -66,33 +72,15 @@ class StacGisProvider(QgsProcessingProvider):
         return "STAC GIS Agent: STAC catalogs and collection statistics"
 
     def loadAlgorithms(self) -> None:  # noqa: N802 - QGIS's name
-        for algorithm in (SearchFootprints, CollectionStatistics, ZonalStatistics):  # the whole registry
+        for algorithm in (SearchFootprints, CollectionStatistics, ZonalStatistics, LoadItems,
+                          SpectralIndex):  # the whole registry
             self.addAlgorithm(algorithm(*self._sources))
 
 
-class _ToolAlgorithm(QgsProcessingAlgorithm):
+class _ToolAlgorithm(StacGisAlgorithm):
     """An algorithm whose work is one MCP tool call."""
 
     tool = ""
-
-    def __init__(self, settings: SettingsSource, outputs: OutputsSource):
-        super().__init__()
-        self._settings = settings
-        self._outputs = outputs
-
-    def createInstance(self):  # noqa: N802 - QGIS's name
-        return type(self)(self._settings, self._outputs)
-
-    def group(self) -> str:
-        return "STAC"
-
-    def groupId(self) -> str:  # noqa: N802 - QGIS's name
-        return "stac"
-
-    def _common_parameters(self) -> None:
-        self.addParameter(QgsProcessingParameterString("CATALOG", "Catalog (name from the plugin's settings; "
-                                                       "empty: the first)", optional=True, defaultValue=""))
-        self.addParameter(QgsProcessingParameterString("COLLECTION", "Collection id"))
 
     def _cloud_parameter(self, description: str) -> None:
         self.addParameter(QgsProcessingParameterNumber("MAX_CLOUD", description, optional=True,
@@ -107,36 +95,12 @@ class _ToolAlgorithm(QgsProcessingAlgorithm):
 
     def call(self, arguments: dict[str, Any], feedback: Any) -> dict[str, Any]:
         """Runs the tool on a loop of this worker thread's own; Processing's cancel stops it."""
-        outcome = _run_on_own_loop(lambda: _call_tool(self._settings(), self._outputs(), self.tool, arguments,
+        outcome = run_on_own_loop(lambda: _call_tool(self._settings(), self._outputs(), self.tool, arguments,
                                                       feedback))
         if outcome.get("error"):
             raise QgsProcessingException(outcome["error"])
         feedback.pushInfo(outcome.get("summary", ""))
         return outcome["data"]
-
-
-def _run_on_own_loop(make: Callable[[], Any]) -> Any:
-    """Runs a coroutine on an asyncio loop of its own: in Processing's worker thread directly; on a thread
-    of its own when this thread already runs a loop (processing.run from QGIS's console, where the
-    plugin's qasync loop runs), which processing.run then waits for, as it waits for any algorithm."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(make())
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["value"] = asyncio.run(make())
-        except BaseException as exc:  # handed back to the caller's thread
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=work, name="stacgis-processing")
-    worker.start()
-    worker.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 async def _call_tool(settings: Settings, outputs: Path, name: str, arguments: dict, feedback: Any) -> dict:
@@ -149,31 +113,15 @@ async def _call_tool(settings: Settings, outputs: Path, name: str, arguments: di
     async with httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0)) as http:
         deps = ToolDeps.from_settings(settings, http=http, work_dir=str(outputs))
         async with Client(build_server(deps)) as session:
-            call = asyncio.ensure_future(session.call_tool(name, {k: v for k, v in arguments.items() if v is not None}))
-            while not call.done():
-                if feedback is not None and feedback.isCanceled():
-                    call.cancel()
-                    return {"error": "Cancelled."}
-                await asyncio.wait({call}, timeout=POLL_S)
-            result = call.result()
+            try:
+                result = await watched(session.call_tool(name, {k: v for k, v in arguments.items() if v is not None}),
+                                       feedback)
+            except CancelledRun:
+                return {"error": "Cancelled."}
     text = result.content[0].text if result.content else ""
     if result.is_error:
         return {"error": text or f"{name} failed"}
     return {"data": result.structured_content or {}, "summary": text.split("\n", 1)[0]}
-
-
-def _bbox(algorithm: QgsProcessingAlgorithm, parameters: dict, context: Any) -> list[float] | None:
-    if not parameters.get("EXTENT"):
-        return None
-    extent = algorithm.parameterAsExtent(parameters, "EXTENT", context, WGS84)
-    if extent.isNull() or extent.isEmpty():
-        return None
-    return [extent.xMinimum(), extent.yMinimum(), extent.xMaximum(), extent.yMaximum()]
-
-
-def _text(algorithm: QgsProcessingAlgorithm, parameters: dict, name: str, context: Any) -> str | None:
-    value = algorithm.parameterAsString(parameters, name, context).strip()
-    return value or None
 
 
 class SearchFootprints(_ToolAlgorithm):

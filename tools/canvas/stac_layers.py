@@ -108,25 +108,7 @@ async def _show_footprints_only(deps: ToolDeps, cat: Any, items: list[dict], tit
 
 async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | None, title: str,
                       footprints: bool) -> CallToolResult:
-    if not items:
-        raise ToolInputError("No items to show.")
-    if len(items) > MAX_MOSAIC_ITEMS:
-        raise ToolInputError(f"{len(items)} items are too many for one mosaic (at most {MAX_MOSAIC_ITEMS}); "
-                             "narrow the search by area, dates or cloud cover.")
-    choices = [choose_assets(item, asset) for item in items]
-    kinds = {c.kind for c in choices}
-    if len(kinds) > 1:
-        raise ToolInputError(f"The items offer different assets ({', '.join(sorted(kinds))}); name one with `asset`.")
-    reads = []
-    by_id = {str(i.get("id")): i for i in items}
-    for choice in choices:  # the catalog's credentials, scoped to each asset's path (stac/gdal_reads.py)
-        assets = (by_id.get(choice.item_id) or {}).get("assets") or {}
-        hrefs = [deps.catalogs.asset_href(cat.name, assets.get(k) or {}, h) for k, h in zip(choice.keys, choice.hrefs)]
-        planned = [deps.catalogs.plan_read(h, deps.output_dir(), cat.name, str(choice_collection(items, choice)))
-                   for h in hrefs]
-        choice.paths = [path for path, _ in planned]
-        reads += [options for _, options in planned]
-    results = await asyncio.to_thread(build_mosaics_with_access, reads, choices, str(deps.output_dir()), title)
+    choices, results = await item_mosaics(deps, cat, items, asset, title, deps.output_dir())
     collection = str(items[0].get("collection") or "")
     layers, described = [], []
     for result in results:  # build every layer before adding any: a failure leaves the project untouched
@@ -152,6 +134,33 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     return ok({"group": group, "layers": described, "items": len(items), **view},
               f"Added {len(described)} raster layer(s) from {len(items)} item(s){where}: "
               + ", ".join(f"{d['name']} ({d['renderer']}{_crs_words(d)})" for d in described) + view_words)
+
+
+async def item_mosaics(deps: ToolDeps, cat: Any, items: list[dict], asset: str | None, title: str,
+                       folder: Path) -> tuple[list[AssetChoice], list[dict]]:
+    """The items' assets picked and mosaicked into `folder` (GDAL in a worker; no project): the choices and one
+    result per CRS (and per day of a time series), each with the path of its file. The mosaics and the
+    catalog's header files (credentials) are written in `folder`."""
+    if not items:
+        raise ToolInputError("No items to show.")
+    if len(items) > MAX_MOSAIC_ITEMS:
+        raise ToolInputError(f"{len(items)} items are too many for one mosaic (at most {MAX_MOSAIC_ITEMS}); "
+                             "narrow the search by area, dates or cloud cover.")
+    choices = [choose_assets(item, asset) for item in items]
+    kinds = {c.kind for c in choices}
+    if len(kinds) > 1:
+        raise ToolInputError(f"The items offer different assets ({', '.join(sorted(kinds))}); name one with `asset`.")
+    reads = []
+    by_id = {str(i.get("id")): i for i in items}
+    for choice in choices:  # the catalog's credentials, scoped to each asset's path (stac/gdal_reads.py)
+        assets = (by_id.get(choice.item_id) or {}).get("assets") or {}
+        hrefs = [deps.catalogs.asset_href(cat.name, assets.get(k) or {}, h) for k, h in zip(choice.keys, choice.hrefs)]
+        planned = [deps.catalogs.plan_read(h, folder, cat.name, str(choice_collection(items, choice)))
+                   for h in hrefs]
+        choice.paths = [path for path, _ in planned]
+        reads += [options for _, options in planned]
+    results = await asyncio.to_thread(build_mosaics_with_access, reads, choices, str(folder), title)
+    return choices, results
 
 
 def _crs_words(described: dict) -> str:
