@@ -48,6 +48,10 @@
             <translation>Gewechselt von {old} zu {new}</translation>
         </message>
         <message>
+            <source>Error: what happened and what to do is in the chat</source>
+            <translation>Fehler: Was passiert ist und was zu tun ist, steht im Chat</translation>
+        </message>
+        <message>
             <source>Stopped after {steps} steps (limit {limit})</source>
             <translation>Nach {steps} Schritten angehalten (Grenze {limit})</translation>
         </message>

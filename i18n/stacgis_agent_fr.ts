@@ -48,6 +48,10 @@
             <translation>Passage de {old} à {new}</translation>
         </message>
         <message>
+            <source>Error: what happened and what to do is in the chat</source>
+            <translation>Erreur : ce qui s’est passé et que faire sont dans la discussion</translation>
+        </message>
+        <message>
             <source>Stopped after {steps} steps (limit {limit})</source>
             <translation>Arrêté après {steps} étapes (limite {limit})</translation>
         </message>

@@ -246,8 +246,10 @@ class ActivityFeed(QTreeWidget):
         self.add_entry(event.text, color=NOTICE_COLOR)
 
     def add_error(self, event: Error) -> None:
+        # The chat shows the whole sentence; the feed marks where it happened, with the sentence folded in
+        # (a 320 px dock had the same five-line message in the chat, here and in the status line).
         self._failed = True
-        self.add_entry(event.message, color=ERROR_COLOR)
+        self.add_entry(tr("Error: what happened and what to do is in the chat"), event.message, color=ERROR_COLOR)
 
     def add_iteration_limit(self, event: IterationLimit) -> None:
         line = tr("Stopped after {steps} steps (limit {limit})").format(steps=event.steps, limit=event.limit)

@@ -93,6 +93,10 @@ def test_an_outage_is_said_in_the_same_words_everywhere_and_the_turn_ends_on_it(
     wait_turn(plugin, 30)
     told = [t for t in status_lines(plugin) + feed(plugin) if "Ollama" in t and "embedding" not in t]
     assert told and all(t.startswith(same) for t in told), told
+    # said once in the chat and once in the status line; the feed points at the chat instead of repeating it
+    assert sum(same in t for t in status_lines(plugin)) == 1, status_lines(plugin)
+    assert not any(same in t for t in feed(plugin)), feed(plugin)
+    assert feed(plugin)[-2:] == ["Error: what happened and what to do is in the chat", "Ended by the error above"]
     assert process_until(lambda: dock_status(plugin).startswith(same), 10), dock_status(plugin)
     assert feed(plugin)[-1] == "Ended by the error above"
     stats = plugin.runtime.panel.stats.text()
