@@ -7,87 +7,37 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import os
-import shutil
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
 from stacgis_agent.tools.analysis.collection_stats import compute
 from stacgis_agent.tools.engine import dask_runner, stats_worker
-from testkit.servers.loopback import free_port, server_missing, wait_for_port
+from testkit.servers.dask_processes import DaskProcessesFailed, dask_cli, dask_processes
+from testkit.servers.loopback import server_missing
 from testkit.worlds.collection_world import make_collection_world
 
 WORKERS = 2
 
 
-def _dask_cli() -> str:
-    beside = Path(sys.executable).parent / "dask"  # the venv's, next to the interpreter running the tests
-    found = str(beside) if beside.exists() else shutil.which("dask")
-    if not found:
-        server_missing("the `dask` command line is not installed (requirements-dask.txt)")
-    return str(found)
-
-
-def _start(command: list[str], folder: Path, log_name: str) -> subprocess.Popen:
-    # no PYTHONPATH and a folder outside the checkout: the processes cannot import the plugin on their own
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["DASK_TEMPORARY_DIRECTORY"] = str(folder)
-    log = open(folder / log_name, "wb")
-    try:
-        return subprocess.Popen(command, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
-    finally:
-        log.close()
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-
-
-def _logs(folder: Path) -> str:
-    return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-2000:]}" for p in sorted(folder.glob("*.log")))
-
-
 @pytest.fixture(scope="module")
 def scheduler_address(tmp_path_factory):
-    """`dask scheduler` and WORKERS × `dask worker --nthreads 1`, as separate processes; killed in the end."""
+    """`dask scheduler` and WORKERS × `dask worker --nthreads 1`, as separate processes; stopped in the end."""
     from distributed import Client
 
-    dask = _dask_cli()
+    dask = dask_cli()
+    if not dask:
+        server_missing("the `dask` command line is not installed (requirements-dask.txt)")
     folder = tmp_path_factory.mktemp("dask-processes")
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    processes = []
     try:
-        processes.append(_start([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-                                folder, "scheduler.log"))
-        if not wait_for_port(port, 30):
-            pytest.fail(f"dask scheduler did not listen on {port}\n{_logs(folder)}")
-        for n in range(WORKERS):
-            processes.append(_start([dask, "worker", address, "--nthreads", "1", "--nworkers", "1",
-                                     "--no-dashboard", "--name", f"w{n}"], folder, f"worker-{n}.log"))
-        with Client(address, timeout="10s") as probe:
-            try:
-                probe.wait_for_workers(WORKERS, timeout=45)
-            except TimeoutError:
-                pytest.fail(f"{WORKERS} workers did not join\n{_logs(folder)}")
-            # a team's cluster: Dask, GDAL and numpy, not the plugin
-            assert all(probe.run(lambda: importlib.util.find_spec("stacgis_agent") is None).values())
-            assert probe.run_on_scheduler(lambda: importlib.util.find_spec("stacgis_agent") is None)
-        yield address
-    finally:
-        for process in reversed(processes):  # workers first, so they do not spend the teardown reconnecting
-            _stop(process)
+        with dask_processes(folder, WORKERS, dask) as address:
+            with Client(address, timeout="10s") as probe:  # a team's cluster: Dask, GDAL and numpy, not the plugin
+                assert all(probe.run(lambda: importlib.util.find_spec("stacgis_agent") is None).values())
+                assert probe.run_on_scheduler(lambda: importlib.util.find_spec("stacgis_agent") is None)
+            yield address
+    except DaskProcessesFailed as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(scope="module")
