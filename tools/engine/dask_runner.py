@@ -1,7 +1,8 @@
 """Per-item reads as Dask tasks on a cluster named in the settings (`tcp://host:8786`, or a Dask Gateway URL).
 
 The worker-side code (stats_worker, index_formulas) is uploaded to the cluster as a small zip when the client connects,
-so workers need only GDAL and numpy besides Dask, not the plugin. A worker that dies mid-job has its tasks rescheduled by the scheduler; a task that
+to the workers and to a scheduler in another process (it unpickles each task), so they need only GDAL and numpy
+besides Dask, not the plugin. A worker that dies mid-job has its tasks rescheduled by the scheduler; a task that
 raises is retried. Cancelling the caller cancels the cluster's outstanding tasks.
 """
 
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 import tempfile
 import uuid
 import zipfile
@@ -59,7 +62,7 @@ async def client_for(scheduler: str) -> Any:
     if not available():
         raise ToolInputError(INSTALL_HINT)
     import distributed
-    from distributed.diagnostics.plugin import UploadFile
+    from distributed.diagnostics.plugin import SchedulerUploadFile, UploadFile
 
     try:
         if scheduler.startswith(("http://", "https://")):
@@ -67,15 +70,24 @@ async def client_for(scheduler: str) -> Any:
         else:
             client = await asyncio.wait_for(distributed.Client(scheduler, asynchronous=True, timeout="10s"), 15)
         with tempfile.TemporaryDirectory(prefix="stacgis-dask-") as folder:
-            # to the workers only (also those that start or restart later); not client.upload_file, which
-            # also loads the zip into the scheduler's process - this process, for a LocalCluster
-            await client.register_plugin(UploadFile(str(worker_code_zip(Path(folder)))))
+            code = str(worker_code_zip(Path(folder)))
+            # to the workers (also those that start or restart later) and, when it is another process, to the
+            # scheduler, which unpickles each task (it names stats_worker's read_item and ItemTask); never into
+            # this process, where a LocalCluster's scheduler runs beside the real package
+            await client.register_plugin(UploadFile(code))
+            if not await _scheduler_is_this_process(client):
+                await client.register_plugin(SchedulerUploadFile(code), name="stacgis-worker-code")
     except (OSError, asyncio.TimeoutError) as exc:
         raise ToolInputError(f"The Dask scheduler at {scheduler} did not answer ({exc}). Check the address in "
                              "Settings (tcp://host:8786) and that the cluster is running, or clear it to compute "
                              "on this machine.") from None
     _clients[scheduler] = client
     return client
+
+
+async def _scheduler_is_this_process(client: Any) -> bool:
+    pid, host = await asyncio.gather(client.run_on_scheduler(os.getpid), client.run_on_scheduler(socket.gethostname))
+    return pid == os.getpid() and host == socket.gethostname()
 
 
 async def _gateway_client(url: str) -> Any:
