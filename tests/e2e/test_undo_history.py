@@ -8,8 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-from qgis.core import Qgis, QgsCoordinateReferenceSystem, QgsProject, QgsRectangle, QgsVectorLayer
+from qgis.core import QgsCoordinateReferenceSystem, QgsProject, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 
@@ -77,9 +76,6 @@ def _red(layer) -> str:
     return layer.renderer().symbol().color().name()
 
 
-@pytest.mark.xfail(Qgis.QGIS_VERSION_INT >= 34000, strict=True,
-                   reason="known bug on QGIS 3.40+: after a reopen and redo, the undone RGB scene's file is not "
-                          "set aside in the outputs folder (seen in the matrix; not yet understood)")
 def test_back_three_turns_keeps_the_hand_edit_survives_a_reopen_and_redoes(make_plugin, emu, tmp_path):
     project = QgsProject.instance()
     parcels = QgsVectorLayer("Polygon?crs=EPSG:4326&field=name:string", "parcels", "memory")

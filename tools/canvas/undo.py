@@ -181,6 +181,11 @@ class TurnHistory:
         self.save()
         return report
 
+    def release_layers_reading(self, paths: set[str]) -> None:
+        """Before files are set aside: parked layers reading them are let go (a redo rebuilds them from their
+        saved definition), so that no GDAL dataset left open writes a file back later (undo_states)."""
+        st.release_layers(self._parked, paths)
+
     def files_to_redo(self, number: int) -> list[tuple[Turn, Change]]:
         return [(t, c) for t in self._turns if t.undone and t.number <= number
                 for c in t.changes if c.kind == "file_written" and c.undone]

@@ -238,6 +238,28 @@ def scan_outputs(folder: str | os.PathLike | None) -> dict[str, list[int]]:
 PARKED_FOLDER = ".undone"  # where files of undone turns wait for a redo, inside the outputs folder
 
 
+def release_layers(parked: dict[str, Any], paths: set[str]) -> list[str]:
+    """GUI thread (no I/O): deletes the parked layers (taken out of the project, owned here) whose source is
+    one of `paths`, so that GDAL closes those files now, where they are; returns the ids let go. A GDAL
+    dataset that is closed writes a VRT whose statistics changed back to its path (QGIS 3.40 / GDAL 3.10
+    recompute them): kept parked, the layer did that whenever it was collected, after its file had been set
+    aside, and the file came back into the outputs folder."""
+    from qgis.PyQt import sip
+
+    wanted = {os.path.abspath(p) for p in paths}
+    let_go = []
+    for layer_id, layer in list(parked.items()):
+        if sip.isdeleted(layer):
+            del parked[layer_id]
+            continue
+        if os.path.abspath(layer.source().split("|", 1)[0]) in wanted:
+            del parked[layer_id]
+            if sip.ispyowned(layer):
+                sip.delete(layer)
+            let_go.append(layer_id)
+    return let_go
+
+
 def park_files(folder: str, turn_id: str, files: dict[str, list[int]]) -> tuple[list[str], list[str], list[str]]:
     """Moves files a turn wrote (unchanged since) aside; returns (moved, changed since, already gone)."""
     moved, changed, gone = [], [], []

@@ -117,13 +117,18 @@ class ChatTurns:
         else:
             report = self.history.revert_to(number)
             if report.files and self._outputs:
-                await asyncio.to_thread(self._move_files, report, False)
+                before = await asyncio.to_thread(st.scan_outputs, self._outputs)
+                self.history.release_layers_reading({str(Path(self._outputs) / c.target) for _, c in report.files})
+                await asyncio.to_thread(self._move_files, report, False, before)
         self.history.save()
         self.on_change()
         return UndoOutcome(bool(report.turns), report.message(redo=redo, target=target))
 
-    def _move_files(self, report: StepReport, redo: bool) -> None:
-        """Worker thread: files of undone turns wait in the outputs folder's '.undone' folder for a redo."""
+    def _move_files(self, report: StepReport, redo: bool, before: dict[str, list[int]] | None = None) -> None:
+        """Worker thread: files of undone turns wait in the outputs folder's '.undone' folder for a redo.
+        `before`: the folder as it was before the layers reading those files were let go; a file unchanged
+        then and rewritten by GDAL as it closed them is still the turn's file."""
+        present = st.scan_outputs(self._outputs) if before is not None else {}
         by_turn: dict[str, list] = {}
         for turn, change in report.files:
             by_turn.setdefault(turn.turn_id, []).append(change)
@@ -135,7 +140,9 @@ class ChatTurns:
                 report.done.extend(f"put '{n}' back in the outputs folder" for n in back)
                 report.kept.extend(f"'{n}' (a file of that name is there now)" for n in blocked)
                 continue
-            moved, changed, gone = st.park_files(self._outputs, turn_id, {c.target: c.after for c in changes})
+            expected = {c.target: present[c.target] if before is not None and c.target in present
+                        and before.get(c.target) == list(c.after or []) else c.after for c in changes}
+            moved, changed, gone = st.park_files(self._outputs, turn_id, expected)
             for change in changes:
                 change.undone = change.target in moved
             report.done.extend(f"set '{n}' aside in the outputs folder's .undone folder, for a redo" for n in moved)
