@@ -101,3 +101,53 @@ async def test_redo_leaves_a_thing_changed_by_hand_since_and_says_so(qgis_new_pr
     assert report.message(redo=True) == ("Redid turn 1, but nothing in it could be redone. "
                                          "Not redone, you changed them since: restyled 'parcels'.")
     assert history.entries()[0].current and not history.entries()[0].undone
+
+
+async def test_a_raster_set_aside_by_undo_is_closed_first_and_stays_aside(qgis_new_project, tmp_path):
+    """The layer undo takes out keeps no GDAL dataset on the file it sets aside: a dataset closed later writes
+    a VRT whose statistics changed back to its old path (QGIS 3.40 / GDAL 3.10), bringing the file back."""
+    import gc
+    import weakref
+
+    import numpy as np
+    from osgeo import gdal
+    from qgis.core import QgsRasterLayer
+    from qgis.PyQt import sip
+
+    project = QgsProject.instance()
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    source = tmp_path / "tile.tif"
+    tile = gdal.GetDriverByName("GTiff").Create(str(source), 8, 8, 1, gdal.GDT_Byte)
+    tile.SetGeoTransform((600000, 10, 0, 5100000, 0, -10))
+    tile.GetRasterBand(1).WriteArray(np.arange(64, dtype=np.uint8).reshape(8, 8))
+    tile = None
+    turns = ChatTurns(TurnHistory(), outputs, start_task=_start)
+    turns.begin("show the scene")
+    await asyncio.sleep(0.05)  # the folder as the turn began is read in a worker thread
+    vrt = outputs / "scene.vrt"
+    gdal.BuildVRT(str(vrt), [str(source)]).FlushCache()
+    layer = QgsRasterLayer(str(vrt), "scene", "gdal")
+    assert layer.isValid()
+    project.addMapLayer(layer)
+    turns.history.layer_added(layer)
+    layer.dataProvider().bandStatistics(1)  # QGIS reads the raster through the layer's own dataset
+    turns.busy_changed(False)
+    while turns.reading_files:
+        await asyncio.sleep(0.01)
+    watch = weakref.ref(layer)
+    del layer  # only the history holds the layer now
+
+    outcome = await turns.back_to(0)
+    assert "set 'scene.vrt' aside in the outputs folder's .undone folder, for a redo" in outcome.message, outcome.message
+    assert watch() is None or sip.isdeleted(watch())  # let go before the move, not kept for a later collection
+    [aside] = (outputs / ".undone").rglob("scene.vrt")
+    kept = aside.read_bytes()  # with the statistics GDAL wrote as the layer closed it: still the turn's file
+    gc.collect()
+    project.clear()  # the history's parked layers are dropped here too
+    assert not vrt.exists()  # no dataset left to write it back
+
+    outcome = await turns.redo_to(1)
+    assert outcome.message.startswith("Redid turn 1"), outcome.message
+    [back] = project.mapLayers().values()
+    assert back.isValid() and back.source() == str(vrt) and vrt.read_bytes() == kept
