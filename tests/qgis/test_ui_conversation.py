@@ -96,9 +96,12 @@ def test_errors_are_red_in_feed_and_in_chat(view):
     bridge, conversation, feed = view
     bridge.emit_event(ToolError(1, "c1", "buffer", "layer 'roads' not found"))
     bridge.emit_event(Error("Ollama stopped answering at http://127.0.0.1:1. Start it with `ollama serve`."))
+    said = "Ollama stopped answering at http://127.0.0.1:1. Start it with `ollama serve`."
     assert feed.entries()[:2] == ["buffer failed: layer 'roads' not found",
-                                  "Ollama stopped answering at http://127.0.0.1:1. Start it with `ollama serve`."]
+                                  "Error: what happened and what to do is in the chat"]
+    assert feed.topLevelItem(1).child(0).text(0) == said  # folded under the line, not said a second time
     assert feed.topLevelItem(0).foreground(0).color().red() > 150
+    assert feed.topLevelItem(1).foreground(0).color().red() > 150
     status = conversation.items()[-1]
     assert "ollama serve" in status.text() and "be1e1e" in status.styleSheet()
 
