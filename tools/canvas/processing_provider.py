@@ -47,6 +47,7 @@ from .processing_runs import (
     SettingsSource,
     StacGisAlgorithm,
     run_on_own_loop,
+    tool_deps,
     watched,
 )
 from .processing_runs import bbox_of as _bbox
@@ -104,14 +105,11 @@ class _ToolAlgorithm(StacGisAlgorithm):
 
 
 async def _call_tool(settings: Settings, outputs: Path, name: str, arguments: dict, feedback: Any) -> dict:
-    import httpx
     from mcp import Client
 
-    from ..deps import ToolDeps
     from ..server import build_server
 
-    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0)) as http:
-        deps = ToolDeps.from_settings(settings, http=http, work_dir=str(outputs))
+    async with tool_deps(settings, outputs) as deps:
         async with Client(build_server(deps)) as session:
             try:
                 result = await watched(session.call_tool(name, {k: v for k, v in arguments.items() if v is not None}),

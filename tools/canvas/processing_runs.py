@@ -5,9 +5,10 @@ the work is in flight, and the parameters every algorithm shares (catalog, colle
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from qgis.core import (
     QgsCoordinateReferenceSystem,
@@ -50,6 +51,18 @@ class StacGisAlgorithm(QgsProcessingAlgorithm):
         self.addParameter(QgsProcessingParameterString("CATALOG", "Catalog (name from the plugin's settings; "
                                                        "empty: the first)", optional=True, defaultValue=""))
         self.addParameter(QgsProcessingParameterString("COLLECTION", "Collection id"))
+
+
+@contextlib.asynccontextmanager
+async def tool_deps(settings: Settings, folder: Path) -> AsyncIterator[Any]:
+    """The tools' dependencies for one run, with an HTTP client of the run's own and `folder` as their
+    outputs folder."""
+    import httpx
+
+    from ..deps import ToolDeps
+
+    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0)) as http:
+        yield ToolDeps.from_settings(settings, http=http, work_dir=str(folder))
 
 
 def run_on_own_loop(make: Callable[[], Any]) -> Any:

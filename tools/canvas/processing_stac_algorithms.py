@@ -12,13 +12,12 @@ the destination, so a failed or cancelled run leaves a file already there untouc
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from qgis.core import (
     QgsProcessingException,
@@ -44,6 +43,7 @@ from .processing_runs import (
     bbox_of,
     run_on_own_loop,
     text_of,
+    tool_deps,
     watched,
 )
 from .stac_layers import MAX_MOSAIC_ITEMS, item_mosaics, items_title
@@ -52,17 +52,6 @@ GEOTIFF = (".tif", ".tiff")
 GEOTIFF_OPTIONS = ["TILED=YES", "COMPRESS=DEFLATE", "BIGTIFF=IF_SAFER"]
 _CLAUSE = re.compile(r";\s*nothing was added(?: to the map)?")  # the tools' words for the map, not a file
 _SENTENCE = re.compile(r"\s+Nothing was added(?: to the map)?\.")
-
-
-@contextlib.asynccontextmanager
-async def _deps_in(settings: Any, folder: Path) -> AsyncIterator[Any]:
-    """The tools' dependencies for one run, with `folder` (private, temporary) as their outputs folder."""
-    import httpx
-
-    from ..deps import ToolDeps
-
-    async with httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0)) as http:
-        yield ToolDeps.from_settings(settings, http=http, work_dir=str(folder))
 
 
 def checked_destination(path: str) -> Path:
@@ -165,7 +154,7 @@ class LoadItems(StacGisAlgorithm):
 
 async def _mosaic(settings: Any, private: Path, request: dict) -> dict:
     """The one mosaic (its VRT or file in `private`) of the requested items, built as load_stac_items builds it."""
-    async with _deps_in(settings, private) as deps:
+    async with tool_deps(settings, private) as deps:
         cat = deps.catalogs.get(request["catalog"])
         collection = request["collection"]
         await cat.collection(collection)  # an unknown collection is named first, with the known ones
@@ -261,7 +250,7 @@ class SpectralIndex(StacGisAlgorithm):
 
 async def _index(settings: Any, private: Path, request: dict, written: Path, feedback: Any) -> dict:
     """compute_index's GeoTIFF for one item (no area: the item's footprint), written at `written`."""
-    async with _deps_in(settings, private) as deps:
+    async with tool_deps(settings, private) as deps:
         cat = deps.catalogs.get(request["catalog"])
         collection_doc = await cat.collection(request["collection"])
         item = await cat.item(request["collection"], request["item_id"])
