@@ -260,17 +260,21 @@ def release_layers(parked: dict[str, Any], paths: set[str]) -> list[str]:
     return let_go
 
 
-def park_files(folder: str, turn_id: str, files: dict[str, list[int]]) -> tuple[list[str], list[str], list[str]]:
-    """Moves files a turn wrote (unchanged since) aside; returns (moved, changed since, already gone)."""
+def park_files(folder: str, turn_id: str, files: dict[str, list[int]],
+               before: dict[str, list[int]] | None = None) -> tuple[list[str], list[str], list[str]]:
+    """Moves files a turn wrote (unchanged since) aside; returns (moved, changed since, already gone).
+    `before`: the folder as it was before the layers reading these files were let go (release_layers); a
+    file unchanged then and rewritten by GDAL as it closed them is still the turn's file."""
     moved, changed, gone = [], [], []
     parked = Path(folder) / PARKED_FOLDER / turn_id
     present = scan_outputs(folder)
     for name, signature in files.items():
         path = Path(folder) / name
         now = present.get(name)
+        unchanged = now == list(signature) or (before is not None and before.get(name) == list(signature))
         if now is None:
             gone.append(name)
-        elif now != list(signature):
+        elif not unchanged:
             changed.append(name)
         else:
             parked.mkdir(parents=True, exist_ok=True)

@@ -126,9 +126,7 @@ class ChatTurns:
 
     def _move_files(self, report: StepReport, redo: bool, before: dict[str, list[int]] | None = None) -> None:
         """Worker thread: files of undone turns wait in the outputs folder's '.undone' folder for a redo.
-        `before`: the folder as it was before the layers reading those files were let go; a file unchanged
-        then and rewritten by GDAL as it closed them is still the turn's file."""
-        present = st.scan_outputs(self._outputs) if before is not None else {}
+        `before`: the folder as it was before the layers reading those files were let go (st.park_files)."""
         by_turn: dict[str, list] = {}
         for turn, change in report.files:
             by_turn.setdefault(turn.turn_id, []).append(change)
@@ -140,9 +138,7 @@ class ChatTurns:
                 report.done.extend(f"put '{n}' back in the outputs folder" for n in back)
                 report.kept.extend(f"'{n}' (a file of that name is there now)" for n in blocked)
                 continue
-            expected = {c.target: present[c.target] if before is not None and c.target in present
-                        and before.get(c.target) == list(c.after or []) else c.after for c in changes}
-            moved, changed, gone = st.park_files(self._outputs, turn_id, expected)
+            moved, changed, gone = st.park_files(self._outputs, turn_id, {c.target: c.after for c in changes}, before)
             for change in changes:
                 change.undone = change.target in moved
             report.done.extend(f"set '{n}' aside in the outputs folder's .undone folder, for a redo" for n in moved)
