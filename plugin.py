@@ -308,9 +308,8 @@ class AgentRuntime:
 
         self.session = ChatSession(self._new_agent, context_source=lambda: map_context_from_iface(self.iface),
                                    changes_map=self.turns.current_changed_map, gate=self.stores.gate)
-        self.session.user_message.connect(self.turns.begin)
+        self.session.bridge.user_message.connect(self.turns.begin)  # the turn is keyed by the message's id
         self.session.busy_changed.connect(self.turns.busy_changed)
-        self.session.map_changed.connect(self.turns.remember)
         self.session.bridge.tool_result.connect(self.turns.tool_done)
         self.session.bridge.error.connect(lambda _error: self._check_connection())  # keeps the status line true
         self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user, tasks=self.tasks,

@@ -80,12 +80,15 @@ class AgentLoop:
         self._turn: TurnState | None = None
 
     # ---- public API ----------------------------------------------------------------------
-    async def run(self, message: str, context: MapContext | None = None) -> AsyncIterator[AgentEvent]:
+    async def run(self, message: str, context: MapContext | None = None,
+                  message_id: str = "") -> AsyncIterator[AgentEvent]:
+        """One message's turn. `message_id`: the id the UI already gave the message's UserMessage event
+        (a new one when empty); the turn's log and its Done carry the same id."""
         if self._task is not None and not self._task.done():
             raise RuntimeError("A request is already running in this chat; wait for it or stop it first.")
         queue: asyncio.Queue = asyncio.Queue()
         self._queue = queue
-        self._turn = TurnState()
+        self._turn = TurnState(message_id=message_id) if message_id else TurnState()
         task = asyncio.create_task(self._produce(message, context), name="stacgis-agent-turn")
         self._task = task
         finished = False

@@ -40,7 +40,7 @@ async def one_turn(panel, probe) -> None:
     probe["last"] = time.perf_counter()
     probe["lateness"].clear()
     probe["timer"].start(PROBE_MS)
-    panel.session.send("Where are the ten sites and their NDVI?", include_map_context=False)
+    panel.session.send("Where are the ten sites and their NDVI?", None)
     while panel.session.busy:
         await asyncio.sleep(0.02)
     probe["timer"].stop()

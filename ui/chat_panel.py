@@ -21,7 +21,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..agent.events import Done, Notice, UserMessage
+from ..agent.events import EVENT_KINDS, Done, Notice, UserMessage
 from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord, SessionStore
 from ..agent.turn_stats import format_usage
@@ -29,6 +29,7 @@ from ..host.qt_asyncio import TaskRegistry
 from .activity_feed import ActivityFeed
 from .chat_session import ChatSession
 from .conversation_view import ConversationView
+from .event_bridge import EventBridge
 from .i18n import tr
 from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
@@ -155,14 +156,20 @@ class ChatPanel(QWidget):
         return tab
 
     def _connect_session(self) -> None:
-        session, bridge = self.session, self.session.bridge
-        self.conversation.connect_bridge(bridge)
-        self.feed.connect_bridge(bridge)
-        bridge.done.connect(self._on_done)
-        bridge.error.connect(self._on_error)
+        """The widgets render `self.view`: the session's live stream, forwarded, and a stored session's
+        events replayed (restore). What follows the live turn (undo history, the plugin's checks) listens
+        to `session.bridge` itself and so never sees a replay."""
+        session, self.view = self.session, EventBridge(self)
+        for kind in EVENT_KINDS:
+            getattr(session.bridge, kind).connect(getattr(self.view, kind))
+        view = self.view
+        self.conversation.connect_bridge(view)
+        self.feed.connect_bridge(view)
+        view.user_message.connect(self._on_user_message)
+        view.done.connect(self._on_done)
+        view.error.connect(self._on_error)
         self.conversation.answered.connect(session.answer)
         self.conversation.undo_requested.connect(self.undo_requested)
-        session.user_message.connect(self._on_user_message)
         session.busy_changed.connect(self._on_busy)
         session.map_changed.connect(self.conversation.show_undo)
         session.queue_changed.connect(self.show_queue)
@@ -177,8 +184,9 @@ class ChatPanel(QWidget):
     def send(self, text: str) -> None:
         if self.session.busy:
             return
-        self.refresh_map_context()
-        self.session.send(text, include_map_context=self.map_chip.include)
+        context = self.session.map_context()  # read once: the chip shows what the model is sent
+        self.map_chip.show_context(context)
+        self.session.send(text, context if self.map_chip.include else None)
 
     def _send_or_stop(self) -> None:
         if self.session.busy:
@@ -306,10 +314,7 @@ class ChatPanel(QWidget):
         self._replaying = True
         try:
             for item in history_items(record):
-                if isinstance(item, UserMessage):
-                    self.conversation.add_user_message(item.text)
-                else:
-                    self.session.bridge.emit_event(item)
+                self.view.emit_event(item)
         finally:
             self._replaying = False
         self.tabs.setCurrentIndex(0)
@@ -322,11 +327,12 @@ class ChatPanel(QWidget):
         self.cancel_wait_button.setVisible(waiting)
 
     # -- rendering
-    def _on_user_message(self, text: str) -> None:
+    def _on_user_message(self, event: UserMessage) -> None:
         self._show_page(self.conversation)
-        self.conversation.add_user_message(text)
-        self.input.last_sent = text
-        self.input.clear()
+        self.conversation.add_user_message(event.text)
+        if not self._replaying:
+            self.input.last_sent = event.text
+            self.input.clear()
 
     def _on_busy(self, busy: bool) -> None:
         self.send_button.setText(tr("Stop") if busy else tr("Send"))

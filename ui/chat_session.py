@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 from qgis.PyQt.QtCore import QObject, pyqtSignal
 
 from ..agent.chat_slot import chat_slot
-from ..agent.events import AgentEvent, Content, Done, Error, Notice, Thinking, ToolResult
+from ..agent.events import AgentEvent, Content, Done, Error, Notice, Thinking, ToolResult, UserMessage
 from .event_bridge import EventBridge
 from .i18n import tr
 
@@ -28,6 +28,7 @@ STOP_GRACE_S = 0.3
 
 LoopFactory = Callable[[Optional[str]], Any]  # session_id (None: new) -> AgentLoop
 ContextSource = Callable[[], Any]  # -> MapContext | None
+READ_MAP = object()  # ChatSession.send's default: read the map context from the canvas now
 
 
 class TextBatcher:
@@ -83,7 +84,6 @@ class ChatSession(QObject):
     """The conversation the dock shows: one AgentLoop at a time, one turn at a time."""
 
     busy_changed = pyqtSignal(bool)
-    user_message = pyqtSignal(str)  # the text the user sent, before any agent event
     map_changed = pyqtSignal(str)  # message_id of a finished turn whose tools changed the map
     session_changed = pyqtSignal(str)  # session_id now open ("" for a new, unsaved one)
     queue_changed = pyqtSignal(object)  # agent.chat_slot.QueuePlace while waiting for a slot; None once running
@@ -120,13 +120,18 @@ class ChatSession(QObject):
             log.exception("could not read the map context")
             return None
 
-    def send(self, text: str, include_map_context: bool = True) -> asyncio.Task | None:
+    def send(self, text: str, context: Any = READ_MAP) -> asyncio.Task | None:
+        """Starts a turn. The stream opens with the message's UserMessage event (`bridge.user_message`),
+        whose id the turn's every later event and its Done carry. `context`: the map context as the
+        caller read it (None: none sent); by default it is read from the canvas now."""
         text = text.strip()
         if not text or self.busy:
             return None
-        context = self.map_context() if include_map_context else None
-        self.user_message.emit(text)
-        self._task = asyncio.ensure_future(self._run_turn(text, context))
+        if context is READ_MAP:
+            context = self.map_context()
+        said = UserMessage(text, uuid.uuid4().hex, time.time())
+        self._batcher.push(said)
+        self._task = asyncio.ensure_future(self._run_turn(said, context))
         self.busy_changed.emit(True)
         return self._task
 
@@ -176,7 +181,7 @@ class ChatSession(QObject):
             return None
         return asyncio.ensure_future(_close_after(agent, task))
 
-    async def _run_turn(self, text: str, context: Any) -> None:
+    async def _run_turn(self, said: UserMessage, context: Any) -> None:
         progress = _TurnProgress()
         if self._session_id is None:  # named now, so the gate and the store agree on it
             self._session_id = uuid.uuid4().hex
@@ -184,26 +189,27 @@ class ChatSession(QObject):
         try:
             async with chat_slot(self._gate, self._session_id, self.queue_changed.emit,
                                  lambda notice: self._batcher.push(Notice(notice))):
-                await self._converse(text, context, progress)
+                await self._converse(said, context, progress)
         except asyncio.CancelledError:
             self._batcher.flush()
             if not progress.finished:  # the loop never said so: tell the user the turn stopped
-                self._batcher.push(Done(self._session_id, "", progress.text(), time.time(), stopped=True))
+                self._batcher.push(Done(self._session_id, said.message_id, progress.text(), time.time(),
+                                        stopped=True))
         except Exception as exc:  # the dock must survive whatever the turn raises
             log.exception("the turn failed")
             self._batcher.push(Error(tr("The turn failed: {error}").format(error=exc), recoverable=True))
             if not progress.finished:
-                self._batcher.push(Done(self._session_id, "", progress.text(), time.time()))
+                self._batcher.push(Done(self._session_id, said.message_id, progress.text(), time.time()))
         finally:
             self._agent_running = False
             self._batcher.flush()
             self.busy_changed.emit(False)
 
-    async def _converse(self, text: str, context: Any, progress: _TurnProgress) -> None:
+    async def _converse(self, said: UserMessage, context: Any, progress: _TurnProgress) -> None:
         if self._agent is None:
             self._agent = self._loop_factory(self._session_id)
         self._agent_running = True
-        async for event in self._agent.run(text, context):
+        async for event in self._agent.run(said.text, context, message_id=said.message_id):
             if isinstance(event, ToolResult) and self._changes_map(event.tool_name):
                 progress.changed_map = True
             if isinstance(event, Content) and not event.is_complete:

@@ -223,3 +223,45 @@ def test_unload_mid_turn_stops_the_stream_and_closes_the_agent(chat, qloop, emu)
 
     qloop.run_until_complete(scenario())
     assert emu.wait_for_disconnect(3)
+
+
+def test_the_stream_opens_with_the_message_and_every_turn_event_carries_its_id(chat, qloop, emu):
+    """One id per message: the UserMessage the dock shows, the turn's Done, the session log and the
+    reopened chat agree; the map context is read once per send; a replayed chat reaches the widgets
+    only, never what listens to the live turn (the undo history)."""
+    panel, _harness = chat
+    reads = []
+    source = panel.session._context_source
+    panel.session._context_source = lambda: reads.append(1) or source()
+    live, shown = [], []
+    panel.session.bridge.user_message.connect(live.append)
+    panel.session.bridge.done.connect(live.append)
+    panel.view.user_message.connect(shown.append)
+    emu.script(Turn(content="Lyon is in France."))
+
+    async def scenario():
+        type_and_enter(panel, "Where is Lyon?")
+        await until(lambda: not panel.session.busy)
+        first_id = panel.session.session_id
+        await panel.new_session()
+        return first_id
+
+    first_id = qloop.run_until_complete(scenario())
+    said, done = live
+    assert said.kind == "user_message" and said.text == "Where is Lyon?" and len(said.message_id) == 32
+    assert done.kind == "done" and done.message_id == said.message_id
+    assert len(reads) == 1  # the chip and the model got the same reading of the map
+    sent = emu.chat_requests()[-1]["messages"][-1]["content"]
+    assert "45.75" in sent or "Lyon" in sent  # that reading went to the model
+
+    async def reopen():  # as the analyst does: the Sessions tab's Open, which the panel restores
+        await panel.sessions.refresh()
+        panel.sessions.select(first_id)
+        await panel.sessions.open_selected()
+        await until(lambda: len(panel.conversation.bubbles()) == 2)
+
+    qloop.run_until_complete(reopen())
+    assert len(live) == 2  # the replay reached no live listener
+    assert [e.message_id for e in shown] == [said.message_id, said.message_id]  # shown live, then replayed
+    assert [(b.role, b.text()) for b in panel.conversation.bubbles()] == [
+        ("user", "Where is Lyon?"), ("assistant", "Lyon is in France.")]

@@ -10,6 +10,7 @@ import asyncio
 from qgis.core import QgsPrintLayout, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 
+from stacgis_agent.agent.events import UserMessage
 from stacgis_agent.tools.canvas.undo import TurnHistory
 from stacgis_agent.tools.canvas.undo_turns import ChatTurns
 
@@ -53,7 +54,7 @@ async def test_layouts_files_and_a_reload_of_the_history(qgis_new_project, tmp_p
     outputs.mkdir()
     (outputs / "old.tif").write_bytes(b"before")
     turns = ChatTurns(TurnHistory(), outputs, start_task=_start)
-    turns.begin("make a page and write files")
+    turns.begin(UserMessage("make a page and write files", "m1"))
     await asyncio.sleep(0.05)  # the folder as the turn began is read in a worker thread
     layout = QgsPrintLayout(project)
     layout.initializeDefaults()
@@ -123,7 +124,7 @@ async def test_a_raster_set_aside_by_undo_is_closed_first_and_stays_aside(qgis_n
     tile.GetRasterBand(1).WriteArray(np.arange(64, dtype=np.uint8).reshape(8, 8))
     tile = None
     turns = ChatTurns(TurnHistory(), outputs, start_task=_start)
-    turns.begin("show the scene")
+    turns.begin(UserMessage("show the scene", "m1"))
     await asyncio.sleep(0.05)  # the folder as the turn began is read in a worker thread
     vrt = outputs / "scene.vrt"
     gdal.BuildVRT(str(vrt), [str(source)]).FlushCache()

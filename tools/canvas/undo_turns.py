@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Coroutine
 
+from ...agent.events import UserMessage
 from . import undo_states as st
 from .undo import TurnHistory
 from .undo_words import StepReport
@@ -22,7 +23,8 @@ class UndoOutcome:
 
 
 class ChatTurns:
-    """Which chat answer belongs to which history turn; the dock's Undo and "Back to here"."""
+    """The history turn of each chat message (keyed by the message's id, as its events are) and the
+    dock's Undo and "Back to here"."""
 
     def __init__(self, history: TurnHistory, outputs: Path | None = None,
                  start_task: Callable[[Coroutine], Any] | None = None,
@@ -34,13 +36,13 @@ class ChatTurns:
         self._current = ""
         self._busy = False
         self._scan: Any = None  # the outputs folder as the turn began (a task)
-        self._turn_of_message: dict[str, str] = {}
         self._recording: set = set()  # file records still being read; a step waits for them
 
-    def begin(self, text: str = "") -> None:
-        self._current = uuid.uuid4().hex
+    def begin(self, message: UserMessage) -> None:
+        """A message was sent: its turn is keyed by the message's id."""
+        self._current = message.message_id or uuid.uuid4().hex
         self._busy = True
-        self.history.begin_turn(self._current, text)
+        self.history.begin_turn(self._current, message.text)
         self._clear_dropped()
         self._scan = None
         if self._outputs and self._start_task is not None:
@@ -83,14 +85,11 @@ class ChatTurns:
     def current_changed_map(self, _tool_name: str = "") -> bool:
         return self._current in self.history.turn_ids()
 
-    def remember(self, message_id: str) -> None:
-        self._turn_of_message[message_id] = self._current
-
     # -- going back and forward ------------------------------------------------------------------
     async def undo(self, message_id: str) -> UndoOutcome:
         """The Undo button of an answer: only the newest turn that is not undone yet."""
         changed = self.history.turn_ids()
-        if not changed or self._turn_of_message.get(message_id) != changed[-1]:
+        if not changed or message_id != changed[-1]:
             return UndoOutcome(False, "Only the most recent turn that changed the map can be undone this way; "
                                       "use the History tab to go further back.")
         turn = self.history.turn(changed[-1])
