@@ -5,12 +5,23 @@ readOnlyHint=True → read; destructiveHint=True → destructive; otherwise writ
 Extra policy facts go in the tool's meta under "stacgis": {"requires": [state, ...],
 "discovery": bool} (the states the tool needs, e.g. "raster_layer"; discovery tools
 count toward the exploration budget).
+
+What one call would do is an `Assessment`, the one vocabulary of the confirmation gate
+(tools/confirmation.py) and of the dock's card (agent/tool_calls.py). Three `_meta` keys of a tools/call
+carry it across the in-process MCP boundary: `PREFLIGHT_KEY` asks for the call's assessment without
+running it (the answer rides under `ASSESSMENT_KEY`); `GRANT_KEY` carries the gate's one-time grant
+for exactly a call the dock had judged: one that needed no OK, or that the user approved in the chat.
 """
 
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from typing import Any, Iterable
+
+PREFLIGHT_KEY = "stacgis/preflight"
+ASSESSMENT_KEY = "stacgis/assessment"
+GRANT_KEY = "stacgis/grant"
 
 
 class Safety(str, enum.Enum):
@@ -48,3 +59,22 @@ def tool_policy_meta(tool: Any) -> dict[str, Any]:
 def map_changing_tools(tools: Iterable[Any]) -> set[str]:
     """Names of the tools (mcp Tool objects) that are not read-only, from their safety annotation."""
     return {_get(tool, "name") for tool in tools if tool_safety(tool) is not Safety.READ}
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What one call would do, judged on its actual arguments: `effects` are full sentences in the
+    analyst's terms ("empties table roads in file /data/a.gpkg")."""
+    destructive: bool
+    effects: tuple[str, ...] = ()
+    undoable: bool = False  # the chat's Undo (undo_last_turn) brings it back
+    action: str = ""  # the call in the analyst's words ("Buffer 'parcels' by 10 m"); "" = the tool's name
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"destructive": self.destructive, "effects": list(self.effects), "undoable": self.undoable,
+                "action": self.action}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Assessment:
+        return cls(bool(data.get("destructive")), tuple(str(e) for e in data.get("effects") or ()),
+                   bool(data.get("undoable")), str(data.get("action") or ""))

@@ -18,6 +18,7 @@ from .conversation import ConversationMemory
 from .events import AskUser, ToolError, ToolProgress, ToolResult, ToolStart
 from .llm.types import ToolCall
 from .permissions import Policy
+from .safety import Assessment
 from .tool_host import ToolHost, ToolOutcome, failed
 from .visible_tools import unwrap_call
 
@@ -40,15 +41,6 @@ Emit = Callable[[Any], None]
 AskFn = Callable[[AskUser], Awaitable[Optional[str]]]
 
 
-@dataclass(frozen=True)
-class Effects:
-    """What one call would change, as the tool server assessed it (or its annotation, when it cannot)."""
-    destructive: bool
-    lines: tuple[str, ...] = ()
-    undoable: bool = False
-    action: str = ""  # the call in the user's words ("Buffer 'parcels' by 10 m"), when the server says it
-
-
 @dataclass
 class CallReport:
     call: ToolCall
@@ -67,14 +59,16 @@ class ToolCallRunner:
         self.ask = ask
         self.calls_run = 0
         self._decisions: dict[str, bool] = {}  # call id → the user's answer for this step's destructive calls
-        self._pending: list[tuple[ToolCall, Effects]] = []  # destructive calls of this step, not yet asked
+        self._pending: list[tuple[ToolCall, Assessment]] = []  # destructive calls of this step, not yet asked
+        self._judged: dict[str, tuple[Assessment, bool]] = {}  # call id → (its assessment at the step's start, by_gate)
+        self._changed = False  # a call that may change data has run in this step: assessments may be stale
 
     async def run_all(self, step: int, calls: tuple[ToolCall, ...]) -> list[CallReport]:
         """Runs the calls in order; consecutive read-only calls run together. Each call gets
         exactly one ToolStart then one ToolResult or ToolError, and one tool message in memory."""
         calls = tuple(unwrap_call(c) for c in calls)  # call_tool(name, …) is judged as the tool it names
         reports: list[CallReport] = []
-        self._decisions = {}
+        self._decisions, self._judged, self._changed = {}, {}, False
         self._pending = await self._destructive_calls(calls)
         i = 0
         while i < len(calls):
@@ -113,20 +107,26 @@ class ToolCallRunner:
         problem = self._check(call)
         if problem:
             return self._fail(step, call, problem)
-        approved = False
+        cleared = False  # the gate judged this call and it may run: sent with the gate's grant, judged once
         known = any(pending.id == call.id for pending, _ in self._pending) or call.id in self._decisions
         if not known and not self.policy.is_read_only(call.name):
-            effects = await self._effects(call)  # an earlier call of this step may have changed the answer
-            if effects.destructive:
-                self._pending.append((call, effects))
+            judged, by_gate = self._judged.get(call.id) or (None, False)
+            if judged is None or self._changed:  # an earlier call of this step may have changed the answer
+                judged, by_gate = await self._effects(call)
+            if judged.destructive:
+                self._pending.append((call, judged))
                 known = True
+            else:
+                cleared = by_gate
         if known:
             if not await self._confirmed(call):
                 return self._fail(step, call, "Not run: the user did not approve this action. Do not retry it; "
                                               "ask the user what they want instead.")
-            approved = True
+            cleared = True
+        if not self.policy.is_read_only(call.name):
+            self._changed = True
         started = time.perf_counter()
-        outcome = await self._call(call, step, approved)
+        outcome = await self._call(call, step, cleared)
         return self._finish(step, call, outcome, (time.perf_counter() - started) * 1000)
 
     def _check(self, call: ToolCall) -> str | None:
@@ -142,12 +142,12 @@ class ToolCallRunner:
                     + ". Call it again with corrected arguments.")
         return None
 
-    async def _call(self, call: ToolCall, step: int = 0, approved: bool = False) -> ToolOutcome:
+    async def _call(self, call: ToolCall, step: int = 0, cleared: bool = False) -> ToolOutcome:
         async def progress(done: float, total: float | None, message: str | None) -> None:
             self.emit(ToolProgress(step, call.id, call.name, done, total, message or ""))
 
         try:
-            return await self.host.call(call.name, call.arguments, approved=approved, progress=progress)
+            return await self.host.call(call.name, call.arguments, cleared=cleared, progress=progress)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a protocol-level failure is still only this call's failure
@@ -170,34 +170,36 @@ class ToolCallRunner:
         self.memory.add_tool_result(call.id, call.name, json.dumps({"error": message}, ensure_ascii=False))
         return CallReport(call, False, message)
 
-    async def _destructive_calls(self, calls: tuple[ToolCall, ...]) -> list[tuple[ToolCall, Effects]]:
+    async def _destructive_calls(self, calls: tuple[ToolCall, ...]) -> list[tuple[ToolCall, Assessment]]:
         """The calls of this step that would change data, judged on their actual arguments."""
         found = []
         for call in calls:
             if call.name not in self.host.tools or self.policy.is_read_only(call.name) or self._check(call):
                 continue  # unknown, read-only or invalid calls never run, so they are not asked about
-            effects = await self._effects(call)
+            effects, by_gate = self._judged[call.id] = await self._effects(call)
             if effects.destructive:
                 found.append((call, effects))
         return found
 
-    async def _effects(self, call: ToolCall) -> Effects:
+
+    async def _effects(self, call: ToolCall) -> tuple[Assessment, bool]:
+        """(what the call would do, whether the server's gate said so); when the gate cannot say, a guess
+        from the tool's annotation, and the gate judges the call itself when it arrives."""
         try:
             assessed = await self.host.assess(call.name, call.arguments)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # judged by its annotation; the server's gate still checks the call itself
+        except Exception as exc:
             log.warning("could not assess %s: %s", call.name, exc)
             assessed = None
         if assessed is not None:
-            return Effects(bool(assessed.get("destructive")), tuple(str(e) for e in assessed.get("effects") or ()),
-                           bool(assessed.get("undoable")), str(assessed.get("action") or ""))
+            return assessed, True
         if not self.policy.is_destructive(call.name):
-            return Effects(False)
+            return Assessment(False), False
         tool = self.host.tools[call.name]
         what = (tool.description or "").strip().splitlines()[0] if tool.description else call.name
         args = json.dumps(call.arguments, ensure_ascii=False, default=str)
-        return Effects(True, (f"{call.name}: {what}", f"Arguments: {args}"))
+        return Assessment(True, (f"{call.name}: {what}", f"Arguments: {args}")), False
 
     async def _confirmed(self, call: ToolCall) -> bool:
         """Asks once for every destructive call of the step (at the first of them); later ones reuse the answer."""
@@ -227,7 +229,7 @@ class ToolCallRunner:
         return CallReport(call, True, outcome.text)
 
 
-def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Effects]]) -> AskUser:
+def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Assessment]]) -> AskUser:
     """One card for the step's destructive calls: every effect in full, and what undo can and cannot do."""
     effects = [e for _, e in calls]
     count = len(effects)
@@ -241,7 +243,7 @@ def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Effects]]) ->
     else:
         truth = "Map changes can be undone in the chat; changes to files and stores cannot."
     details = tuple(line for e in effects
-                    for line in ((f"{e.action}:",) if count > 1 and e.action else ()) + e.lines)
+                    for line in ((f"{e.action}:",) if count > 1 and e.action else ()) + e.effects)
     return AskUser(request_id=f"confirm-{call_id}", question=f"{question} {truth}", options=(RUN_IT, DONT),
                    details=details)
 

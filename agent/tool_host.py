@@ -18,9 +18,9 @@ import jsonschema
 from mcp import Client
 from mcp_types import ElicitResult
 
-log = logging.getLogger(__name__)
+from .safety import ASSESSMENT_KEY, GRANT_KEY, PREFLIGHT_KEY, Assessment
 
-PREFLIGHT_KEY, ASSESSMENT_KEY = "stacgis/preflight", "stacgis/assessment"  # tools.confirmation's protocol
+log = logging.getLogger(__name__)
 
 
 class ToolHostError(Exception):
@@ -44,7 +44,9 @@ class ToolHost:
         self._client: Client | None = None
         self._owner: asyncio.Task | None = None
         self._closing: asyncio.Event | None = None  # made in start(): bound to the running loop
-        self._approved_calls = 0  # calls the user approved, in flight: their confirmation question is answered yes
+        # the server's confirmation gate (tools.confirmation), in this process: it assesses calls and grants approvals
+        self._gate = next((m for m in getattr(server, "middleware", ()) if getattr(m, "answers_preflight", False)),
+                          None)
 
     @property
     def started(self) -> bool:
@@ -132,35 +134,33 @@ class ToolHost:
             problems.append(f"{where}: {err.message}")
         return problems
 
-    async def call(self, name: str, arguments: dict[str, Any], approved: bool = False,
+    async def call(self, name: str, arguments: dict[str, Any], cleared: bool = False,
                    progress: Any = None) -> ToolOutcome:
-        """`approved`: the user said yes to this call in the chat; the server's confirmation gets that answer.
+        """`cleared`: the gate has judged this exact call and it may run (it needed no OK, or the user gave
+        it in the chat), so it carries the gate's one-time grant and is not judged again.
         `progress(done, total, message)` receives the tool's MCP progress notifications."""
         client = self._require()
-        self._approved_calls += approved
-        try:
-            result = await client.call_tool(name, arguments, progress_callback=progress)
-        finally:
-            self._approved_calls -= approved
+        meta = {GRANT_KEY: self._gate.grant(name, arguments)} if cleared and self._gate is not None else None
+        result = await client.call_tool(name, arguments, progress_callback=progress, meta=meta)
         return outcome_of(result, name)
 
     @property
     def assesses_calls(self) -> bool:
         """Whether the server can say what a call would do before it runs (tools.confirmation)."""
-        return any(getattr(m, "answers_preflight", False) for m in getattr(self.server, "middleware", ()))
+        return self._gate is not None
 
-    async def assess(self, name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
-        """{"destructive", "effects", "undoable"} for this exact call, without running it; None if unknown."""
+    async def assess(self, name: str, arguments: dict[str, Any]) -> Assessment | None:
+        """What this exact call would do, without running it; None if the server cannot say."""
         if not self.assesses_calls:
             return None
         result = await self._require().call_tool(name, arguments, meta={PREFLIGHT_KEY: True})
         assessment = (result.meta or {}).get(ASSESSMENT_KEY)
-        return assessment if isinstance(assessment, dict) else None
+        return Assessment.from_dict(assessment) if isinstance(assessment, dict) else None
 
     async def _answer_confirmation(self, _context: Any, _params: Any) -> ElicitResult:
-        # Non-read calls run one at a time (ToolCallRunner), so an approved one in flight is the one asking.
-        if self._approved_calls > 0:
-            return ElicitResult(action="accept", content={"confirm": True})
+        # A question reaches the dock only for a call sent without the user's approval (its grant): the
+        # dock never says yes on its own.
+        log.warning("the tool server asked to confirm a call the user had not approved; declined")
         return ElicitResult(action="decline")
 
     def _require(self) -> Client:

@@ -6,8 +6,14 @@ A tool family registers an assessor for every destructive tool, and for one whos
 arguments (Processing: an algorithm that empties a table is destructive, a buffer into the plugin's output
 folder is not); it says in words read from the real state what the call would do ("Remove layer 'parcels'
 (4 features) from the project"). A tool without one is judged by its annotation and described by its name
-(tests/qgis/test_confirmation_cards.py fails for a destructive tool of the plugin that has none). A call carrying `_meta["stacgis/preflight"]` is assessed
-and not run: the dock asks once for all destructive calls of a step, then answers each elicitation.
+(tests/qgis/test_confirmation_cards.py fails for a destructive tool of the plugin that has none).
+
+The dock crosses the in-process boundary with each call's assessment once: a call carrying
+`_meta[PREFLIGHT_KEY]` is assessed and not run, so the dock can ask once for all destructive calls of a
+step; the call it then sends carries `_meta[GRANT_KEY]`, a one-time grant the dock got from this gate for
+exactly that call (`grant`, a Python method of the in-process server, never reachable over MCP) once it
+needed no OK or the user gave it, and runs without being judged or asked again. An unknown or mismatched
+grant is refused. Every other caller's call, an outside client's above all, is judged here.
 
 Works on both protocol generations: 2026-07-28 clients get an `InputRequiredResult` carrying the
 question and retry with the answer; handshake-era clients are asked over the session back-channel.
@@ -19,7 +25,7 @@ import hashlib
 import json
 import logging
 import re
-from dataclasses import dataclass
+import secrets
 from typing import Any, Awaitable, Callable
 
 from mcp.shared.exceptions import NoBackChannelError
@@ -32,30 +38,24 @@ from mcp_types import (
     TextContent,
 )
 
-from ..agent.safety import Safety, tool_policy_meta, tool_safety
+from ..agent.safety import (
+    ASSESSMENT_KEY,
+    GRANT_KEY,
+    PREFLIGHT_KEY,
+    Assessment,
+    Safety,
+    tool_policy_meta,
+    tool_safety,
+)
 
 log = logging.getLogger(__name__)
 
 QUESTION_KEY = "confirm_destructive"
-PREFLIGHT_KEY = "stacgis/preflight"
-ASSESSMENT_KEY = "stacgis/assessment"
+MAX_GRANTS = 64  # grants not used yet; the oldest go first (a dock asks for one just before its call)
 FOLD_WIDTH = 100  # long values are folded into lines of this width, never cut
 SCHEMA = {"type": "object", "properties": {"confirm": {"type": "boolean", "title": "Go ahead",
                                                        "description": "Run the action(s) listed above"}},
           "required": ["confirm"]}
-
-
-@dataclass(frozen=True)
-class Assessment:
-    """What one call would do: `effects` are full sentences ("empties table roads in file /data/a.gpkg")."""
-    destructive: bool
-    effects: tuple[str, ...] = ()
-    undoable: bool = False  # the chat's Undo (undo_last_turn) brings it back
-    action: str = ""  # the call in the analyst's words ("Buffer 'parcels' by 10 m"); "" = the tool's name
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"destructive": self.destructive, "effects": list(self.effects), "undoable": self.undoable,
-                "action": self.action}
 
 
 Assessor = Callable[[dict[str, Any]], Awaitable[Assessment]]
@@ -127,6 +127,16 @@ class ConfirmDestructiveMiddleware:
     def __init__(self, server: Any) -> None:
         self.server = server
         self._tools: dict[str, Any] | None = None
+        self._grants: dict[str, str] = {}  # one-time token -> fingerprint of the call it approves
+
+    def grant(self, name: str, arguments: dict[str, Any]) -> str:
+        """A one-time token for `_meta[GRANT_KEY]` of exactly this call, which the dock judged through this
+        gate: it needed no OK, or the dock's user gave it."""
+        token = secrets.token_urlsafe(24)
+        self._grants[token] = _fingerprint(name, arguments)
+        while len(self._grants) > MAX_GRANTS:
+            self._grants.pop(next(iter(self._grants)))
+        return token
 
     async def assess(self, name: str, arguments: dict[str, Any]) -> Assessment:
         assessor = getattr(self.server, "_stacgis_assessors", {}).get(name)
@@ -146,6 +156,11 @@ class ConfirmDestructiveMiddleware:
             return await call_next(ctx)
         params = ctx.params or {}
         name, arguments = str(params.get("name")), params.get("arguments") or {}
+        token = (params.get("_meta") or {}).get(GRANT_KEY)
+        if token is not None:  # judged (and approved where needed) in the dock: not judged again
+            if self._grants.pop(str(token), None) == _fingerprint(name, arguments):
+                return await call_next(ctx)
+            return _refused(f"Refused '{name}': its grant does not match this call; send it again.")
         try:
             assessment = await self.assess(name, arguments)
         except Exception as exc:  # a call that cannot be judged is not run

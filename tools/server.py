@@ -14,8 +14,9 @@ from typing import Any, AsyncIterator, Iterable
 
 from mcp.server.mcpserver import MCPServer
 
+from ..agent.safety import PREFLIGHT_KEY
 from .analysis import charts, collection_stats, raster_tools, vector_tools, zonal_change
-from .confirmation import PREFLIGHT_KEY, ConfirmDestructiveMiddleware
+from .confirmation import ConfirmDestructiveMiddleware
 from .deps import ToolDeps
 from .outside.heavy_calls import HeavyCallLimit
 from .session import discovery, knowledge, mcp_prompts, memory_tools, resources

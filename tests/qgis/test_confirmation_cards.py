@@ -51,7 +51,7 @@ async def card(host: ToolHost, *calls: tuple[str, dict]):
     """The card the dock shows for these calls of one step, judged by the server as in a real turn."""
     runner = ToolCallRunner(host, Policy.from_tools(host.tools.values()), None, lambda _e: None, None)
     tool_calls = [ToolCall(f"c{i}", name, args) for i, (name, args) in enumerate(calls)]
-    judged = [(call, await runner._effects(call)) for call in tool_calls]
+    judged = [(call, (await runner._effects(call))[0]) for call in tool_calls]
     assert all(effects.destructive for _, effects in judged)
     return confirmation_request("c0", judged)
 
@@ -78,7 +78,7 @@ async def test_removing_a_memory_layer_names_it_with_its_features_and_undo_reall
     assert [lyr.name() for lyr in QgsProject.instance().mapLayers().values()] == ["cities"]  # judging ran nothing
 
     deps.turn_history.begin_turn("turn-1")
-    assert (await host.call("remove_layer", {"layer": "cities"}, approved=True)).ok
+    assert (await host.call("remove_layer", {"layer": "cities"}, cleared=True)).ok
     deps.turn_history.end_turn()
     assert QgsProject.instance().mapLayersByName("cities") == []
     assert (await host.call("undo_last_turn", {})).ok  # what the card promised
