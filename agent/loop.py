@@ -33,9 +33,9 @@ from .stores.base import MemoryStore, SessionStore
 from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
 from .tool_ranking import ToolSelector, ToolText
-from .visible_tools import ToolSet
 from .turn import ProtocolNotices, TurnPorts, TurnRunner, TurnState
 from .turn_stats import PromptCache
+from .visible_tools import ToolSet
 
 log = logging.getLogger(__name__)
 _END = object()

@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from .permissions import Policy
     from .tool_host import ToolHost
     from .tool_ranking import ToolSelector
-    from .visible_tools import ToolSet
     from .turn_stats import PromptCache
+    from .visible_tools import ToolSet
 
 log = logging.getLogger(__name__)
 

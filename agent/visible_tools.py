@@ -25,9 +25,9 @@ direct call (bench/bench_first_prompt.py prints tokens and tool choice before an
 
 from __future__ import annotations
 
-import logging
 import copy
 import json
+import logging
 import re
 from typing import Any, Awaitable, Callable, Iterable, Mapping, Sequence
 

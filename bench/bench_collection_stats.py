@@ -31,9 +31,9 @@ from stacgis_agent.tools.deps import ToolDeps  # noqa: E402
 from stacgis_agent.tools.stac.search import ItemSearch  # noqa: E402
 from stacgis_agent.tools.stac.timeutil import normalise_interval  # noqa: E402
 from testkit.servers.cog_server import CogServer  # noqa: E402
+from testkit.servers.stac_api import StacApi, collection_doc  # noqa: E402
 from testkit.worlds.cogs import write_cog  # noqa: E402
 from testkit.worlds.collection_world import transformer  # noqa: E402
-from testkit.servers.stac_api import StacApi, collection_doc  # noqa: E402
 
 ROOT = HERE.parent / ".build" / "bench-collection"
 EPSG = 32631

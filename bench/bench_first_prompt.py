@@ -23,7 +23,6 @@ Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_first_prompt.py [--m
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import os
 import subprocess

@@ -24,8 +24,8 @@ from osgeo import gdal, osr  # noqa: E402
 
 import conftest  # noqa: E402,F401 - makes `stacgis_agent` and `testkit` importable
 from stacgis_agent.agent.config import Settings  # noqa: E402
-from stacgis_agent.tools.engine import raster_reads  # noqa: E402
 from stacgis_agent.tools.deps import ToolDeps  # noqa: E402
+from stacgis_agent.tools.engine import raster_reads  # noqa: E402
 from stacgis_agent.tools.server import build_server  # noqa: E402
 from testkit.servers.cog_server import CogServer  # noqa: E402
 

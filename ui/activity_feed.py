@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from qgis.PyQt.QtCore import QRect, QSize, Qt
+from qgis.PyQt.QtCore import QSize, Qt
 from qgis.PyQt.QtGui import QBrush, QColor, QFont, QFontMetrics, QTextLayout, QTextOption
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,

@@ -8,9 +8,9 @@ import gc
 
 import pytest
 
-from testkit.worlds.e2e_world import lyon_world
-from testkit.qgis_drivers.plugin_loader import dock_into_main_window, forget_loop, load_plugin, unload_plugin
 from testkit.llm.reactive_emulator import ReactiveEmulator
+from testkit.qgis_drivers.plugin_loader import dock_into_main_window, forget_loop, load_plugin, unload_plugin
+from testkit.worlds.e2e_world import lyon_world
 
 
 @pytest.fixture(autouse=True)

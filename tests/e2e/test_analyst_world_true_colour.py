@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from qgis.core import QgsProject, QgsRasterLayer, QgsRectangle, QgsVectorLayer
 
-from testkit.qgis_drivers.analyst_view import chat, layer_tree
-from testkit.worlds.analyst_world import LYON_TILE, PIXEL_M, SIZE, analyst_world
-from testkit.servers.canvas_servers import gdal_test_config
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.llm.reactive_emulator import tool_results
+from testkit.qgis_drivers.analyst_view import chat, layer_tree
+from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.qgis_drivers.rendered_pixels import render
+from testkit.servers.canvas_servers import gdal_test_config
+from testkit.worlds.analyst_world import LYON_TILE, PIXEL_M, SIZE, analyst_world
 
 LYON = [4.80, 45.73, 4.87, 45.79]
 

@@ -8,8 +8,8 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 from qgis.PyQt.QtWidgets import QApplication
 
-from testkit.qgis_drivers.analyst_view import chat, dock_status, feed, status_lines
 from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.analyst_view import chat, dock_status, feed, status_lines
 from testkit.qgis_drivers.plugin_driver import process_until, run_coroutine, wait_turn
 
 

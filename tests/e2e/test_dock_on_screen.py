@@ -14,10 +14,10 @@ from qgis.PyQt.QtTest import QTest
 
 from stacgis_agent.ui.activity_feed import ERROR_COLOR
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
-from testkit.qgis_drivers.analyst_view import dock_status, feed, status_lines
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.llm.reactive_emulator import tool_messages
+from testkit.qgis_drivers.analyst_view import dock_status, feed, status_lines
+from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.qgis_drivers.screen_checks import clipped_texts, outside_parent, save_shot, show_dock_at
 from testkit.servers.loopback import free_port
 

@@ -10,8 +10,8 @@ from qgis.PyQt.QtTest import QTest
 
 from stacgis_agent.agent.events import Done, ToolProgress, ToolStart
 from stacgis_agent.ui.export_paths import file_name_for
-from testkit.qgis_drivers.analyst_view import feed
 from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.analyst_view import feed
 from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 
 

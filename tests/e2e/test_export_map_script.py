@@ -12,8 +12,8 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 from qgis.PyQt.QtWidgets import QFileDialog
 
-from testkit.qgis_drivers.analyst_view import chat
 from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.analyst_view import chat
 from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 
 

@@ -10,11 +10,11 @@ import httpx
 import pytest
 from qgis.core import QgsProject
 
-from testkit.qgis_drivers.analyst_view import chat, feed, saved_events, saved_sessions
-from testkit.servers.faulty_stac import FaultyStac
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.llm.reactive_emulator import tool_messages
+from testkit.qgis_drivers.analyst_view import chat, feed, saved_events, saved_sessions
+from testkit.qgis_drivers.plugin_driver import send, wait_turn
+from testkit.servers.faulty_stac import FaultyStac
 from testkit.servers.loopback import free_port
 
 SEARCH = ("search_items", {"collections": ["scenes"], "limit": 5})

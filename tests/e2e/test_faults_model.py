@@ -8,8 +8,8 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
-from testkit.qgis_drivers.analyst_view import chat, dock_status, feed, saved_events, status_lines
 from testkit.llm.ollama_emulator import OllamaEmulator, Turn
+from testkit.qgis_drivers.analyst_view import chat, dock_status, feed, saved_events, status_lines
 from testkit.qgis_drivers.plugin_driver import process_until, run_coroutine, send, wait_turn
 from testkit.servers.loopback import free_port
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import redis as redis_client
 
-from testkit.qgis_drivers.analyst_view import chat, dock_status, feed, saved_events
 from testkit.llm.ollama_emulator import Turn
-from testkit.servers.pg_server import own_pg
+from testkit.qgis_drivers.analyst_view import chat, dock_status, feed, saved_events
 from testkit.qgis_drivers.plugin_driver import process_until, run_coroutine, send, wait_turn
+from testkit.servers.pg_server import own_pg
 from testkit.servers.redis_server import own_redis
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from qgis.core import QgsLocator, QgsLocatorContext, QgsLocatorResult
 
-from testkit.qgis_drivers.analyst_view import chat
 from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.analyst_view import chat
 from testkit.qgis_drivers.plugin_driver import process_until, wait_turn
 
 

@@ -9,10 +9,10 @@ import json
 import pytest
 from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject, QgsVectorLayer
 
-from testkit.qgis_drivers.analyst_view import chat, layers_named
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.llm.reactive_emulator import tool_messages, tool_results
+from testkit.qgis_drivers.analyst_view import chat, layers_named
+from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.qgis_drivers.screen_checks import clipped_texts, save_shot, show_dock_at
 
 NDVI = {"collection": "demo-ndvi", "item_id": "demo-ndvi-2025-06-15"}
@@ -95,6 +95,7 @@ def test_undo_puts_the_layer_away_and_the_view_back(plugin, emu, qgis_iface):
     assert canvas.extent() != tokyo
     from qgis.PyQt.QtCore import Qt
     from qgis.PyQt.QtTest import QTest
+
     from testkit.qgis_drivers.plugin_driver import process_until
 
     answer = plugin.runtime.panel.conversation.bubbles()[-1]

@@ -13,10 +13,10 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
-from testkit.qgis_drivers.analyst_view import chat
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.llm.reactive_emulator import tool_messages
+from testkit.qgis_drivers.analyst_view import chat
+from testkit.qgis_drivers.plugin_driver import send, wait_turn
 
 LYON = (4.835, 45.764)
 FOOTPRINT_CENTRE = (5.95, 45.75)

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from qgis.core import QgsProject
 
-from testkit.qgis_drivers.analyst_view import chat, feed
-from testkit.worlds.collection_world import COLLECTION, DATES, expected_ndvi, served_collection_world
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.llm.reactive_emulator import tool_results
+from testkit.qgis_drivers.analyst_view import chat, feed
+from testkit.qgis_drivers.plugin_driver import send, wait_turn
+from testkit.worlds.collection_world import COLLECTION, DATES, expected_ndvi, served_collection_world
 
 pytestmark = pytest.mark.server
 

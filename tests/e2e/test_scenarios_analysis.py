@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from qgis.core import QgsProject
 
-from testkit.qgis_drivers.analyst_view import chat, feed, saved_events, saved_sessions
-from testkit.worlds.e2e_world import DATES, INDEX_NODATA, LYON_BBOX
 from testkit.llm.ollama_emulator import Turn
-from testkit.servers.pg_server import shared_pg
-from testkit.qgis_drivers.plugin_driver import run_coroutine, send, wait_turn
 from testkit.llm.reactive_emulator import tool_results
+from testkit.qgis_drivers.analyst_view import chat, feed, saved_events, saved_sessions
+from testkit.qgis_drivers.plugin_driver import run_coroutine, send, wait_turn
+from testkit.servers.pg_server import shared_pg
 from testkit.servers.redis_server import shared_redis
+from testkit.worlds.e2e_world import DATES, INDEX_NODATA, LYON_BBOX
 
 pytestmark = pytest.mark.server
 JUNE, JULY = "2024-06-01/2024-06-30", "2024-07-01/2024-07-31"

@@ -7,11 +7,18 @@ import numpy as np
 import pytest
 from qgis.core import QgsFeature, QgsGeometry, QgsProject, QgsRasterLayer, QgsVectorLayer
 
-from testkit.qgis_drivers.analyst_view import chat, feed, layer_tree, saved_events, saved_sessions, show_lonlat
-from testkit.worlds.e2e_world import ALPS_BBOX, DATES, INDEX_NODATA, NORTH, PIXEL, WEST
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.llm.reactive_emulator import tool_results
+from testkit.qgis_drivers.analyst_view import (
+    chat,
+    feed,
+    layer_tree,
+    saved_events,
+    saved_sessions,
+    show_lonlat,
+)
+from testkit.qgis_drivers.plugin_driver import send, wait_turn
+from testkit.worlds.e2e_world import ALPS_BBOX, DATES, INDEX_NODATA, NORTH, PIXEL, WEST
 
 pytestmark = pytest.mark.server
 LYON = [4.80, 45.73, 4.87, 45.79]

@@ -12,11 +12,11 @@ from qgis.PyQt.QtCore import Qt, QTimer
 from qgis.PyQt.QtTest import QTest
 
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
-from testkit.qgis_drivers.analyst_view import chat, feed, saved_events, status_lines
-from testkit.servers.faulty_stac import FaultyStac
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.llm.reactive_emulator import tool_messages
+from testkit.qgis_drivers.analyst_view import chat, feed, saved_events, status_lines
+from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
+from testkit.servers.faulty_stac import FaultyStac
 
 
 def _add_layers(*names: str) -> None:

@@ -22,12 +22,12 @@ from qgis.PyQt.QtTest import QTest
 
 from stacgis_agent.tools.outside.http_endpoint import load_or_create_token
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
-from testkit.qgis_drivers.analyst_view import chat
-from testkit.worlds.e2e_world import INJECTION
 from testkit.llm.ollama_emulator import Turn
-from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.llm.reactive_emulator import tool_messages, tool_results
+from testkit.qgis_drivers.analyst_view import chat
+from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.servers.loopback import free_port
+from testkit.worlds.e2e_world import INJECTION
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}

@@ -9,8 +9,8 @@ import gc
 from qgis.core import QgsApplication
 
 from stacgis_agent.host.settings_store import store_secret
-from testkit.qgis_drivers.analyst_view import chat
 from testkit.llm.ollama_emulator import OllamaEmulator, Turn
+from testkit.qgis_drivers.analyst_view import chat
 from testkit.qgis_drivers.plugin_driver import send, wait_turn
 from testkit.servers.loopback import free_port
 

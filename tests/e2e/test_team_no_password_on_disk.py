@@ -14,8 +14,8 @@ import redis as redis_client
 from qgis.core import QgsApplication, QgsSettings
 
 from stacgis_agent.host.settings_store import PREFIX, store_secret
-from testkit.qgis_drivers.analyst_view import chat, feed
 from testkit.llm.ollama_emulator import Turn
+from testkit.qgis_drivers.analyst_view import chat, feed
 from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.qgis_drivers.plugin_loader import unload_plugin
 from testkit.servers.secured_servers import new_password, password_pg, password_redis

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from starlette.routing import Mount
 
-from stacgis_agent.tools.engine import dask_runner, stats_worker
 from stacgis_agent.tools.analysis.collection_stats import compute
+from stacgis_agent.tools.engine import dask_runner, stats_worker
 from testkit.servers.cog_server import CogServer
 from testkit.worlds.collection_world import SlowFiles, make_collection_world
 

@@ -15,8 +15,8 @@ from stacgis_agent.tools.engine.raster_reads import gdal_options, open_raster
 from stacgis_agent.tools.stac.access import CatalogSecrets
 from stacgis_agent.tools.stac.catalogs import CatalogRegistry
 from stacgis_agent.tools.stac.search import ItemSearch
-from testkit.worlds.cogs import write_cog
 from testkit.servers.redirect_attacker import AttackerHost, RedirectingCatalog
+from testkit.worlds.cogs import write_cog
 
 API_KEY = "team-api-key-7f3a"
 S3_KEY_ID, S3_SECRET = "AKIATEAMKEY0001", "team-s3-secret-9b2c"

@@ -25,8 +25,8 @@ from stacgis_agent.agent.loop import AgentLoop
 from stacgis_agent.agent.map_context import MapContext
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.servers.canvas_servers import canvas_deps
 from testkit.llm.llama_server import MODEL_NAME
+from testkit.servers.canvas_servers import canvas_deps
 
 NUM_CTX = 4096
 

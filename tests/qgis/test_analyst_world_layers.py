@@ -21,6 +21,9 @@ from qgis.PyQt.QtCore import Qt
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
+from testkit.qgis_drivers.rendered_pixels import render
+from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
+from testkit.servers.mcp_calls import OneShotClient
 from testkit.worlds.analyst_world import (
     LYON_TILE,
     NODATA_BLOCK,
@@ -32,9 +35,6 @@ from testkit.worlds.analyst_world import (
     SIZE,
     analyst_world,
 )
-from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
-from testkit.servers.mcp_calls import OneShotClient
-from testkit.qgis_drivers.rendered_pixels import render
 
 LYON_DAY1 = "S2_31TFL_20250912"
 

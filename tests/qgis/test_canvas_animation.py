@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from qgis.PyQt.QtCore import QDateTime
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsDateTimeRange,
@@ -13,6 +12,7 @@ from qgis.core import (
     QgsRectangle,
     QgsTemporalNavigationObject,
 )
+from qgis.PyQt.QtCore import QDateTime
 from qgis.PyQt.QtGui import QImage
 
 from stacgis_agent.agent.config import DEMO_CATALOG

@@ -13,8 +13,8 @@ from qgis.core import QgsProject
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
-from testkit.worlds.collection_world import COLLECTION, DATES, NODATA, OFFSET, SCALE, served_collection_world
 from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.collection_world import COLLECTION, DATES, NODATA, OFFSET, SCALE, served_collection_world
 
 
 @pytest.fixture(scope="module")

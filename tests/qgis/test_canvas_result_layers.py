@@ -11,8 +11,8 @@ from qgis.core import QgsProject, QgsSingleBandPseudoColorRenderer
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
-from testkit.worlds.cogs import write_cog
 from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.cogs import write_cog
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from qgis.PyQt.QtCore import Qt
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
+from testkit.qgis_drivers.rendered_pixels import render
 from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
 from testkit.servers.cog_server import CogServer
 from testkit.servers.mcp_calls import OneShotClient
-from testkit.qgis_drivers.rendered_pixels import render
 from testkit.worlds.stac_corpus import corpus_item, item_collection_file, localise, static_catalog
 
 WIDTH = HEIGHT = 90  # the COGs are square: the whole image fills the render

@@ -16,7 +16,14 @@ from qgis.core import (
 
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
-from testkit.qgis_drivers.canvas_fixtures import NDVI_NODATA, SCL_CLASSES, SERIES_DATES, TILE_DEG, TILES_NORTH, TILES_WEST
+from testkit.qgis_drivers.canvas_fixtures import (
+    NDVI_NODATA,
+    SCL_CLASSES,
+    SERIES_DATES,
+    TILE_DEG,
+    TILES_NORTH,
+    TILES_WEST,
+)
 from testkit.servers.canvas_servers import canvas_deps, canvas_stac, gdal_test_config
 from testkit.servers.mcp_calls import OneShotClient
 

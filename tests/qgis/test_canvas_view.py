@@ -28,8 +28,8 @@ from stacgis_agent.tools.server import build_server
 from stacgis_agent.ui.activity_feed import ActivityFeed
 from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
 from testkit.servers.canvas_servers import canvas_deps
-from testkit.worlds.cogs import write_cog
 from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.cogs import write_cog
 
 
 @pytest.fixture

@@ -17,11 +17,11 @@ from stacgis_agent.host.settings_store import store_secret
 from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.servers.basic_auth_front import BasicAuthFront
 from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
+from testkit.servers.basic_auth_front import BasicAuthFront
 from testkit.servers.canvas_servers import gdal_test_config
-from testkit.servers.mcp_calls import OneShotClient
 from testkit.servers.loopback import server_missing
+from testkit.servers.mcp_calls import OneShotClient
 from testkit.servers.stac_api import StacApi, StacApiUnavailable
 
 USER, PASSWORD = "analyst", "c0rrect-h0rse"

@@ -25,9 +25,9 @@ from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
 from testkit.servers.canvas_servers import gdal_test_config
+from testkit.servers.loopback import free_port
 from testkit.servers.mcp_calls import OneShotClient
 from testkit.servers.protected_cogs import ProtectedCogServer
-from testkit.servers.loopback import free_port
 from testkit.worlds.stac_fixtures import write_static_catalog
 
 EDL_TOKEN = "eyJ0eXAiOiJKV1QiLCJvcmlnaW4iOiJFYXJ0aGRhdGEgTG9naW4ifQ.payload.sig"

@@ -23,8 +23,8 @@ from stacgis_agent.plugin import StacGisAgentPlugin
 from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 from testkit.qgis_drivers.plugin_driver import process_until
 from testkit.qgis_drivers.plugin_loader import dock_into_main_window, forget_loop, unload_plugin
-from testkit.worlds.probe_wheel import NAME, build_probe_wheel
 from testkit.qgis_drivers.qgis_host import QgisHost
+from testkit.worlds.probe_wheel import NAME, build_probe_wheel
 from testkit.worlds.wheelhouse import wheelhouse
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,10 +15,10 @@ from qgis.core import QgsProject, QgsRasterLayer
 
 from stacgis_agent.tools.canvas import family, stac_layers
 from stacgis_agent.tools.server import build_server
-from testkit.worlds.analyst_world import _utm_to_lonlat, write_geotiff, write_static_catalog
 from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
 from testkit.servers.cog_server import CogServer
 from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.analyst_world import _utm_to_lonlat, write_geotiff, write_static_catalog
 
 SIZE, PIXEL, ORIGIN = 1024, 10.0, (600_000.0, 5_100_000.0)  # 256-px blocks: overviews of 512 and 256 px
 

@@ -17,8 +17,8 @@ from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.tools.canvas.processing_provider import StacGisProvider
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
-from testkit.worlds.collection_world import COLLECTION, DATES, served_collection_world
 from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.collection_world import COLLECTION, DATES, served_collection_world
 
 
 @pytest.fixture(scope="module")
@@ -170,8 +170,8 @@ async def test_a_chat_exported_as_a_model_runs_in_processing_and_rebuilds_its_nu
 def _show_in_the_modeler(model, step_title: str) -> None:
     """Opens the model in QGIS's own Graphical Modeler dialog; its canvas shows the step by its title.
     With STACGIS_SCREENSHOTS=<folder> it also saves a picture of the dialog there (the README's)."""
-    from qgis.PyQt.QtWidgets import QApplication, QGraphicsTextItem
     from processing.modeler.ModelerDialog import ModelerDialog
+    from qgis.PyQt.QtWidgets import QApplication, QGraphicsTextItem
 
     dialog = ModelerDialog.create(model) if hasattr(ModelerDialog, "create") else ModelerDialog(model)
     dialog.resize(1100, 620)

@@ -13,8 +13,8 @@ from qgis.PyQt.QtCore import QTimer
 from stacgis_agent.agent.config import Settings
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.outside.http_endpoint import McpHttpEndpoint, load_or_create_token
-from testkit.worlds.cogs import write_cog
 from testkit.servers.stac_api import free_port
+from testkit.worlds.cogs import write_cog
 
 
 def test_outside_client_is_served_on_the_qt_loop_without_blocking_it(qloop, tmp_path):

@@ -9,9 +9,9 @@ from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsProject, QgsRaster
 from stacgis_agent.agent.config import Settings
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.worlds.cogs import write_cog
-from testkit.servers.mcp_calls import OneShotClient
 from testkit.llm.ollama_replies import embed_text
+from testkit.servers.mcp_calls import OneShotClient
+from testkit.worlds.cogs import write_cog
 
 PARCELS = [  # name, population, description, lon/lat square (west, south, size)
     ("Vignes", 120, "vineyards and wine cellars on the hills", (4.80, 45.70, 0.02)),

@@ -16,9 +16,9 @@ from stacgis_agent.host.settings_store import store_secret
 from stacgis_agent.tools.stac.catalog_check import check_catalog_access
 from stacgis_agent.ui.settings_dialog import SettingsDialog
 from testkit.llm.ollama_emulator import OllamaEmulator
+from testkit.servers.loopback import free_port
 from testkit.servers.pg_server import shared_pg
 from testkit.servers.redis_server import shared_redis
-from testkit.servers.loopback import free_port
 
 
 @pytest.fixture

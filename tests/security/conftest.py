@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from testkit.qgis_drivers.qgis_host import Running, start_host
-from testkit.worlds.security_world import make_world
 from testkit.servers.loopback import free_port
+from testkit.worlds.security_world import make_world
 
 
 @pytest.fixture(scope="module")

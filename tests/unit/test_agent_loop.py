@@ -11,8 +11,8 @@ from stacgis_agent.agent.events import Content, Done, Thinking, ToolError, ToolR
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
 from stacgis_agent.agent.system_prompt import CONTINUE
 from testkit.llm.agent_harness import chat_tools, harness_factory, kinds
-from testkit.servers.inmemory_stores import InMemoryMemoryStore, InMemorySessionStore
 from testkit.llm.ollama_emulator import Turn
+from testkit.servers.inmemory_stores import InMemoryMemoryStore, InMemorySessionStore
 
 LYON = [4.77, 45.70, 4.90, 45.80]
 

@@ -15,9 +15,9 @@ import pytest_asyncio
 
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
 from testkit.llm.agent_harness import chat_tools, harness_factory
-from testkit.servers.inmemory_stores import InMemoryMemoryStore
 from testkit.llm.ollama_emulator import Turn
 from testkit.llm.prompt_prefix import common_prefix
+from testkit.servers.inmemory_stores import InMemoryMemoryStore
 
 TEMPLATE = jinja2.Environment().from_string(
     (Path(__file__).resolve().parents[1] / "data" / "qwen_chat_template.jinja").read_text())

@@ -15,9 +15,9 @@ from stacgis_agent.agent.llm.types import ChatOptions
 from stacgis_agent.agent.loop import AgentLoop
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.worlds import stac_fixtures
 from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 from testkit.servers.stac_api import collection_doc
+from testkit.worlds import stac_fixtures
 
 
 @pytest.fixture

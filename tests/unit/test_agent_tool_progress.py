@@ -8,8 +8,8 @@ from mcp.server.mcpserver import Context
 
 from stacgis_agent.agent.events import ToolProgress, ToolResult, ToolStart, event_to_dict
 from testkit.llm.agent_harness import harness_factory
-from testkit.servers.inmemory_stores import InMemorySessionStore
 from testkit.llm.ollama_emulator import Turn
+from testkit.servers.inmemory_stores import InMemorySessionStore
 
 
 @pytest_asyncio.fixture

@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.tools.analysis.raster_inputs import check_outside_source
 from stacgis_agent.tools.common import ToolInputError
 from stacgis_agent.tools.deps import ToolDeps
-from stacgis_agent.tools.analysis.raster_inputs import check_outside_source
 
 
 @pytest.fixture

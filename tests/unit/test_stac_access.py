@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.tools.analysis.raster_inputs import resolve_raster
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.engine.raster_reads import gdal_options
-from stacgis_agent.tools.analysis.raster_inputs import resolve_raster
 from stacgis_agent.tools.stac.access import CatalogAccess, CatalogSecrets, explain_read_failure
 from stacgis_agent.tools.stac.catalogs import CatalogRegistry
 from testkit.servers.cog_server import CogServer

@@ -8,8 +8,8 @@ import pytest
 from stacgis_agent.tools.canvas.stac_assets import choose_assets, true_colour_bands
 from stacgis_agent.tools.stac.bands import asset_bands
 from stacgis_agent.tools.stac.timeutil import item_times
-from testkit.worlds.stac_corpus import corpus_item
 from testkit.servers.stac_replay import load_session
+from testkit.worlds.stac_corpus import corpus_item
 
 
 def _naip() -> dict:

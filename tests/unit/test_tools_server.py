@@ -16,8 +16,8 @@ from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
 from stacgis_agent.tools.confirmation import ConfirmDestructiveMiddleware
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
-from testkit.servers.mcp_calls import OneShotClient
 from testkit.llm.ollama_replies import embed_text
+from testkit.servers.mcp_calls import OneShotClient
 
 EXPECTED_TOOLS = {
     "list_catalogs", "search_collections", "get_collection_info", "search_items", "get_item", "get_raster_info",

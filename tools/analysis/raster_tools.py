@@ -9,13 +9,13 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from ..engine import raster_reads
 from ..common import READ, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
+from ..engine import raster_reads
 from ..engine.gdal_scope import gdal_exceptions
-from .raster_inputs import resolve_raster
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
+from .raster_inputs import resolve_raster
 
 TIMESERIES_CONCURRENCY = 4
 MAX_TIMESERIES_ITEMS = 100

@@ -9,16 +9,16 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from ..engine import change_grid, raster_reads
 from ..common import READ, WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
+from ..engine import change_grid, raster_reads
 from ..engine.gdal_scope import gdal_exceptions
 from ..output_names import new_output_file
-from .raster_tools import Band, Source, run_gdal
-from .raster_inputs import resolve_raster
-from .selected_features import selected_geometry_lonlat
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
+from .raster_inputs import resolve_raster
+from .raster_tools import Band, Source, run_gdal
+from .selected_features import selected_geometry_lonlat
 
 MAX_ITEMS_PER_PERIOD = 20
 

@@ -10,13 +10,13 @@ from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import QgsRasterLayer
 
-from ..engine import collection_plan as plan
 from ..analysis.collection_stats import area_of
 from ..common import WRITE, ToolInputError, ok, policy
 from ..deps import ToolDeps
+from ..engine import collection_plan as plan
+from ..engine.index_formulas import INDICES
 from ..engine.index_geotiff import index_raster
 from ..output_names import new_output_file
-from ..engine.index_formulas import INDICES
 from ..stac.search import MAX_ITEMS, ItemSearch
 from ..stac.timeutil import normalise_interval
 from .project_access import add_to_project

@@ -17,8 +17,8 @@ from osgeo import gdal, osr
 
 from ..common import ToolInputError
 from ..engine.gdal_scope import gdal_exceptions
-from ..output_names import safe_component
 from ..engine.raster_reads import _crs_label, _dataset_srs, raster_bounds_lonlat
+from ..output_names import safe_component
 from ..stac.hrefs import gdal_path
 from .stac_assets import AssetChoice, split_time_series
 

@@ -18,10 +18,10 @@ from typing import Any
 
 from qgis.core import QgsApplication, QgsProject
 
+from ..analysis.raster_inputs import check_outside_source, may_read
 from ..common import ToolInputError
 from ..confirmation import Assessment
 from ..deps import ToolDeps
-from ..analysis.raster_inputs import check_outside_source, may_read
 from . import processing_allowlist as allow
 from .processing_outputs import Target, describe_on_disk, file_target, table_target
 from .processing_words import action_words, describe_layer

@@ -13,13 +13,13 @@ from typing import Any
 
 from qgis.core import QgsProcessingOutputLayerDefinition
 
+from ..analysis.raster_inputs import check_outside_source
 from ..common import ToolInputError
 from ..deps import ToolDeps
-from ..analysis.raster_inputs import check_outside_source
 from . import processing_allowlist as allow
-from .processing_outputs import file_target
 from .processing_effects import DEFAULT_EXTENSIONS, is_provider_uri, real_path, refuse_if_not_offered
 from .processing_inputs import LAYER_TYPES
+from .processing_outputs import file_target
 from .project_access import find_layer, project_of
 
 LOADED_FROM_TEXT = {"crs", "extent", "point"}  # QGIS reads a layer from a path given here

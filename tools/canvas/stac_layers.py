@@ -14,9 +14,9 @@ from pydantic import Field
 from qgis.core import QgsDateTimeRange, QgsLayerMetadata, QgsRasterLayer, QgsRasterLayerTemporalProperties
 from qgis.PyQt.QtCore import QDateTime, Qt
 
+from ..analysis.raster_inputs import check_outside_source
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
-from ..analysis.raster_inputs import check_outside_source
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
 from .footprints import load_footprints

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 from osgeo import gdal
 
-from . import raster_reads
 from ..common import ToolInputError
+from . import raster_reads
 
 MAX_CHANGE_PIXELS = 4_000_000
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from . import collection_plan as plan
 from ..common import ToolInputError
+from . import collection_plan as plan
 from .date_stats import mosaic_of
 from .index_bands import pick_index
 from .stats_runner import run_items

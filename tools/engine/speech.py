@@ -108,7 +108,6 @@ def place_names(known: Iterable[str]) -> list[str]:
 def requests(places: list[str]) -> Iterable[list[str]]:
     """Every template once per value of each slot (the slots vary together, so each value appears)."""
     for template in TEMPLATES:
-        slots = set(re.findall(r"\{(\w+)\}", template))
         width = PER_TEMPLATE  # each template weighs the same, with or without slots
         for k in range(width):
             text = template.format(i=SPOKEN_INDICES[k % len(SPOKEN_INDICES)], m=MONTHS[k % 12], m2=MONTHS[(k * 5 + 3) % 12],

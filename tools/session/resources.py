@@ -9,9 +9,9 @@ from mcp.server.mcpserver import MCPServer
 
 from ..common import ToolInputError
 from ..deps import ToolDeps
-from .memory_tools import hit_record
 from ..stac.summaries import collection_brief, collection_text
 from ..stac.untrusted import envelope
+from .memory_tools import hit_record
 
 MAX_COLLECTIONS_PER_CATALOG = 100
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..worlds.cogs import smooth_field, write_cog
 from ..servers.stac_api import collection_doc
+from ..worlds.cogs import smooth_field, write_cog
 
 TILE = 256
 PIXEL = 0.001

@@ -62,8 +62,8 @@ def main() -> int:
         assert layer.isValid(), spec_
         QgsProject.instance().addMapLayer(layer)
 
-    from testkit.qgis_drivers.analyst_view import chat, status_lines
     from testkit.llm.ollama_emulator import OllamaEmulator, Turn
+    from testkit.qgis_drivers.analyst_view import chat, status_lines
     from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
     from testkit.qgis_drivers.plugin_loader import load_plugin, unload_plugin
 

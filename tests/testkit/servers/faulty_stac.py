@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .cog_server import CogServer
 from ..worlds.cogs import write_cog
+from .cog_server import CogServer
 
 BBOX = [4.8, 45.7, 4.9, 45.8]
 

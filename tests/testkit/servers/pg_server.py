@@ -12,8 +12,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .pg_binaries import PgBinaries, missing_pgvector_hint, pgvector_binaries
 from .loopback import free_port, server_missing, wait_for_port
+from .pg_binaries import PgBinaries, missing_pgvector_hint, pgvector_binaries
 
 
 class PgServer:

@@ -8,9 +8,9 @@ import secrets
 import psycopg
 from psycopg import sql
 
+from .loopback import server_missing
 from .pg_server import PgServer, own_pg
 from .redis_server import RedisServer
-from .loopback import server_missing
 
 
 def new_password() -> str:

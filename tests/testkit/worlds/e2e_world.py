@@ -14,9 +14,9 @@ from typing import Iterator
 import numpy as np
 
 from ..servers.cog_server import CogServer
-from .cogs import smooth_field, write_cog
 from ..servers.loopback import server_missing
 from ..servers.stac_api import StacApi, StacApiUnavailable, collection_doc
+from .cogs import smooth_field, write_cog
 
 WEST, NORTH = 4.78, 45.81  # north-west corner of the Lyon tiles
 PIXEL = 0.001

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 from osgeo import gdal, osr
 
-from .cogs import write_cog
 from ..servers.stac_replay import CORPUS
+from .cogs import write_cog
 
 SIZE = 96
 _DTYPES = {"uint8": np.uint8, "uint16": np.uint16, "int16": np.int16, "float32": np.float32}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .cogs import smooth_field, write_cog
 from ..servers.stac_api import collection_doc
+from .cogs import smooth_field, write_cog
 
 ORIGIN = (5.0, 46.0)  # west, north
 PIXEL = 0.001
