@@ -64,7 +64,3 @@ PRESETS: tuple[CatalogPreset, ...] = (
                                                                     preset="static"),
                   "Type the catalog.json URL or a folder path, then Test."),
 )
-
-
-def preset(label: str) -> CatalogPreset:
-    return next(p for p in PRESETS if p.label == label)

@@ -12,8 +12,9 @@ import dataclasses
 import json
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping
+
+from .paths import resources_path
 
 
 @dataclass
@@ -39,7 +40,7 @@ class CatalogConfig:
         return cls(**{k: v for k, v in data.items() if k in known})
 
 
-DEMO_CATALOG = Path(__file__).resolve().parents[1] / "resources" / "demo_catalog" / "catalog.json"
+DEMO_CATALOG = resources_path("demo_catalog", "catalog.json")
 DEMO_CATALOG_NAME = "Demo (offline)"
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 PREFLIGHT_KEY = "stacgis/preflight"
 ASSESSMENT_KEY = "stacgis/assessment"
@@ -54,11 +54,6 @@ def tool_safety(tool: Any) -> Safety:
 def tool_policy_meta(tool: Any) -> dict[str, Any]:
     meta = _get(tool, "meta", "_meta") or {}
     return dict(meta.get("stacgis", {})) if isinstance(meta, dict) else {}
-
-
-def map_changing_tools(tools: Iterable[Any]) -> set[str]:
-    """Names of the tools (mcp Tool objects) that are not read-only, from their safety annotation."""
-    return {_get(tool, "name") for tool in tools if tool_safety(tool) is not Safety.READ}
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Sequence
 
-PROMPTS_DIR = Path(__file__).resolve().parents[1] / "resources" / "prompts"
+from .paths import resources_path
+
+PROMPTS_DIR = resources_path("prompts")
 
 ANSWER_NOW = ("This is your last step: do not call any tool. Answer the user now with what you have "
               "found so far, and say what is still missing.")

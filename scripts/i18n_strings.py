@@ -1,4 +1,4 @@
-"""The dock's translation catalogs: collects every tr("…") and translatable("…") literal of ui/*.py, plugin.py
+"""The dock's translation catalogs: collects every tr("…") and translatable("…") literal of ui/*.py, plugin/*.py
 and the agent/ modules that format text for the dock (read with ast, nothing imported) into
 i18n/stacgis_agent_<lang>.ts, keeping the translations already there.
 
@@ -29,7 +29,7 @@ AGENT_FILES = ("agent/turn_stats.py",)
 
 
 def source_files(repo: Path = REPO) -> list[Path]:
-    return (sorted((repo / "ui").glob("*.py")) + [repo / "plugin.py"]
+    return (sorted((repo / "ui").glob("*.py")) + sorted((repo / "plugin").glob("*.py"))
             + [repo / f for f in AGENT_FILES if (repo / f).is_file()])
 
 

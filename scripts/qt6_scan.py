@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT = ["plugin.py", "__init__.py", "ui", "host", "tools", "agent"]
+DEFAULT = ["plugin", "__init__.py", "ui", "host", "tools", "agent"]
 
 
 def _files(targets: list[str]):

@@ -142,7 +142,7 @@ class ChatPanel(QWidget):
         self.mic_button = QPushButton(tr("Speak"))
         self.mic_button.setCheckable(True)  # push to talk: pressed = listening, pressed again = recognise
         self.mic_button.setToolTip(tr("Speak a request (recognised on this computer); it lands in the box to check"))
-        self.mic_button.setVisible(False)  # until plugin.py hands the panel a voice input
+        self.mic_button.setVisible(False)  # until plugin/ hands the panel a voice input
         self.mic_button.toggled.connect(self._toggle_listening)
         self.voice = None
         self._voice_install_offered = False

@@ -2,7 +2,7 @@
 
 The widget never sends what it heard: the transcript lands in the box for the analyst to read and correct.
 Recognition runs in a worker thread (it takes a second or two), so the dock stays responsive; the function
-that recognises is handed in by plugin.py (the engine's pocketsphinx recogniser), as `transcribe(pcm, rate)`.
+that recognises is handed in by plugin/runtime.py (the engine's pocketsphinx recogniser), as `transcribe(pcm, rate)`.
 """
 
 from __future__ import annotations

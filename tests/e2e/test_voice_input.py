@@ -108,7 +108,7 @@ def test_without_a_microphone_or_recogniser_the_button_says_what_to_do(plugin):
     assert "pocketsphinx" in panel.stats.text() and panel.mic_button.text() == "Install voice input"
     assert not panel.mic_button.isChecked()
     QTest.mouseClick(panel.mic_button, Qt.MouseButton.LeftButton)
-    assert asked == [True]  # the next click installs it (plugin.py runs pip into the plugin's folder)
+    assert asked == [True]  # the next click installs it (plugin/runtime.py runs pip into the plugin's folder)
 
     ready = voice_input.PushToTalk(lambda pcm, rate: "zoom to lyon", parent=panel)
     panel.set_voice_input(ready)

@@ -155,7 +155,7 @@ async def test_bad_raster_input_gives_errors_the_model_can_act_on(client, cog_se
 async def test_a_huge_exact_read_is_refused_with_what_to_do(client, cog_server, monkeypatch):
     from stacgis_agent.tools.engine import raster_reads
 
-    monkeypatch.setattr(raster_reads, "MAX_EXACT_PIXELS", 500_000)  # the real limit is 40 M pixels
+    monkeypatch.setattr(raster_reads, "MAX_EXACT_PIXELS", 500_000)  # the real limit is 16 M pixels
     result = await client.call_tool("get_raster_statistics", {"source": cog_server.href(DEM), "exact": True})
     assert result.is_error and "too many for exact mode" in result.content[0].text
     result = await client.call_tool("get_raster_statistics", {"source": cog_server.href(DEM)})

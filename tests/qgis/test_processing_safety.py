@@ -5,81 +5,20 @@ after a refused call the file on disk is unchanged."""
 
 from __future__ import annotations
 
-import hashlib
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-import httpx
-import pytest
 from mcp import Client
-from mcp_types import ElicitResult
 from osgeo import gdal, ogr
 from qgis.core import QgsApplication, QgsProject, QgsVectorLayer
 
-from stacgis_agent.tools.canvas import family
-from stacgis_agent.tools.server import build_server
-from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
-from testkit.servers.canvas_servers import canvas_deps
+from testkit.qgis_drivers import processing_world
+from testkit.qgis_drivers.canvas_layers import dem_layer
+from testkit.qgis_drivers.processing_world import Outside, digest, rows_on_disk, write_gpkg
 
 ogr.UseExceptions()
 
 
-def write_gpkg(path: Path, table: str = "roads", rows: int = 3) -> Path:
-    source = ogr.GetDriverByName("GPKG").CreateDataSource(str(path))
-    layer = source.CreateLayer(table, geom_type=ogr.wkbPoint)
-    layer.CreateField(ogr.FieldDefn("name", ogr.OFTString))
-    for i in range(rows):
-        feature = ogr.Feature(layer.GetLayerDefn())
-        feature.SetField("name", f"road {i}")
-        feature.SetGeometry(ogr.CreateGeometryFromWkt(f"POINT ({5 + i} 45)"))
-        layer.CreateFeature(feature)
-    source = None
-    return path
-
-
-def rows_on_disk(path: Path, table: str = "roads") -> int:
-    source = ogr.Open(str(path))  # a fresh read of the file, not QGIS's cached layer
-    count = source.GetLayerByName(table).GetFeatureCount()
-    source = None
-    return count
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-class Outside:
-    """An outside MCP client on the in-process server: with no elicitation, or answering every question."""
-
-    def __init__(self, server, answer: str | None = None):
-        self.server, self.answer, self.asked = server, answer, []
-
-    async def _elicit(self, _context, params):
-        self.asked.append(params.message)
-        if self.answer == "accept":
-            return ElicitResult(action="accept", content={"confirm": True})
-        return ElicitResult(action="decline")
-
-    async def call(self, algorithm_id: str, parameters: dict, tool: str = "run_processing_algorithm"):
-        kwargs = {"elicitation_callback": self._elicit} if self.answer else {}
-        async with Client(self.server, **kwargs) as client:
-            return await client.call_tool(tool, {"algorithm_id": algorithm_id, "parameters": parameters})
-
-
-@pytest.fixture
-async def world(qgis_iface, qgis_new_project, qgis_processing, tmp_path):
-    data = tmp_path / "data"
-    data.mkdir()
-    roads = QgsVectorLayer(f"{write_gpkg(data / 'roads.gpkg')}|layername=roads", "roads", "ogr")
-    assert roads.isValid()
-    QgsProject.instance().addMapLayer(roads)
-    QgsProject.instance().addMapLayer(city_layer())
-    async with httpx.AsyncClient() as http:
-        deps = canvas_deps(http, None, str(tmp_path / "outputs"), qgis_iface)
-        yield build_server(deps, extra_families=[family]), data, deps.output_dir()
-    QgsProject.instance().removeAllMapLayers()
+world = processing_world.world  # the fixture: a roads GeoPackage and a city layer, the server over them
 
 
 async def test_truncate_table_is_refused_without_an_ok_and_the_rows_stay_on_disk(world):
@@ -249,7 +188,6 @@ async def test_the_dock_asks_again_when_an_earlier_call_of_the_step_made_a_later
 
 async def test_an_algorithm_from_another_provider_is_unknown_and_waits_for_the_ok(world, tmp_path):
     from qgis.core import (
-        QgsApplication,
         QgsProcessingAlgorithm,
         QgsProcessingParameterFeatureSink,
         QgsProcessingParameterFeatureSource,
@@ -297,153 +235,3 @@ async def test_an_algorithm_from_another_provider_is_unknown_and_waits_for_the_o
     assert "runs thirdparty:copy from provider 'thirdparty', whose effects on files cannot be checked" in \
         result.content[0].text
     assert not touched.exists()
-
-
-async def test_approved_in_place_algorithms_run_on_the_main_thread_as_qgis_runs_them(world, qgis_iface):
-    """truncate table and spatial index declare NoThreading: run in a worker while the map draws the
-    layer, they crashed QGIS (2 of 7 runs). They run on the main thread, as QGIS's own dialog does."""
-    from stacgis_agent.tools.canvas.processing_tools import _needs_main_thread
-
-    registry = QgsApplication.processingRegistry()
-    assert _needs_main_thread(registry.algorithmById("native:truncatetable"))
-    assert _needs_main_thread(registry.algorithmById("native:createspatialindex"))
-    assert not _needs_main_thread(registry.algorithmById("native:buffer"))
-
-    server, data, _ = world
-    canvas = qgis_iface.mapCanvas()
-    roads = QgsProject.instance().mapLayersByName("roads")[0]
-    canvas.setLayers([roads])
-    canvas.setExtent(roads.extent())
-    for _ in range(3):  # the map keeps drawing the layer while it is emptied
-        canvas.refresh()
-        done = await Outside(server, "accept").call("native:truncatetable", {"INPUT": "roads"})
-        assert not done.is_error, done.content[0].text
-    assert rows_on_disk(data / "roads.gpkg") == 0
-
-
-async def test_background_algorithms_run_while_the_map_keeps_redrawing(world, qgis_iface):
-    """Background algorithms while the canvas redraws all the while: each output still reaches the map.
-    The crash this once showed (1 run in 4) is covered by the stress test below, in child processes."""
-    from qgis.PyQt.QtCore import QTimer
-
-    server, _, outputs = world
-    canvas = qgis_iface.mapCanvas()
-    qgis_iface.mainWindow().show()  # a hidden canvas does not draw
-    canvas.setLayers(list(QgsProject.instance().mapLayers().values()))
-    canvas.setExtent(canvas.fullExtent())
-    redraw = QTimer()
-    redraw.timeout.connect(canvas.refresh)
-    redraw.start(1)
-    try:
-        for n in range(12):
-            result = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.01 * (n + 1)})
-            assert not result.is_error, result.content[0].text
-    finally:
-        redraw.stop()
-    added = [lyr for lyr in QgsProject.instance().mapLayers().values() if lyr.name() not in ("roads", "cities")]
-    assert len(added) == 12, [lyr.name() for lyr in added]
-
-
-def _stress_run(algorithms: int) -> subprocess.CompletedProcess:
-    child = Path(__file__).resolve().parents[1] / "testkit" / "qgis_drivers" / "processing_stress.py"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run([sys.executable, str(child), str(algorithms)], capture_output=True, text=True,
-                          timeout=300, env=env)
-
-
-def test_background_algorithms_beside_a_redrawing_map_and_changing_layers_never_crash_qgis():
-    """Issue 24: 30 background algorithms (GeoPackage and memory-layer buffers, a hillshade) while the map
-    redraws every 20 ms and layers are added and removed crashed QGIS 8 runs in 20 (SIGSEGV on the GUI
-    thread in QgsProject::createExpressionContextScope). Each run is its own process, so a crash is a
-    failed assertion here, not a dead test session; scripts/stress_processing.py runs it 50 times."""
-    for run in range(4):
-        done = _stress_run(30)
-        assert done.returncode == 0 and "STRESS OK 30" in done.stdout, \
-            f"run {run + 1}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
-
-
-async def test_a_background_algorithm_sees_neither_the_live_project_nor_its_layers(world, tmp_path):
-    """The worker gets a context without the project and inputs of its own: the GeoPackage reopened from
-    its source, the memory layer as a copy; the layers on the map are never read from the worker."""
-    from qgis.core import (
-        QgsProcessingAlgorithm,
-        QgsProcessingParameterFeatureSink,
-        QgsProcessingParameterVectorLayer,
-        QgsProcessingProvider,
-    )
-    from qgis.PyQt.QtCore import QThread
-
-    seen = []
-
-    class Probe(QgsProcessingAlgorithm):
-        def name(self):
-            return "probe"
-
-        def displayName(self):  # noqa: N802
-            return "Probe"
-
-        def createInstance(self):  # noqa: N802
-            return Probe()
-
-        def initAlgorithm(self, config=None):  # noqa: N802
-            self.addParameter(QgsProcessingParameterVectorLayer("INPUT", "Input"))
-            self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", "Output"))
-
-        def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
-            layer = self.parameterAsVectorLayer(parameters, "INPUT", context)
-            seen.append({"project": context.project(), "layer": layer.id(), "features": layer.featureCount(),
-                         "worker": QThread.currentThread() != QgsApplication.instance().thread()})
-            return {}
-
-    class Provider(QgsProcessingProvider):
-        def id(self):
-            return "probes"
-
-        def name(self):
-            return "Probes"
-
-        def loadAlgorithms(self):  # noqa: N802
-            self.addAlgorithm(Probe())
-
-    provider = Provider()
-    assert QgsApplication.processingRegistry().addProvider(provider)
-    server, _, _ = world
-    try:
-        for name in ("roads", "cities"):
-            done = await Outside(server, "accept").call("probes:probe", {"INPUT": name})
-            assert not done.is_error, done.content[0].text
-    finally:
-        QgsApplication.processingRegistry().removeProvider(provider)
-    on_map = set(QgsProject.instance().mapLayers())
-    assert [s["worker"] for s in seen] == [True, True]
-    assert [s["project"] for s in seen] == [None, None]
-    assert not {s["layer"] for s in seen} & on_map
-    assert [s["features"] for s in seen] == [3, 5]  # the same features the user sees
-
-
-async def test_unsaved_edits_reach_the_algorithm_through_its_copy(world):
-    server, data, _ = world
-    roads = QgsProject.instance().mapLayersByName("roads")[0]
-    assert roads.startEditing()
-    feature = next(roads.getFeatures())
-    feature.setId(-1)
-    assert roads.addFeature(feature)  # not saved: only this QGIS has it
-    try:
-        done = await Outside(server).call("native:buffer", {"INPUT": "roads", "DISTANCE": 0.1})
-    finally:
-        roads.rollBack()
-    assert not done.is_error, done.content[0].text
-    assert done.structured_content["layers"][0]["features"] == 4
-    assert rows_on_disk(data / "roads.gpkg") == 3
-
-
-async def test_a_memory_layer_too_big_to_copy_is_refused_with_what_to_do(world, monkeypatch):
-    from stacgis_agent.tools.canvas import processing_inputs
-
-    monkeypatch.setattr(processing_inputs, "COPY_LIMIT", 4)  # the cities layer has 5 features
-    server, _, _ = world
-    refused = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1})
-    assert refused.is_error
-    assert "Layer 'cities' is a memory layer with 5 features" in refused.content[0].text
-    assert "Save the layer to a file" in refused.content[0].text
-    assert sorted(lyr.name() for lyr in QgsProject.instance().mapLayers().values()) == ["cities", "roads"]

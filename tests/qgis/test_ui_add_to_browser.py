@@ -1,5 +1,5 @@
 """The Settings dialog's Catalogs tab offers "Add to Browser" for the selected plugin catalog, with the function
-plugin.py hands it: on QGIS 3.40+ it becomes a STAC connection of QGIS's Browser (URL and auth config, never the
+plugin/runtime.py hands it: on QGIS 3.40+ it becomes a STAC connection of QGIS's Browser (URL and auth config, never the
 catalog's headers); on older QGIS the button is greyed out and says it needs QGIS 3.40."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ CATALOG = CatalogConfig(name="Team STAC", url="https://stac.example.org/api/v1",
 
 
 def _dialog() -> SettingsDialog:
-    """As plugin.py's open_settings builds it."""
+    """As plugin/runtime.py's open_settings builds it."""
     dialog = SettingsDialog(Settings(catalogs=[CATALOG]), add_to_browser=add_to_browser,
                             browser_unavailable=browser_unavailable())
     dialog.catalogs.table.setCurrentCell(0, 0)

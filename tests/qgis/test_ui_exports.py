@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from stacgis_agent.agent.events import AskUser, Content, Done, ToolResult, ToolStart, event_to_dict
-from stacgis_agent.agent.safety import map_changing_tools
 from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
 from stacgis_agent.ui.exports import session_to_markdown
 
@@ -36,11 +35,3 @@ def test_markdown_export_has_the_conversation_and_the_tool_calls_in_order():
              "> Asked: Style it? (Yes / No)", "**Assistant:**", "Added the red band and zoomed to **Lyon**."]
     positions = [text.index(part) for part in order]
     assert positions == sorted(positions)
-
-
-async def test_map_changing_tools_come_from_the_real_tool_annotations():
-    from testkit.llm.toy_tools import build_toy_server
-
-    server, _world = build_toy_server()
-    names = map_changing_tools(await server.list_tools())
-    assert {"load_item", "remove_layer"} <= names and not {"search_items", "geocode"} & names

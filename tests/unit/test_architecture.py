@@ -1,11 +1,11 @@
 """The house rules a newcomer can rely on, read from the source itself (no import is run):
 
-- the product's import graph (agent, tools, ui, host, plugin.py, __init__.py) has no circle,
+- the product's import graph (agent, tools, ui, host, plugin, __init__.py) has no circle,
   lazy and type-checking imports included;
-- the top level holds no loose module besides __init__.py and plugin.py;
+- the top level holds no loose module besides __init__.py (and the entry points, plugin/ or plugin.py);
 - agent/ never imports qgis or Qt: that is what keeps the core testable without QGIS;
-- the floors go one way: agent < host < tools < ui < plugin.py (a module imports only from its own floor
-  or one below: a widget never reaches into the tools, it is handed what it needs by plugin.py);
+- the floors go one way: agent < host < tools < ui < plugin (a module imports only from its own floor
+  or one below: a widget never reaches into the tools, it is handed what it needs by plugin/);
 - tools/engine/ (the compute run in worker threads and on Dask workers) never imports qgis or Qt, nor any
   tools module outside the engine but the face's `common` and the STAC readers `stac.bands`/`stac.hrefs`
   (plain data in, plain data out);
@@ -23,15 +23,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "stacgis_agent"
-PRODUCT = ("agent", "tools", "ui", "host")
-ROOT_MODULES = ("__init__.py", "plugin.py")
+PRODUCT = ("agent", "tools", "ui", "host", "plugin")
+ROOT_MODULES = ("__init__.py", "plugin.py")  # plugin.py: the entry points as one module (the tests' small trees)
 FORBIDDEN_IN_AGENT = ("qgis", "PyQt5", "PyQt6", "PySide2", "PySide6", "qasync", "sip")
 # What QGIS's own Python has besides the stdlib (Windows and macOS installers, Debian's qgis packages).
 SHIPPED_WITH_QGIS = ("qgis", "PyQt5", "PyQt6", "sip", "osgeo", "numpy", "processing")
 # Code that runs only once the requirements are met: its imports are not the bootstrap's.
 AFTER_REQUIREMENTS = {
-    "stacgis_agent.plugin": ("StacGisAgentPlugin._start_agent", "StacGisAgentPlugin._register_processing",
-                             "AgentRuntime"),
+    "stacgis_agent.plugin": ("StacGisAgentPlugin._start_agent", "StacGisAgentPlugin._register_processing"),
     "stacgis_agent.host.settings_store": ("with_postgres_password",),
 }
 FLOORS = ("agent", "host", "tools", "ui", "plugin")  # lowest first

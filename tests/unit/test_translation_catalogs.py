@@ -22,7 +22,8 @@ def test_every_wrapped_string_has_its_translations():
 def _repo(tmp_path: Path, code: str) -> Path:
     (tmp_path / "ui").mkdir()
     (tmp_path / "ui" / "panel.py").write_text(code, encoding="utf-8")
-    (tmp_path / "plugin.py").write_text("", encoding="utf-8")
+    (tmp_path / "plugin").mkdir()
+    (tmp_path / "plugin" / "__init__.py").write_text("", encoding="utf-8")
     return tmp_path
 
 

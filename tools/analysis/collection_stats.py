@@ -17,6 +17,7 @@ from ..common import WRITE, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
 from ..engine import collection_plan as plan
 from ..engine.date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
+from ..engine.gdal_env import OVERVIEW_PIXELS
 from ..engine.stats_runner import run_items
 from ..engine.stats_worker import MASK_SAMPLES, Cancelled
 from ..output_names import new_output_files
@@ -24,8 +25,6 @@ from ..stac.search import MAX_ITEMS, ItemSearch
 from ..stac.timeutil import normalise_interval
 from . import charts
 from .selected_features import selected_geometry_lonlat
-
-DEFAULT_MAX_PIXELS = 65_536  # overview mode: about 256 × 256 pixels over the area per date
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
@@ -78,7 +77,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
 
 async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area: dict, *, index: str | None,
                   asset: str | None, group_by: str, exact: bool, mask_clouds: bool, ctx: Any = None,
-                  max_pixels: int = DEFAULT_MAX_PIXELS, catalog: str | None = None) -> dict[str, Any]:
+                  max_pixels: int = OVERVIEW_PIXELS, catalog: str | None = None) -> dict[str, Any]:
     await _say(ctx, f"planning the reads of {len(items)} item(s)…")
     job = await plan.plan_job(deps, items, collection_doc, area, index=index, asset=asset, exact=exact,
                               mask_clouds=mask_clouds, max_pixels=max_pixels, catalog=catalog)

@@ -12,6 +12,7 @@ from pydantic import Field
 from ..common import READ, ToolInputError, check_bbox, ok, policy
 from ..deps import ToolDeps
 from ..engine import raster_reads
+from ..engine.gdal_env import OVERVIEW_PIXELS
 from ..engine.gdal_scope import gdal_exceptions
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
@@ -59,7 +60,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             raise ToolInputError("percentiles must be between 0 and 100.")
         path, options = resolve_raster(deps, source)
         stats = await run_gdal(raster_reads.statistics, options, path, band, bbox, polygon, crs, exact,
-                               raster_reads.DEFAULT_MAX_PIXELS, pct)
+                               OVERVIEW_PIXELS, pct)
         if stats["valid_pixels"] == 0:
             return ok(stats, "No valid pixels in the area (all nodata or outside the raster).")
         return ok(stats, f"Band {band}: mean {stats['mean']:.4g}, min {stats['min']:.4g}, max {stats['max']:.4g} "

@@ -16,13 +16,13 @@ import numpy as np
 from osgeo import ogr, osr
 
 from ..common import ToolInputError
+from .gdal_env import MAX_EXACT_PIXELS, open_dataset
 from .gui_slices import in_slices
 from .index_bands import ItemBands, PlanRead, needs_credentials, resolve_bands
 from .stats_worker import Grid, ItemTask, gdal_config
 
 SEARCH_TTL_S = 600
 DENSIFY_DEGREES = 0.5  # lon/lat edges longer than this (~50 km) become curves in a projected grid: points follow them
-MAX_EXACT_PIXELS = 16_000_000  # one date's mosaic at full resolution; beyond, exact mode is not affordable
 _search_cache: dict[str, tuple[float, list[dict]]] = {}
 
 
@@ -214,10 +214,8 @@ def area_mask(geom: ogr.Geometry, grid: Grid) -> np.ndarray:
 
 def probe(path: str, options: dict[str, str]) -> tuple[str, float, tuple[float, float]]:
     """(CRS WKT, pixel size, origin) of one file: the grid's fallback CRS, native resolution and alignment."""
-    from .stats_worker import _open
-
     with gdal_config(options):
-        ds = _open(path)
+        ds = open_dataset(path)
         gt = ds.GetGeoTransform()
         return ds.GetProjection(), abs(gt[1]), (gt[0], gt[3])
 

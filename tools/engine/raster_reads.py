@@ -13,28 +13,23 @@ import numpy as np
 from osgeo import gdal, ogr, osr
 
 from ..common import ToolInputError
+from .gdal_env import MAX_EXACT_PIXELS, open_dataset, read_options
 from .gdal_scope import gdal_exceptions
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_PIXELS = 65_536  # overview mode reads at most about this many pixels (256 × 256)
-MAX_EXACT_PIXELS = 40_000_000  # beyond this, exact mode would hold QGIS's memory hostage
-READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETRY": "2"}
 
 
 @contextlib.contextmanager
 def gdal_options(options: dict[str, str] | None = None) -> Iterator[None]:
-    """Thread-local GDAL config, so two reads on two threads do not see each other's options. Credentials
-    are not among them: they are scoped to the asset's path, and `options.prepare()` puts them in place."""
+    """The plugin's read environment (gdal_env.read_options: thread-local, so two reads on two threads do not
+    see each other's options) in GDAL's exception mode. Credentials are not among the options: they are scoped
+    to the asset's path, and `options.prepare()` puts them in place."""
     prepare = getattr(options, "prepare", None)
     if prepare is not None:
         prepare()  # writes a catalog's private header file, sets its bucket's options: here, in the worker
-    merged = {**READ_OPTIONS, **(options or {})}
-    previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in merged}
-    for key, value in merged.items():
-        gdal.SetThreadLocalConfigOption(key, value)
     try:
-        with gdal_exceptions():  # GDAL's errors raise here, and only here: the host's mode is left alone
+        with read_options(options), gdal_exceptions():  # GDAL's errors raise here, and only here
             yield
     except ToolInputError as exc:
         explain = getattr(options, "explain", None)
@@ -42,21 +37,14 @@ def gdal_options(options: dict[str, str] | None = None) -> Iterator[None]:
         if explained:  # a refused read names the catalog, its access method and what to do
             raise ToolInputError(explained) from None
         raise
-    finally:
-        for key, value in previous.items():
-            gdal.SetThreadLocalConfigOption(key, value)
 
 
 def open_raster(path: str) -> gdal.Dataset:
     try:
-        ds = gdal.Open(path)
-    except RuntimeError as exc:
-        raise ToolInputError(
-            f"GDAL cannot open '{path}': {str(exc)[:200]}. Check that the href points at a raster (GeoTIFF/COG) "
-            "that is reachable, and that credentials are configured for protected catalogs.") from None
-    if ds is None:  # only when another plugin switched GDAL 3.6's process-wide mode back meanwhile
-        raise ToolInputError(f"GDAL cannot open '{path}': {gdal.GetLastErrorMsg()[:200]}. Check that the href points "
-                             "at a raster (GeoTIFF/COG) that is reachable.")
+        ds = open_dataset(path)
+    except OSError as exc:
+        raise ToolInputError(f"{exc}. Check that the href points at a raster (GeoTIFF/COG) that is reachable, and "
+                             "that credentials are configured for protected catalogs.") from None
     if ds.RasterCount == 0:
         raise ToolInputError(f"'{path}' has no raster bands; pick a data asset (role 'data' or 'visual').")
     return ds

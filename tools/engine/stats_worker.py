@@ -17,11 +17,7 @@ import numpy as np
 from osgeo import gdal
 
 from . import index_formulas
-
-READ_OPTIONS = {"GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR", "GDAL_HTTP_MAX_RETRY": "2",
-                "GDAL_HTTP_RETRY_DELAY": "0.5",
-                "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2TLS", "VSI_CACHE": "TRUE"}
-
+from .gdal_env import open_dataset, read_options
 
 MASK_SAMPLES = 4  # the cloud mask is read up to 4 × 4 samples per grid cell: a cell with any flagged sample is out
 WARP_CHUNK_BYTES = 150_000  # small warp chunks (GDAL refuses < 100 kB): Stop is checked between block reads
@@ -109,27 +105,14 @@ class ItemResult:
 
 @contextlib.contextmanager
 def gdal_config(options: dict[str, str]) -> Iterator[None]:
-    merged = {**READ_OPTIONS, **options}
-    previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in merged}
-    for key, value in merged.items():
-        gdal.SetThreadLocalConfigOption(key, value)
-    gdal.PushErrorHandler("CPLQuietErrorHandler")
-    try:
-        yield
-    finally:
-        gdal.PopErrorHandler()
-        for key, value in previous.items():
-            gdal.SetThreadLocalConfigOption(key, value)
-
-
-def _open(path: str) -> Any:
-    try:
-        ds = gdal.Open(path)
-    except RuntimeError as exc:
-        raise OSError(f"GDAL cannot open {path}: {exc}") from None
-    if ds is None:
-        raise OSError(f"GDAL cannot open {path}: {gdal.GetLastErrorMsg() or 'unreadable'}")
-    return ds
+    """The plugin's read environment (gdal_env.read_options), GDAL's messages kept out of QGIS's log: every
+    failure here is checked and reported by the caller."""
+    with read_options(options):
+        gdal.PushErrorHandler("CPLQuietErrorHandler")
+        try:
+            yield
+        finally:
+            gdal.PopErrorHandler()
 
 
 def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
@@ -175,7 +158,7 @@ def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any
     """(flagged, unknown, bytes): cells where any mask sample is an excluded class, and cells with no mask sample
     at all. The mask is sampled k × k times per cell (nearest, from the overview matching that finer grid): a
     classification averaged or sampled once per cell lets a cloud's pixels into the bands' cell average."""
-    ds = _open(ref.path)
+    ds = open_dataset(ref.path)
     k = mask_samples(_native_resolution_in_grid(ds, grid), grid)
     fine = Grid(grid.crs_wkt, grid.bounds, grid.width * k, grid.height * k)
     samples, nbytes, _ = _warp(ref, fine, "nearest", cancel, scaled=False, ds=ds)
@@ -190,7 +173,7 @@ def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any
 def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True, ds: Any = None
           ) -> tuple[np.ndarray | None, int, str]:
     _stop_if_cancelled(cancel)
-    ds = ds if ds is not None else _open(ref.path)
+    ds = ds if ds is not None else open_dataset(ref.path)
     if ref.band > ds.RasterCount:
         raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
     source_band = ds.GetRasterBand(ref.band)

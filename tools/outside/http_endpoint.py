@@ -22,6 +22,7 @@ import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
+from ...agent.paths import PLUGINS_DIR
 from ..deps import ToolDeps
 from ..server import build_server
 
@@ -95,7 +96,7 @@ class EndpointAccess:
     def __init__(self, profile_dir: str | Path, python: str | None = None, plugins_dir: str | Path | None = None):
         self.profile_dir = Path(profile_dir)
         self.python = python or "python3"
-        self.plugins_dir = Path(plugins_dir) if plugins_dir else Path(os.path.abspath(__file__)).parents[3]
+        self.plugins_dir = Path(plugins_dir) if plugins_dir else PLUGINS_DIR
 
     def token(self) -> str:
         return load_or_create_token(self.profile_dir)

@@ -18,10 +18,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-log = logging.getLogger(__name__)
+from ...agent.paths import (
+    PLUGIN_DIR,  # not resolved: a symlinked plugin folder still sits in <profile>/python/plugins
+)
 
-# not resolved: a plugin folder symlinked into the profile still sits in <profile>/python/plugins
-PLUGIN_DIR = Path(os.path.abspath(__file__)).parents[2]
+log = logging.getLogger(__name__)
 
 
 def dependency_folders(token_file: str | None) -> list[Path]:

@@ -86,7 +86,7 @@ def renew(sources: list[str], owner_of: Callable[[str], Any]) -> int:
 
 async def keep_sas_tokens(project: Callable[[], Any], owner_of: Callable[[str], Any],
                           every_s: float = RENEW_EVERY_S) -> None:
-    """Runs until cancelled (plugin.py starts it through the task registry, unload cancels it)."""
+    """Runs until cancelled (plugin/runtime.py starts it through the task registry, unload cancels it)."""
     while True:  # a first turn at once: the layers of a project opened with QGIS
         current = project()
         sources = layer_sources(current) if current is not None else []

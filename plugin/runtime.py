@@ -1,9 +1,7 @@
-"""The plugin's entry points and wiring: the toolbar/menu action, the dock, logging, the event loop, the
-requirements flow (check, Install dependencies, start without a restart), the agent's pieces, teardown.
-
-provider (agent.llm) + stores (agent.stores) + embedded MCP server (tools, with the canvas family)
-→ one AgentLoop per chat session, driven by the chat panel (ui). Rebuilt whole when the user saves
-new settings; torn down on unload. Logic lives in the modules this file connects.
+"""The agent's pieces built from the settings and connected to the dock: provider (agent.llm) + stores
+(agent.stores) + embedded MCP server (tools, with the canvas family) → one AgentLoop per chat session, driven
+by the chat panel (ui); the outside endpoint, the undo history, voice input and the settings dialog's flow.
+Rebuilt whole when the user saves new settings; torn down on unload. Logic lives in the modules it connects.
 """
 
 from __future__ import annotations
@@ -15,188 +13,12 @@ import tempfile
 from pathlib import Path
 
 from qgis.core import QgsApplication
-from qgis.PyQt.QtCore import Qt
-from qgis.PyQt.QtGui import QIcon
-from qgis.PyQt.QtWidgets import QAction
 
-from .host import message_log, requirements
-from .host.paths import resources_path
-from .ui.i18n import install_translator, remove_translator, tr
+from ..agent.paths import PLUGINS_DIR
+from ..host import requirements
+from ..ui.i18n import tr
 
 LOG = logging.getLogger(__name__)
-MENU = "&STAC GIS Agent"
-ACTION_NAME = "StacGisAgentToggleDock"
-
-
-class StacGisAgentPlugin:
-    def __init__(self, iface):
-        self.iface = iface
-        self.action = None
-        self.dock = None
-        self.log_handler = None
-        self.tasks = None
-        self.runtime = None
-        self.locator_filter = None
-        self.processing_provider = None
-        self.translator = None
-
-    # QGIS entry points -------------------------------------------------------------------
-    def initGui(self):  # noqa: N802
-        from .ui.dock import StacAgentDock
-
-        self.log_handler = message_log.install()
-        self.translator = install_translator(Path(__file__).parent)  # before any widget reads its texts
-        main_window = self.iface.mainWindow()
-        self.action = QAction(QIcon(str(resources_path("icons", "stacgis_agent.svg"))),
-                              "STAC GIS Agent", main_window)
-        self.action.setObjectName(ACTION_NAME)
-        self.action.setCheckable(True)
-        self.action.setToolTip(tr("Show or hide the STAC GIS Agent chat"))
-        self.iface.addToolBarIcon(self.action)
-        self.iface.addPluginToMenu(MENU, self.action)
-
-        self.dock = StacAgentDock(main_window)
-        self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-        self.dock.setToggleVisibilityAction(self.action)  # keeps action and dock in sync
-        self.dock.requirements_panel.install_requested.connect(self._install_requirements)
-        self.dock.setUserVisible(True)
-        self._register_locator()
-        self._start()
-
-    def unload(self):
-        if self.processing_provider is not None:
-            QgsApplication.processingRegistry().removeProvider(self.processing_provider)
-            self.processing_provider = None
-        if self.locator_filter is not None:
-            self.iface.deregisterLocatorFilter(self.locator_filter)
-            self.locator_filter = None
-        if self.runtime is not None:
-            self.runtime.shutdown()
-            self.runtime = None
-        if self.tasks is not None:
-            self.tasks.cancel_all()
-            self.tasks = None
-        if self.dock is not None:
-            self.dock.requirements_panel.stop()
-            self.iface.removeDockWidget(self.dock)
-            self.dock.setParent(None)
-            self.dock.deleteLater()
-            self.dock = None
-        if self.action is not None:
-            self.iface.removePluginMenu(MENU, self.action)
-            self.iface.removeToolBarIcon(self.action)
-            self.action.setParent(None)
-            self.action.deleteLater()
-            self.action = None
-        if self.log_handler is not None:
-            message_log.uninstall(self.log_handler)
-            self.log_handler = None
-        remove_translator(self.translator)  # the application's texts as they were before the plugin
-        self.translator = None
-
-    # The locator bar (Ctrl+K): "ask <question>" ---------------------------------------------
-    def _register_locator(self) -> None:
-        from .host.locator import AskAgentFilter
-
-        register = getattr(self.iface, "registerLocatorFilter", None)  # a bare test iface may lack it
-        if register is not None:
-            self.locator_filter = AskAgentFilter(self.ask)
-            register(self.locator_filter)
-
-    def ask(self, question: str) -> None:
-        """Opens the dock and sends `question` to the chat (from the locator bar)."""
-        if self.dock is None:
-            return
-        self.dock.setUserVisible(True)
-        if self.runtime is None or self.runtime.panel is None:
-            self.dock.set_status(tr("Install the requirements first (see above); then ask again."), ok=False)
-            return
-        panel = self.runtime.panel
-        if panel.session.busy:
-            self.dock.set_status(tr("The assistant is still answering; your question is in the box, send it when done."))
-            panel.input.setPlainText(question)
-            return
-        panel.input.setPlainText(question)
-        panel.input.submit()
-
-    # Requirements ------------------------------------------------------------------------
-    def _private_dir(self) -> Path:
-        return requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
-
-    def _problems(self) -> list:
-        """What keeps the agent from starting, scale-out's packages included when the settings ask for
-        them (one list: one click installs everything). Reading the settings imports only what QGIS
-        ships (host.settings_store), so it cannot be what fails on a QGIS without the requirements."""
-        return requirements.check_requirements(requirements.requirements_for(_scale_out()))
-
-    def _start(self) -> None:
-        """The bootstrap: imports only what QGIS ships until the requirements are met
-        (tests/unit/test_architecture.py holds it to that)."""
-        requirements.add_to_sys_path(self._private_dir())  # again after an install: fresh import caches
-        problems = self._problems()
-        if problems:
-            self._show_requirements(problems)
-            return
-        self._start_agent()
-
-    def _show_requirements(self, problems) -> None:
-        LOG.warning("Missing requirements: %s", requirements.describe(problems))
-        text = requirements.describe(problems)
-        python = requirements.find_python_executable()
-        pip_ok = python is not None and requirements.pip_available()
-        if python is None:
-            text += "\n" + tr("QGIS's Python interpreter was not found; install the packages with pip by hand.")
-        elif not pip_ok:
-            text += "\n" + requirements.pip_missing_advice()
-        self.dock.show_dependencies(text, bool(requirements.specs_to_install(problems)) and pip_ok)
-        self.dock.set_status(tr("Requirements missing — see above."), ok=False)
-
-    def _start_agent(self) -> None:
-        """Runs only once the requirements are met: from here on the plugin imports them."""
-        self.dock.show_chat()
-        from .host.qt_asyncio import TaskRegistry, attach_event_loop
-
-        self.tasks = TaskRegistry(attach_event_loop())
-        self.runtime = AgentRuntime(self.iface, self.dock, self.tasks)
-        self.runtime.start()
-        self._register_processing()
-
-    def _register_processing(self) -> None:
-        """The analyses as Processing algorithms (Toolbox, Modeler, batch, processing.run("stacgis:…"))."""
-        from .host.settings_store import load_settings
-        from .tools.canvas.processing_provider import StacGisProvider
-
-        registry = QgsApplication.processingRegistry()
-        if registry.providerById("stacgis") is not None:  # another instance of the plugin registered it
-            LOG.warning("The Processing provider 'stacgis' is already registered; this instance adds none.")
-            return
-        outputs = Path(self.runtime.deps.work_dir)
-        provider = StacGisProvider(load_settings, lambda: outputs)
-        if registry.addProvider(provider):  # on failure QGIS deletes the provider: keep no reference to it
-            self.processing_provider = provider
-
-    def _install_requirements(self) -> None:
-        problems = self._problems()
-        target = self._private_dir()
-        target.mkdir(parents=True, exist_ok=True)
-        constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
-        constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
-        command = requirements.pip_install_command(
-            requirements.find_python_executable(), target,
-            requirements.specs_to_install(problems), constraints)
-        self.dock.set_status(tr("Installing dependencies…"))
-        self.dock.requirements_panel.run_install(command, self._after_install)
-
-    def _after_install(self, ok: bool) -> None:
-        if self.dock is None:
-            return
-        if not ok:
-            self.dock.set_status(tr("pip failed — see its output above; check your network or proxy."), ok=False)
-            return
-        self._start()  # the chat appears at once: no QGIS restart
-        if self.runtime is None:
-            self.dock.set_status(tr("pip finished, but some packages are still unusable (listed above); "
-                                    "restart QGIS, and if they are still listed, install them by hand."), ok=False)
 
 
 class AgentRuntime:
@@ -205,8 +27,8 @@ class AgentRuntime:
     # Voice input ---------------------------------------------------------------------------
     def _add_voice_input(self) -> None:
         """The Speak button: Qt Multimedia captures, the engine's offline recogniser (pocketsphinx) listens."""
-        from .tools.engine import speech
-        from .ui.voice_input import PushToTalk
+        from ..tools.engine import speech
+        from ..ui.voice_input import PushToTalk
 
         recogniser = speech.Recogniser(self.profile_dir / "stacgis_agent" / "speech")
         self.voice = PushToTalk(recogniser.transcribe_at, recogniser_ready=speech.available,
@@ -232,7 +54,7 @@ class AgentRuntime:
     def _after_voice_install(self, ok: bool) -> None:
         import importlib
 
-        from .tools.engine import speech
+        from ..tools.engine import speech
 
         if self.dock is None or self.panel is None:  # the plugin was unloaded while pip ran
             return
@@ -246,7 +68,7 @@ class AgentRuntime:
                                         "your network or proxy, or install it by hand with QGIS's Python."))
 
     def __init__(self, iface, dock, tasks):
-        from .host.settings_store import load_settings, move_redis_password
+        from ..host.settings_store import load_settings, move_redis_password
 
         self.iface = iface
         self.dock = dock
@@ -269,19 +91,19 @@ class AgentRuntime:
         import httpx
         from qgis.core import QgsProject
 
-        from .agent.config import DEMO_CATALOG
-        from .agent.llm.factory import provider_from_settings
-        from .agent.stores.factory import build_stores
-        from .host.canvas_context import map_context_from_iface
-        from .host.settings_store import read_secret, with_server_credentials
-        from .tools.canvas import family as canvas_family
-        from .tools.canvas.project_access import history_of
-        from .tools.canvas.undo_turns import ChatTurns
-        from .tools.deps import ToolDeps
-        from .tools.server import build_server
-        from .ui.chat_panel import ChatPanel
-        from .ui.chat_session import ChatSession
-        from .ui.undo_history import UndoHistoryView
+        from ..agent.config import DEMO_CATALOG
+        from ..agent.llm.factory import provider_from_settings
+        from ..agent.stores.factory import build_stores
+        from ..host.canvas_context import map_context_from_iface
+        from ..host.settings_store import read_secret, with_server_credentials
+        from ..tools.canvas import family as canvas_family
+        from ..tools.canvas.project_access import history_of
+        from ..tools.canvas.undo_turns import ChatTurns
+        from ..tools.deps import ToolDeps
+        from ..tools.server import build_server
+        from ..ui.chat_panel import ChatPanel
+        from ..ui.chat_session import ChatSession
+        from ..ui.undo_history import UndoHistoryView
 
         s = self.settings
         self.panel = None  # a rebuild's notices wait for the new chat
@@ -295,7 +117,7 @@ class AgentRuntime:
             work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"), chat_record=self._chat_record)
         self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
         if self.deps.catalogs.signs_with_own_endpoint():  # their layers' SAS tokens, renewed for QGIS's renderers
-            from .tools.stac.sas_keeper import keep_sas_tokens
+            from ..tools.stac.sas_keeper import keep_sas_tokens
 
             self.sas_keeper = self.tasks.start(keep_sas_tokens(QgsProject.instance, self.deps.catalogs.owner_of),
                                                name="sas-tokens")
@@ -334,7 +156,7 @@ class AgentRuntime:
             self.tasks.start(self._start_endpoint([canvas_family]), name="mcp-endpoint")
 
     def _new_agent(self, session_id: str | None):
-        from .agent.loop import AgentLoop
+        from ..agent.loop import AgentLoop
 
         self._agent = AgentLoop(self.provider, self.server, self.settings, session_id=session_id,
                                 memory_store=self.stores.memories, embed=self.provider.embed,
@@ -343,7 +165,7 @@ class AgentRuntime:
 
     async def _chat_record(self):
         """The chat the dock runs now, with the events shown so far (export_session_report's input)."""
-        from .agent.stores.base import SessionInfo, SessionRecord
+        from ..agent.stores.base import SessionInfo, SessionRecord
 
         agent = self._agent
         if agent is None:
@@ -356,7 +178,7 @@ class AgentRuntime:
         """The outside MCP endpoint; any failure (a busy port…) is said in the dock, the chat keeps working."""
         import dataclasses
 
-        from .tools.outside.http_endpoint import McpHttpEndpoint, TokenFile
+        from ..tools.outside.http_endpoint import McpHttpEndpoint, TokenFile
 
         port = self.settings.mcp_http_port
         try:
@@ -384,8 +206,8 @@ class AgentRuntime:
     # Status ------------------------------------------------------------------------------
     # The status line says only whether the model can answer; anything else goes into the chat's feed.
     async def refresh_connection(self):
-        from .agent.health import check_ollama
-        from .ui.connection_text import connection_text
+        from ..agent.health import check_ollama
+        from ..ui.connection_text import connection_text
 
         if self.dock is not None:
             self.dock.set_status(tr("Checking Ollama at {url}…").format(url=self.settings.ollama_url))
@@ -432,11 +254,11 @@ class AgentRuntime:
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
-        from .host.settings_store import load_settings, read_secret, save_settings
-        from .tools.outside.http_endpoint import EndpointAccess
-        from .tools.stac.browser_connections import add_to_browser, browser_unavailable
-        from .tools.stac.catalog_check import check_catalog_access
-        from .ui.settings_dialog import SettingsDialog
+        from ..host.settings_store import load_settings, read_secret, save_settings
+        from ..tools.outside.http_endpoint import EndpointAccess
+        from ..tools.stac.browser_connections import add_to_browser, browser_unavailable
+        from ..tools.stac.catalog_check import check_catalog_access
+        from ..ui.settings_dialog import SettingsDialog
 
         def add_to_browser_now(catalog) -> str:
             name = add_to_browser(catalog)
@@ -444,7 +266,7 @@ class AgentRuntime:
             return name
 
         access = EndpointAccess(self.profile_dir, requirements.find_python_executable(),
-                                Path(os.path.abspath(__file__)).parent.parent)  # not resolved: may be a symlink
+                                PLUGINS_DIR)
         dialog = SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
                                 read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
                                 add_to_browser=add_to_browser_now, browser_unavailable=browser_unavailable(),
@@ -456,7 +278,7 @@ class AgentRuntime:
 
     async def restart(self, settings=None) -> None:
         """New settings: tear everything down and build it again (the open chat is saved)."""
-        from .host.settings_store import load_settings
+        from ..host.settings_store import load_settings
 
         await self.aclose()
         self.settings = settings or load_settings()
@@ -482,7 +304,7 @@ class AgentRuntime:
                 except Exception:
                     LOG.exception("closing %r failed", closer)
         self.provider = self.stores = self.http = None
-        from .tools.engine import collection_plan, dask_runner
+        from ..tools.engine import collection_plan, dask_runner
 
         collection_plan.forget_searches()  # a catalog served again at the same address must be asked again
         await dask_runner.close_all()  # the Dask clients of scale-out, if a scheduler was used
@@ -505,10 +327,3 @@ class AgentRuntime:
             LOG.warning("The event loop is gone: the agent's connections are left to close with QGIS.",
                         exc_info=True)
         self.dock = None
-
-
-def _scale_out() -> bool:
-    """A Dask scheduler in the settings turns scale-out on: dask and distributed become requirements."""
-    from .host.settings_store import load_settings
-
-    return bool(load_settings().dask_scheduler)

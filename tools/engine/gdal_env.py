@@ -1,0 +1,53 @@
+"""The one environment every plugin read of a raster runs in: GDAL's options, how a dataset is opened, and
+how many pixels a read may hold.
+
+Options are thread-local (`gdal.SetThreadLocalConfigOption`), set around each read and put back after, so
+QGIS, other plugins and reads on other threads never see them. A catalog's credentials are not among them:
+they are scoped to the asset's path (`tools/stac/access.py`). Used by the single-raster reads
+(`raster_reads`, in GDAL's exception mode) and the per-item reads of collection statistics (`stats_worker`,
+which also runs on Dask workers and so checks both error modes).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator, Mapping
+
+from osgeo import gdal
+
+READ_OPTIONS = {
+    "GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR",  # no listing of a remote folder to find side-car files
+    "GDAL_HTTP_MAX_RETRY": "2", "GDAL_HTTP_RETRY_DELAY": "0.5",  # a dropped connection is tried again, briefly
+    "GDAL_HTTP_MULTIPLEX": "YES", "GDAL_HTTP_VERSION": "2TLS",  # HTTP/2 over TLS: block reads share one connection
+    "VSI_CACHE": "TRUE",  # a block read twice (bands and mask of one item, an overview's neighbours) is fetched once
+}
+
+OVERVIEW_PIXELS = 65_536  # overview mode reads at most about this many pixels over the area (256 × 256)
+# full resolution (exact=true) reads at most this many pixels of one raster, or of one date's mosaic: 4,000 × 4,000,
+# a 40 km square at 10 m; beyond it, the read would hold QGIS's memory hostage (bands, masks and index in memory)
+MAX_EXACT_PIXELS = 16_000_000
+
+
+@contextlib.contextmanager
+def read_options(options: Mapping[str, str] | None = None) -> Iterator[None]:
+    """READ_OPTIONS, then `options` over them, on this thread only; the thread's previous values are back after."""
+    merged = {**READ_OPTIONS, **(options or {})}
+    previous = {key: gdal.GetThreadLocalConfigOption(key, None) for key in merged}
+    for key, value in merged.items():
+        gdal.SetThreadLocalConfigOption(key, value)
+    try:
+        yield
+    finally:
+        for key, value in previous.items():
+            gdal.SetThreadLocalConfigOption(key, value)
+
+
+def open_dataset(path: str) -> Any:
+    """The raster at `path`, in either GDAL error mode; OSError with GDAL's reason when it cannot be opened."""
+    try:
+        ds = gdal.Open(path)
+    except RuntimeError as exc:
+        raise OSError(f"GDAL cannot open '{path}': {str(exc)[:200]}") from None
+    if ds is None:  # exceptions off (a Dask worker, or another plugin switched GDAL 3.6's process-wide mode back)
+        raise OSError(f"GDAL cannot open '{path}': {gdal.GetLastErrorMsg()[:200] or 'unreadable'}")
+    return ds
