@@ -37,7 +37,7 @@ LLAMA_PY = ROOT / ".build" / "llama-venv" / "bin" / "python"
 MODEL = ROOT / ".build" / "models" / "gemma-3-270m-q4_k_m.gguf"
 LYON = [4.79, 45.73, 4.88, 45.79]
 FIRST = "What elevation data do we have around Lyon?"
-FORMS = (("every tool in full (before)", "all"), ("held back via call_tool (compact)", "compact"))
+FORMS = (("every tool in full (all)", "all"), ("held back via call_tool (auto)", "auto"))
 
 
 async def record(mode: str) -> dict:

@@ -42,7 +42,7 @@ LYON = [4.79, 45.73, 4.88, 45.79]
 # (label, tool_set mode, top_k)
 MODES = (("per step, top-20 (before)", "step", 20), ("per step, top-10", "step", 10),
          ("per message, top-10", "message", 10), ("per chat, top-10", "chat", 10), ("all tools", "all", 10),
-         ("compact (held back)", "compact", 10))
+         ("default: auto (held back)", "auto", 10))
 
 
 def script():
@@ -81,7 +81,6 @@ async def record(mode: str, top_k: int) -> list[dict]:
     from stacgis_agent.agent.llm.types import ChatOptions
     from stacgis_agent.agent.loop import AgentLoop
     from stacgis_agent.agent.map_context import LayerInfo, MapContext
-    from stacgis_agent.agent.visible_tools import ToolSet
     from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
@@ -110,11 +109,10 @@ async def record(mode: str, top_k: int) -> list[dict]:
                 emu.script(*turns)
                 async for _ in loop.run(message, context_for(index)):
                     pass
-            if mode == "all":  # what the default would choose with these tools at this num_ctx
-                chooses = ToolSet(loop.selector, None, mode="auto", context_window=settings.num_ctx)
-                chooses.all_tools_tokens = loop.tool_set.all_tools_tokens
-                print(f"tool_set=auto with {len(loop.selector.names)} tools (~{chooses.all_tools_tokens:,} "
-                      f"tokens estimated) at num_ctx {settings.num_ctx:,} chooses: {chooses.effective_mode}")
+            if mode == "auto":  # what the default chose with these tools at this num_ctx
+                tools = loop.tool_set
+                print(f"tool_set=auto with {len(loop.selector.names)} tools (~{tools.all_tools_tokens:,} tokens "
+                      f"estimated as sent) at num_ctx {settings.num_ctx:,} chooses: {tools.effective_mode}")
             return emu.chat_requests()
         finally:
             await loop.aclose()
