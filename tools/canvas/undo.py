@@ -14,51 +14,18 @@ import dataclasses
 import json
 import logging
 import uuid
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from qgis.core import QgsLayerTreeGroup, QgsMapLayer, QgsProject
 
 from . import undo_states as st
+from .undo_changes import ChangeActions
+from .undo_record import ENTRY, FAMILY, Change, Turn
 from .undo_words import StepReport, TurnEntry, summary, undone_words, unique
 
 log = logging.getLogger(__name__)
 
-ENTRY = ("StacGisAgent", "undo_history")  # the project entry the history is kept in
 KEEP_TURNS = 30
-FAMILY = {"layer_added": "layer", "layer_removed": "layer", "restyled": "style", "group_added": "group",
-          "view": "view", "background": "background", "layout": "layout",
-          "file_written": "file", "file_overwritten": "file"}
-
-
-@dataclass
-class Change:
-    kind: str
-    description: str
-    target: str = ""  # layer id, group, layout or file name; empty for the view and background
-    before: Any = None  # what undoing puts back
-    after: Any = None  # what redoing puts back (taken when the turn ends, or when it is undone)
-    was: Any = None  # the thing's state before the change, compared before a redo
-    irreversible: bool = False
-    undone: bool = False
-
-    @property
-    def key(self) -> str:
-        return f"{FAMILY[self.kind]}:{self.target}"
-
-
-@dataclass
-class Turn:
-    turn_id: str
-    number: int = 0
-    request: str = ""
-    changes: list[Change] = field(default_factory=list)
-    ended: dict[str, Any] | None = None  # each touched thing's state when the turn ended
-    layers_before: dict[str, list] = field(default_factory=dict)
-    layers_after: dict[str, list] = field(default_factory=dict)
-    undone: bool = False
-    layouts_before: dict[str, str] | None = None  # while the turn runs only
-
 
 class TurnHistory:
     """Turns in order, oldest first. Tools record changes into the open turn."""
@@ -72,6 +39,7 @@ class TurnHistory:
         self._next = 1
         self.dropped: list[str] = []  # turns no longer redoable: their parked files may go
         self._looks = st.LookCache()
+        self._actions = ChangeActions(project, lambda: self.canvas, self._parked)
         self._then: Callable[[], None] = lambda: None  # shows the history again after a project is opened
         self.load()
 
@@ -194,7 +162,7 @@ class TurnHistory:
         if turn.ended is None:
             self._finish(turn)
         ended = turn.ended or {}
-        still = {key: self._same(key, self._state(key), ended.get(key))
+        still = {key: self._actions.same(key, self._actions.state(key), ended.get(key))
                  for key in {c.key for c in turn.changes if FAMILY[c.kind] != "file"}}
         for change in reversed(turn.changes):
             if change.kind == "file_overwritten":
@@ -202,12 +170,12 @@ class TurnHistory:
             elif change.kind == "file_written":
                 report.files.append((turn, change))
             elif not still[change.key]:
-                note = self._kept_note(change)
+                note = self._actions.kept_note(change)
                 if note:
                     report.kept.append(note)
             else:
                 try:
-                    note = self._revert(change)
+                    note = self._actions.revert(change)
                 except Exception:  # one stale change must not block the rest
                     log.warning("Could not undo: %s", change.description, exc_info=True)
                     report.kept.append(f"{change.description} (could not be undone; see the QGIS log)")
@@ -225,7 +193,7 @@ class TurnHistory:
         for change in turn.changes:
             if change.undone and FAMILY[change.kind] != "file":
                 first.setdefault(change.key, change.was)
-        still = {key: self._same(key, self._state(key), was) for key, was in first.items()}
+        still = {key: self._actions.same(key, self._actions.state(key), was) for key, was in first.items()}
         for change in turn.changes:
             if not change.undone:
                 continue
@@ -235,7 +203,7 @@ class TurnHistory:
                 report.kept.append(change.description)
                 continue
             try:
-                self._redo(change)
+                self._actions.redo(change)
             except Exception:
                 log.warning("Could not redo: %s", change.description, exc_info=True)
                 report.kept.append(f"{change.description} (could not be redone; see the QGIS log)")
@@ -265,97 +233,6 @@ class TurnHistory:
                 notes.append(f"layer '{name}' stays removed (you removed it)")
         return notes
 
-    # -- what one change does and undoes ---------------------------------------------------------
-    def _state(self, key: str) -> Any:
-        family, _, target = key.partition(":")
-        project = self._project()
-        if family in ("layer", "style"):
-            return st.fingerprint(project.mapLayer(target))
-        if family == "group":
-            return "present" if project.layerTreeRoot().findGroup(target) is not None else None
-        if family == "layout":
-            return st.layout_state(project, target)
-        canvas = self.canvas() if self.canvas else None
-        if canvas is None:
-            return None
-        return st.view_of(canvas, project) if family == "view" else st.background_of(canvas, project)
-
-    @staticmethod
-    def _same(key: str, a: Any, b: Any) -> bool:
-        return st.same_view(a, b) if key.startswith("view:") else a == b
-
-    def _kept_note(self, change: Change) -> str:
-        project = self._project()
-        if FAMILY[change.kind] in ("layer", "style"):
-            layer = project.mapLayer(change.target)
-            return f"layer '{layer.name()}' as you changed it" if layer is not None and change.kind != "layer_removed" else ""
-        if change.kind == "view":
-            return "the map view you set"
-        if change.kind == "background":
-            return "the map background you chose"
-        if change.kind == "layout":
-            exists = project.layoutManager().layoutByName(change.target) is not None
-            return f"print layout '{change.target}' " + ("as you edited it" if exists else "stays deleted (you deleted it)")
-        return ""
-
-    def _revert(self, change: Change) -> str:
-        """Undoes one change; returns a note when something was kept instead."""
-        project, kind = self._project(), change.kind
-        if kind == "layer_added":
-            layer = project.mapLayer(change.target)
-            if layer is not None:
-                change.after = {"xml": st.layer_xml(layer), "where": st.tree_position(project, change.target)}
-                self._parked[change.target] = project.takeMapLayer(layer)
-        elif kind == "layer_removed":
-            if project.mapLayer(change.target) is None:
-                layer = self._parked.pop(change.target, None) or st.layer_from_xml(project, change.before["xml"],
-                                                                                   change.target)
-                if layer is None:
-                    return f"layer '{change.description.split(chr(39))[1]}' could not be rebuilt"
-                st.place_layer(project, layer, change.before["where"])
-        elif kind == "group_added":
-            group = project.layerTreeRoot().findGroup(change.target)
-            if group is not None and group.findLayers():
-                return f"group '{change.target}' (it holds layers you put there)"
-            if group is not None:
-                group.parent().removeChildNode(group)
-        elif kind == "restyled":
-            layer = project.mapLayer(change.target)
-            if layer is not None:
-                st.apply_style(layer, change.before)
-        elif kind == "view":
-            st.set_view(self.canvas(), project, change.before)
-        elif kind == "background":
-            st.set_background(self.canvas(), project, change.before)
-        elif kind == "layout":
-            st.set_layout(project, change.target, change.before)
-        return ""
-
-    def _redo(self, change: Change) -> None:
-        project, kind = self._project(), change.kind
-        if kind == "layer_added" and change.after:
-            layer = self._parked.pop(change.target, None) or st.layer_from_xml(project, change.after["xml"], change.target)
-            if layer is not None:
-                st.place_layer(project, layer, change.after["where"])
-        elif kind == "layer_removed":
-            layer = project.mapLayer(change.target)
-            if layer is not None:
-                change.before = {"xml": st.layer_xml(layer), "where": st.tree_position(project, change.target)}
-                self._parked[change.target] = project.takeMapLayer(layer)
-        elif kind == "group_added":
-            if project.layerTreeRoot().findGroup(change.target) is None:
-                project.layerTreeRoot().insertGroup(int((change.after or {}).get("index", 0)), change.target)
-        elif kind == "restyled":
-            layer = project.mapLayer(change.target)
-            if layer is not None and change.after:
-                st.apply_style(layer, change.after)
-        elif kind == "view" and change.after:
-            st.set_view(self.canvas(), project, change.after)
-        elif kind == "background" and change.after:
-            st.set_background(self.canvas(), project, change.after)
-        elif kind == "layout":
-            st.set_layout(project, change.target, change.after)
-
     def _finish(self, turn: Turn) -> None:
         """The end of a turn: what each change left, the layouts it made or rebuilt, every layer's look."""
         project = self._project()
@@ -383,7 +260,7 @@ class TurnHistory:
             elif change.kind == "group_added":
                 group = project.layerTreeRoot().findGroup(change.target)
                 change.after = {"index": group.parent().children().index(group) if group is not None else 0}
-        turn.ended = {c.key: self._state(c.key) for c in turn.changes if FAMILY[c.kind] != "file"}
+        turn.ended = {c.key: self._actions.state(c.key) for c in turn.changes if FAMILY[c.kind] != "file"}
         turn.layers_after = self._looks.snapshot(project)
 
     def _close_untracked(self, keep: bool = False) -> None:
@@ -445,7 +322,8 @@ class TurnHistory:
 
     def load(self) -> None:
         """The history kept in the project (after a plugin reload, or when a project is opened)."""
-        self._turns, self._open, self._parked = [], None, {}
+        self._turns, self._open = [], None
+        self._parked.clear()
         self._next = 1
         text, found = self._project().readEntry(*ENTRY)
         if not found or not text:
@@ -481,6 +359,7 @@ class TurnHistory:
         self._then()
 
     def _project_cleared(self) -> None:
-        self._turns, self._open, self._parked, self._next = [], None, {}, 1
+        self._turns, self._open, self._next = [], None, 1
+        self._parked.clear()
         self._looks.stop()
         self._then()
