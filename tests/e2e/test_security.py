@@ -196,7 +196,7 @@ def test_an_output_outside_the_plugin_folder_waits_for_the_ok_in_the_dock(qgis_p
 
 def test_truncating_a_real_table_from_the_dock_waits_for_the_ok_and_no_keeps_the_rows(qgis_processing, plugin, emu,
                                                                                      tmp_path):
-    from testkit.worlds.security_world import rows_on_disk, write_gpkg
+    from testkit.worlds.gpkg_files import rows_on_disk, write_gpkg
 
     gpkg = write_gpkg(tmp_path / "roads.gpkg", "roads")
     QgsProject.instance().addMapLayer(QgsVectorLayer(f"{gpkg}|layername=roads", "roads", "ogr"))

@@ -22,7 +22,7 @@ from stacgis_agent.tools.server import TOOL_FAMILIES, build_server
 from testkit.llm.ollama_replies import embed_text
 from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
 from testkit.servers.canvas_servers import canvas_deps
-from testkit.worlds.security_world import write_gpkg
+from testkit.worlds.gpkg_files import write_gpkg
 
 
 async def embed(texts):

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import http.server
 import threading
-from pathlib import Path
 
 import httpx
 import pytest
 from mcp import Client
 from mcp_types import ElicitResult
-from osgeo import ogr
 from qgis.core import Qgis, QgsApplication, QgsProject, QgsVectorLayer
 
 from stacgis_agent.tools.canvas import family
@@ -20,6 +18,7 @@ from stacgis_agent.tools.canvas.processing_allowlist import UNCHECKED, is_listed
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_layers import city_layer
 from testkit.servers.canvas_servers import canvas_deps
+from testkit.worlds.gpkg_files import rows_on_disk, write_gpkg
 
 
 class Decliner:
@@ -125,7 +124,7 @@ async def test_an_outside_client_cannot_copy_a_local_file_with_file_urls(world, 
 async def test_an_output_without_extension_is_judged_on_the_file_processing_writes(world):
     deps, server, _ = world
     existing = deps.output_dir() / "my_analysis.gpkg"
-    _write_gpkg(existing, "earlier", 2)
+    write_gpkg(existing, "earlier", 2, spacing=1.0)
     before = existing.read_bytes()
     asking = Decliner(server)
     result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1,
@@ -150,7 +149,7 @@ async def test_a_shapefile_output_that_would_replace_sidecars_asks_first(world):
 
 async def test_the_card_says_which_layer_is_replaced_with_how_many_features(world):
     deps, server, tmp = world
-    gpkg = _write_gpkg(tmp / "city.gpkg", "parcels", 4)
+    gpkg = write_gpkg(tmp / "city.gpkg", "parcels", 4, spacing=1.0)
     QgsProject.instance().addMapLayer(QgsVectorLayer(f"{gpkg}|layername=parcels", "parcels", "ogr"))
     asking = Decliner(server)
     await asking.call("native:buffer", {"INPUT": "parcels", "DISTANCE": 10,
@@ -158,7 +157,7 @@ async def test_the_card_says_which_layer_is_replaced_with_how_many_features(worl
     [message] = asking.asked
     assert "Buffer 'parcels' (4 features) by 10" in message
     assert f"replaces the existing layer 'parcels' (4 features) in GeoPackage {gpkg}" in message
-    assert _rows(gpkg, "parcels") == 4
+    assert rows_on_disk(gpkg, "parcels") == 4
 
 
 def test_every_listed_algorithm_has_a_role_for_each_parameter(qgis_processing):
@@ -180,21 +179,3 @@ def test_every_listed_algorithm_has_a_role_for_each_parameter(qgis_processing):
         alg = registry.algorithmById(algorithm_id)
         definition = alg.parameterDefinition(name)
         assert _parameter_effect(None, alg, definition, "-co SOMETHING=1"), (algorithm_id, name)
-
-
-def _write_gpkg(path: Path, table: str, rows: int) -> Path:
-    source = ogr.GetDriverByName("GPKG").CreateDataSource(str(path))
-    layer = source.CreateLayer(table, geom_type=ogr.wkbPoint)
-    for i in range(rows):
-        feature = ogr.Feature(layer.GetLayerDefn())
-        feature.SetGeometry(ogr.CreateGeometryFromWkt(f"POINT ({5 + i} 45)"))
-        layer.CreateFeature(feature)
-    source = None
-    return path
-
-
-def _rows(path: Path, table: str) -> int:
-    source = ogr.Open(str(path))
-    count = source.GetLayerByName(table).GetFeatureCount()
-    source = None
-    return count

@@ -13,7 +13,8 @@ from qgis.core import QgsApplication, QgsProject, QgsVectorLayer
 
 from testkit.qgis_drivers import processing_world
 from testkit.qgis_drivers.canvas_layers import dem_layer
-from testkit.qgis_drivers.processing_world import Outside, digest, rows_on_disk, write_gpkg
+from testkit.qgis_drivers.processing_world import Outside
+from testkit.worlds.gpkg_files import digest, rows_on_disk, write_gpkg
 
 ogr.UseExceptions()
 

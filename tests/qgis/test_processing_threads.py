@@ -14,7 +14,8 @@ from osgeo import ogr
 from qgis.core import QgsApplication, QgsProject
 
 from testkit.qgis_drivers import processing_world
-from testkit.qgis_drivers.processing_world import Outside, rows_on_disk
+from testkit.qgis_drivers.processing_world import Outside
+from testkit.worlds.gpkg_files import rows_on_disk
 
 ogr.UseExceptions()
 

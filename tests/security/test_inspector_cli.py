@@ -14,7 +14,7 @@ import pytest
 from stacgis_agent.tools.outside.http_endpoint import EndpointAccess
 from testkit.servers.loopback import server_missing
 from testkit.servers.mcp_calls import package_root
-from testkit.worlds.security_world import rows_on_disk
+from testkit.worlds.gpkg_files import rows_on_disk
 
 REPO = Path(__file__).resolve().parents[2]
 INSPECTOR = REPO / ".build" / "inspector" / "node_modules"

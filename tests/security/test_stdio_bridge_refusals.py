@@ -13,7 +13,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from testkit.servers.mcp_calls import package_root
-from testkit.worlds.security_world import digest, rows_on_disk
+from testkit.worlds.gpkg_files import digest, rows_on_disk
 
 BRIDGES = ["stacgis_agent.tools.outside.stdio_bridge", "stacgis_agent.tools.stdio_bridge"]
 

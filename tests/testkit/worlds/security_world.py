@@ -4,7 +4,6 @@ an allowed folder, and a symlink inside the plugin's output folder pointing else
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 import sys
@@ -12,9 +11,8 @@ import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from osgeo import ogr
-
 from .cogs import smooth_field, write_cog
+from .gpkg_files import write_gpkg
 
 
 @dataclass
@@ -30,31 +28,6 @@ class SecurityWorld:
 
     def gpkg(self, name: str) -> Path:
         return self.data / f"{name}.gpkg"
-
-
-def write_gpkg(path: Path, table: str, rows: int = 3) -> Path:
-    ogr.UseExceptions()
-    source = ogr.GetDriverByName("GPKG").CreateDataSource(str(path))
-    layer = source.CreateLayer(table, geom_type=ogr.wkbPoint)
-    layer.CreateField(ogr.FieldDefn("name", ogr.OFTString))
-    for i in range(rows):
-        feature = ogr.Feature(layer.GetLayerDefn())
-        feature.SetField("name", f"{table} {i}")
-        feature.SetGeometry(ogr.CreateGeometryFromWkt(f"POINT ({5 + i * 0.1} 45)"))
-        layer.CreateFeature(feature)
-    source = None
-    return path
-
-
-def rows_on_disk(path: Path, table: str) -> int:
-    source = ogr.Open(str(path))  # a fresh read of the file
-    count = source.GetLayerByName(table).GetFeatureCount()
-    source = None
-    return count
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def make_world(root: Path) -> SecurityWorld:
