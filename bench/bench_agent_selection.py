@@ -39,13 +39,12 @@ async def plugin_tools() -> list:
     from mcp import Client
 
     from stacgis_agent.agent.config import Settings
-    from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
 
     deps = ToolDeps.from_settings(Settings())
     try:
-        async with Client(build_server(deps, extra_families=[family])) as client:
+        async with Client(build_server(deps, canvas=True)) as client:
             return list((await client.list_tools()).tools)
     finally:
         await deps.http.aclose()

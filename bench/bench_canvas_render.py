@@ -175,7 +175,6 @@ def _wkt(geometry: dict) -> str:
 
 async def main() -> None:
     from stacgis_agent.agent.config import CatalogConfig, Settings
-    from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.canvas.footprints import footprints_layer
     from stacgis_agent.tools.canvas.project_access import add_to_project
     from stacgis_agent.tools.deps import ToolDeps
@@ -194,7 +193,7 @@ async def main() -> None:
             deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig(name="b", url=str(catalog), kind="static")]),
                                           http=http, work_dir=str(work / "out"), project=QgsProject.instance,
                                           iface=lambda: iface)
-            async with Client(build_server(deps, extra_families=[family])) as client:
+            async with Client(build_server(deps, canvas=True)) as client:
                 one_tool = await via_tool(client, iface, "load_stac_asset", {"collection": "bench", "item_id": "big"})
                 tiles = [it["id"] for it in items[1:]]
                 mosaic_tool = await via_tool(client, iface, "load_stac_items", {"collection": "bench", "item_ids": tiles})

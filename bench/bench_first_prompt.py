@@ -47,7 +47,6 @@ async def record(mode: str) -> dict:
     from stacgis_agent.agent.llm.types import ChatOptions
     from stacgis_agent.agent.loop import AgentLoop
     from stacgis_agent.agent.map_context import LayerInfo, MapContext
-    from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
     from testkit.llm.ollama_emulator import OllamaEmulator, Turn
@@ -59,7 +58,7 @@ async def record(mode: str) -> dict:
         settings = Settings(chat_model="qwen3:8b", tool_set=mode, ollama_url=emu.url)
         provider = OllamaProvider(emu.url, settings.chat_model, options=ChatOptions(num_ctx=settings.num_ctx))
         deps = ToolDeps.from_settings(settings, embed=provider.embed)
-        loop = AgentLoop(provider, build_server(deps, extra_families=[family]), settings)
+        loop = AgentLoop(provider, build_server(deps, canvas=True), settings)
         try:
             emu.script(Turn(content="ok"))
             async for _ in loop.run(FIRST, context):

@@ -204,7 +204,6 @@ async def main(catalog_url: str, work: Path) -> dict[str, list[float]]:
     from qgis.core import QgsProject
 
     from stacgis_agent.agent.config import CatalogConfig, Settings
-    from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
 
@@ -218,7 +217,7 @@ async def main(catalog_url: str, work: Path) -> dict[str, list[float]]:
         deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig(name="bench", url=catalog_url)]),
                                       http=http, work_dir=str(work), project=QgsProject.instance,
                                       iface=lambda: CanvasOnly(canvas))
-        async with Client(build_server(deps, extra_families=[family])) as client:
+        async with Client(build_server(deps, canvas=True)) as client:
             await client.call_tool("list_catalogs", {})  # warm the MCP session, not measured
             await one_turn(client)  # warm imports and QGIS's CRS database once, not measured
             for label, busy in (("idle", 0), (f"busy ({BUSY} spinning processes)", BUSY)):

@@ -81,7 +81,6 @@ async def main(server, catalog: Path, work: Path) -> dict[str, dict[str, float]]
     from qgis.core import QgsProject
 
     from stacgis_agent.agent.config import CatalogConfig, Settings
-    from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
 
@@ -90,7 +89,7 @@ async def main(server, catalog: Path, work: Path) -> dict[str, dict[str, float]]
     async with httpx.AsyncClient() as http:
         deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig(name="bench", url=str(catalog), kind="static")]),
                                       http=http, work_dir=str(work), project=QgsProject.instance, iface=lambda: None)
-        async with Client(build_server(deps, extra_families=[family])) as client:
+        async with Client(build_server(deps, canvas=True)) as client:
             await client.call_tool("list_catalogs", {})  # warm the MCP session, not measured
             for label, work_fn in (("GUI thread", lambda: gui_thread_path(server)),
                                    ("worker", lambda: worker_path(client))):

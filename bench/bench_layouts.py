@@ -87,7 +87,6 @@ async def main() -> None:
     from qgis.gui import QgsMapCanvas
 
     from stacgis_agent.agent.config import DEMO_CATALOG
-    from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.server import build_server
     from testkit.servers.canvas_servers import canvas_deps
 
@@ -96,7 +95,7 @@ async def main() -> None:
     canvas = QgsMapCanvas()
     out = Path(tempfile.mkdtemp(prefix="bench-layouts-"))
     async with httpx.AsyncClient() as http:
-        server = build_server(canvas_deps(http, str(DEMO_CATALOG), str(out), _Iface(canvas)), extra_families=[family])
+        server = build_server(canvas_deps(http, str(DEMO_CATALOG), str(out), _Iface(canvas)), canvas=True)
 
         probe = StallProbe()
 

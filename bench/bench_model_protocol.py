@@ -115,11 +115,11 @@ async def real_tool_specs() -> list[dict]:
     async with httpx.AsyncClient() as http:
         deps = ToolDeps.from_settings(Settings(catalogs=[]), http=http)
         try:
-            from stacgis_agent.tools.canvas import family  # needs qgis; the canvas tools are the most used
-            families = [family]
+            import qgis.core  # noqa: F401  (the canvas tools, the most used, need qgis)
+            canvas = True
         except ImportError:
-            families = []
-        async with Client(build_server(deps, extra_families=families)) as client:
+            canvas = False
+        async with Client(build_server(deps, canvas=canvas)) as client:
             tools = (await client.list_tools()).tools
     return format_tools(tools)
 

@@ -81,7 +81,6 @@ async def record(mode: str, top_k: int) -> list[dict]:
     from stacgis_agent.agent.llm.types import ChatOptions
     from stacgis_agent.agent.loop import AgentLoop
     from stacgis_agent.agent.map_context import LayerInfo, MapContext
-    from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server
     from testkit.llm.ollama_emulator import OllamaEmulator
@@ -103,7 +102,7 @@ async def record(mode: str, top_k: int) -> list[dict]:
         provider = OllamaProvider(emu.url, settings.chat_model, options=ChatOptions(
             num_ctx=settings.num_ctx, temperature=settings.temperature, keep_alive=settings.keep_alive))
         deps = ToolDeps.from_settings(settings, embed=provider.embed)
-        loop = AgentLoop(provider, build_server(deps, extra_families=[family]), settings)
+        loop = AgentLoop(provider, build_server(deps, canvas=True), settings)
         try:
             for index, (message, turns) in enumerate(script()):
                 emu.script(*turns)

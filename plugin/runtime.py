@@ -96,7 +96,6 @@ class AgentRuntime:
         from ..agent.stores.factory import build_stores
         from ..host.canvas_context import map_context_from_iface
         from ..host.settings_store import read_secret, with_server_credentials
-        from ..tools.canvas import family as canvas_family
         from ..tools.canvas.project_access import history_of
         from ..tools.canvas.undo_turns import ChatTurns
         from ..tools.deps import ToolDeps
@@ -121,7 +120,7 @@ class AgentRuntime:
 
             self.sas_keeper = self.tasks.start(keep_sas_tokens(QgsProject.instance, self.deps.catalogs.owner_of),
                                                name="sas-tokens")
-        self.server = build_server(self.deps, extra_families=[canvas_family])
+        self.server = build_server(self.deps, canvas=True)
         self.history = history_of(self.deps)
         self.history.canvas = self.iface.mapCanvas  # its history was read from the project: survives a reload
         self._stop_following_project = self.history.follow_project(QgsProject.instance(), self._show_history)
@@ -153,7 +152,7 @@ class AgentRuntime:
         self._pending_notices.clear()
         self._check_connection()
         if s.mcp_http_enabled:
-            self.tasks.start(self._start_endpoint([canvas_family]), name="mcp-endpoint")
+            self.tasks.start(self._start_endpoint(), name="mcp-endpoint")
 
     def _new_agent(self, session_id: str | None):
         from ..agent.loop import AgentLoop
@@ -174,7 +173,7 @@ class AgentRuntime:
         info = saved.info if saved is not None else SessionInfo(agent.session_id, self.settings.user, "", 0.0, 0.0)
         return SessionRecord(info, {}, list(agent.log))
 
-    async def _start_endpoint(self, families) -> None:
+    async def _start_endpoint(self) -> None:
         """The outside MCP endpoint; any failure (a busy port…) is said in the dock, the chat keeps working."""
         import dataclasses
 
@@ -184,7 +183,7 @@ class AgentRuntime:
         try:
             # outside clients get their own view of the tools: file access limited (ToolDeps.outside_client)
             deps = dataclasses.replace(self.deps, outside_client=True)
-            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, extra_families=families)
+            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, canvas=True)
             await endpoint.start()
         except RuntimeError as exc:  # says what happened and what to do (a busy port: pick another)
             self._endpoint_failed(str(exc))

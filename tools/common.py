@@ -1,9 +1,9 @@
 """Shared conventions of every tool module: safety marks, result shape, input checks.
 
-A tool family is a module with `register(server, deps)` that adds its tools with
-`server.tool(annotations=READ|WRITE|DESTRUCTIVE, meta=policy(...))` and returns results
-built by `ok(data, summary)`; anticipated failures raise `ToolInputError` with a message
-saying what to do.
+A tool family is a module whose tools are module-level functions marked
+`@tool(annotations=READ|WRITE|DESTRUCTIVE, meta=policy(...))` (tools/declare.py), reaching the shared
+dependencies with `deps_of(ctx)`; they return results built by `ok(data, summary)`, and anticipated
+failures raise `ToolInputError` with a message saying what to do.
 """
 
 from __future__ import annotations

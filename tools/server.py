@@ -1,7 +1,8 @@
-"""Builds the embedded MCP server from one explicit list of tool families, each a module with
-`register(server, deps)`: the families below, and the canvas family (tools that act on the QGIS project),
-which the plugin passes as `extra_families` because only it has a project. Tools receive `deps` when they
-are registered; the lifespan hands the same object to the SDK, which closes nothing (the owner closes it).
+"""Builds the embedded MCP server from one explicit list of families: modules whose tools, resources,
+prompts and assessors are module-level functions marked as such (`tools/declare.py`), added in the order
+written. The canvas family (tools that act on the QGIS project) is added with `canvas=True`, because only
+the plugin has a project. The one `ToolDeps` is the server's lifespan context, which tools read through
+the SDK's Context (`deps_of(ctx)`); the SDK closes nothing (the owner closes deps).
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ import logging
 import time
 from contextlib import asynccontextmanager
 from types import ModuleType
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator
 
 from mcp.server.mcpserver import MCPServer
 
 from ..agent.safety import PREFLIGHT_KEY
 from .analysis import charts, collection_stats, raster_tools, vector_tools, zonal_change
 from .confirmation import ConfirmDestructiveMiddleware
+from .declare import add_family
 from .deps import ToolDeps
 from .outside.heavy_calls import HeavyCallLimit
 from .session import discovery, knowledge, mcp_prompts, memory_tools, resources
@@ -33,15 +35,28 @@ INSTRUCTIONS = ("Tools for a GIS analyst in QGIS: find STAC collections and item
                 "in place, compute statistics, remember facts. Errors say what to change; read them.")
 
 
-def build_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> MCPServer:
+def families(canvas: bool = False) -> tuple[ModuleType, ...]:
+    """Every family a server built with `canvas` has, in the order their tools are listed."""
+    if not canvas:
+        return TOOL_FAMILIES
+    from .canvas import family  # imports qgis: only where there is a project
+
+    return TOOL_FAMILIES + family.MODULES
+
+
+def build_server(deps: ToolDeps, *, canvas: bool = False) -> MCPServer:
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[ToolDeps]:
         yield deps  # the owner closes deps
 
     # log_level: MCPServer calls logging.basicConfig, which would make QGIS log every HTTP request
     server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING")
-    for family in (*TOOL_FAMILIES, *extra_families):
-        family.register(server, deps)
+    if canvas:
+        from .canvas import family
+
+        family.prepare(deps)
+    for module in families(canvas):
+        add_family(server, module, deps)
     server.middleware.append(SessionStatsMiddleware(deps))
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     server.middleware.append(HeavyCallLimit(server))  # after the OK: a slot is not held while the user decides

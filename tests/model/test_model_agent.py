@@ -23,7 +23,6 @@ from stacgis_agent.agent.llm.tool_protocol import ToolProtocolProvider
 from stacgis_agent.agent.llm.types import ChatOptions, ContentChunk
 from stacgis_agent.agent.loop import AgentLoop
 from stacgis_agent.agent.map_context import MapContext
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.llm.llama_server import MODEL_NAME
 from testkit.servers.canvas_servers import canvas_deps
@@ -87,7 +86,7 @@ async def test_constrained_zoom_to_lyon_runs_a_schema_valid_call_on_the_real_can
     max_steps = 3
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, None, str(tmp_path / "out"), qgis_iface)
-        server = build_server(deps, extra_families=[family])
+        server = build_server(deps, canvas=True)
         loop = AgentLoop(provider, server, settings(max_steps=max_steps, tool_top_k=1, constrained_tools=True),
                          embed=no_embeddings)
         context = MapContext(extent=(-5.0, 42.0, 8.0, 51.0), crs="EPSG:4326", center_lonlat=(1.5, 46.5),

@@ -19,7 +19,6 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import Qt
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.rendered_pixels import render
 from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
@@ -49,7 +48,7 @@ def world(tmp_path_factory):
 async def tools(world, qgis_iface, qgis_new_project, tmp_path):
     async with httpx.AsyncClient(timeout=20) as http:
         deps = canvas_deps(http, world.catalog_url, str(tmp_path), qgis_iface)
-        yield OneShotClient(build_server(deps, extra_families=[family]))
+        yield OneShotClient(build_server(deps, canvas=True))
     QgsProject.instance().removeAllMapLayers()
 
 

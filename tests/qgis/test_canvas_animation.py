@@ -16,7 +16,6 @@ from qgis.PyQt.QtCore import QDateTime
 from qgis.PyQt.QtGui import QImage
 
 from stacgis_agent.agent.config import DEMO_CATALOG
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
@@ -31,7 +30,7 @@ async def client(qgis_iface, qgis_new_project, tmp_path):
     canvas.setTemporalController(navigation)
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, str(DEMO_CATALOG), str(tmp_path / "out"), qgis_iface)
-        yield OneShotClient(build_server(deps, extra_families=[family])), deps, canvas
+        yield OneShotClient(build_server(deps, canvas=True)), deps, canvas
     canvas.setTemporalController(None)
     canvas.setTemporalRange(QgsDateTimeRange(QDateTime(), QDateTime()))  # the controller left the canvas on a frame: later tests start undated
     QgsProject.instance().removeAllMapLayers()

@@ -8,7 +8,6 @@ import pytest
 from qgis.core import QgsProject, QgsRasterLayer
 
 from stacgis_agent.agent.config import DEMO_CATALOG
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
@@ -23,7 +22,7 @@ async def test_demo_layers_legend_says_what_each_band_is(qgis_iface, qgis_new_pr
                                                          collection, item, words):
     async with httpx.AsyncClient() as http:
         client = OneShotClient(build_server(canvas_deps(http, str(DEMO_CATALOG), str(tmp_path / "out"), qgis_iface),
-                                            extra_families=[family]))
+                                            canvas=True))
         result = await client.call_tool("load_stac_asset", {"collection": collection, "item_id": item})
     assert not result.is_error, result.content[0].text
     [layer] = [lyr for lyr in QgsProject.instance().mapLayers().values() if isinstance(lyr, QgsRasterLayer)]

@@ -10,7 +10,6 @@ import pytest
 from osgeo import gdal
 from qgis.core import QgsProject
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
@@ -28,7 +27,7 @@ async def tools(qgis_iface, qgis_new_project, tmp_path, s2_servers):
     api, world = s2_servers
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, api.url, str(tmp_path / "out"), qgis_iface)
-        yield OneShotClient(build_server(deps, extra_families=[family])), world
+        yield OneShotClient(build_server(deps, canvas=True)), world
     QgsProject.instance().removeAllMapLayers()
 
 

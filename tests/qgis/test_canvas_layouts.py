@@ -26,7 +26,6 @@ from qgis.core import (
 from qgis.PyQt.QtCore import QRectF
 
 from stacgis_agent.agent.config import DEMO_CATALOG
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.canvas.layout_page import nice_scale
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
@@ -44,7 +43,7 @@ async def client(qgis_iface, qgis_new_project, tmp_path):
     project.setCrs(QgsCoordinateReferenceSystem("EPSG:3857"))
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, str(DEMO_CATALOG), str(tmp_path / "out"), qgis_iface)
-        one = OneShotClient(build_server(deps, extra_families=[family]))
+        one = OneShotClient(build_server(deps, canvas=True))
         for collection, item in (("demo-ndvi", "demo-ndvi-2025-06-15"), ("demo-rgb", "demo-rgb-2025-06-15")):
             loaded = await one.call_tool("load_stac_asset", {"collection": collection, "item_id": item})
             assert not loaded.is_error, loaded.content[0].text

@@ -19,7 +19,6 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QCoreApplication, QSize
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
@@ -66,7 +65,7 @@ async def places(qgis_iface, qgis_new_project, tmp_path):
     canvas.setExtent(QgsRectangle(-2e6, 4e6, 3e6, 8e6))
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, None, str(tmp_path / "out"), qgis_iface)
-        yield OneShotClient(build_server(deps, extra_families=[family])), canvas
+        yield OneShotClient(build_server(deps, canvas=True)), canvas
     QgsProject.instance().removeAllMapLayers()
 
 

@@ -6,7 +6,6 @@ import httpx
 import pytest
 from qgis.core import QgsProject, QgsWkbTypes
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_layers import CITIES, city_layer
 from testkit.servers.canvas_servers import canvas_deps
@@ -19,7 +18,7 @@ async def processing(qgis_iface, qgis_new_project, qgis_processing, tmp_path):
     QgsProject.instance().addMapLayer(cities)
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, None, str(tmp_path), qgis_iface)
-        server = build_server(deps, extra_families=[family])
+        server = build_server(deps, canvas=True)
         yield OneShotClient(server), server, cities
     QgsProject.instance().removeAllMapLayers()
 

@@ -8,7 +8,6 @@ import pytest
 from osgeo import gdal
 from qgis.core import QgsPointXY, QgsProject
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
 from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
@@ -46,7 +45,7 @@ def protected(tmp_path):
 async def _load(iface, catalog, work, headers, asset_host):
     async with httpx.AsyncClient() as http:  # credentials go only to the hosts the catalog names
         deps = canvas_deps(http, str(catalog), str(work), iface, headers=headers, asset_hosts=[asset_host])
-        client = OneShotClient(build_server(deps, extra_families=[family]))
+        client = OneShotClient(build_server(deps, canvas=True))
         return await client.call_tool("load_stac_asset", {"collection": "tiles", "item_id": "tile-1"})
 
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from qgis.core import QgsProject, QgsSingleBandPseudoColorRenderer
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
@@ -19,7 +18,7 @@ from testkit.worlds.cogs import write_cog
 async def tools(qgis_iface, qgis_new_project, tmp_path):
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, None, str(tmp_path / "out"), qgis_iface)
-        yield OneShotClient(build_server(deps, extra_families=[family])), deps
+        yield OneShotClient(build_server(deps, canvas=True)), deps
     QgsProject.instance().removeAllMapLayers()
 
 

@@ -12,7 +12,6 @@ import pytest
 from qgis.core import QgsLayerTreeLayer, QgsMultiBandColorRenderer, QgsProject, QgsRasterLayer
 from qgis.PyQt.QtCore import Qt
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.rendered_pixels import render
 from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
@@ -38,7 +37,7 @@ def load(cogs, qgis_iface, qgis_new_project, tmp_path):
         catalog = static_catalog(tmp_path / "catalog", items)
         async with httpx.AsyncClient(timeout=20) as http:
             deps = canvas_deps(http, str(catalog), str(tmp_path), qgis_iface)
-            client = OneShotClient(build_server(deps, extra_families=[family]))
+            client = OneShotClient(build_server(deps, canvas=True))
             args = {"item_collection_file": str(item_collection_file(tmp_path, items))}
             if asset:
                 args["asset"] = asset

@@ -14,7 +14,6 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_fixtures import (
     NDVI_NODATA,
@@ -39,7 +38,7 @@ async def tools(stac, qgis_iface, qgis_new_project, tmp_path):
     cogs, api, data = stac
     async with httpx.AsyncClient(timeout=20) as http:
         deps = canvas_deps(http, api.url, str(tmp_path), qgis_iface)
-        yield OneShotClient(build_server(deps, extra_families=[family])), deps, data, cogs
+        yield OneShotClient(build_server(deps, canvas=True)), deps, data, cogs
     QgsProject.instance().removeAllMapLayers()
 
 

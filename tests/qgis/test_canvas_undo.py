@@ -8,7 +8,6 @@ import pytest
 from qgis.core import QgsCoordinateReferenceSystem, QgsProject, QgsRectangle
 from qgis.PyQt.QtCore import QSize
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
 from testkit.servers.canvas_servers import canvas_deps, canvas_stac, gdal_test_config
@@ -34,7 +33,7 @@ async def turn(static_stac, qgis_iface, qgis_new_project, tmp_path):
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, str(static_stac), str(tmp_path / "out"), qgis_iface)
         # the analyst approves the removals this turn asks for: undo is what is tested here
-        yield OneShotClient(build_server(deps, extra_families=[family]), user_approves=True), deps, canvas
+        yield OneShotClient(build_server(deps, canvas=True), user_approves=True), deps, canvas
     QgsProject.instance().removeAllMapLayers()
 
 

@@ -23,7 +23,6 @@ from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QImage
 from qgis.PyQt.QtWidgets import QDockWidget
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from stacgis_agent.ui.activity_feed import ActivityFeed
 from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer
@@ -42,7 +41,7 @@ async def view(qgis_iface, qgis_new_project, tmp_path):
     QgsProject.instance().addMapLayers([cities, dem])
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, None, str(tmp_path / "out"), qgis_iface)
-        yield OneShotClient(build_server(deps, extra_families=[family])), canvas, cities, dem, deps
+        yield OneShotClient(build_server(deps, canvas=True)), canvas, cities, dem, deps
     QgsProject.instance().removeAllMapLayers()
 
 

@@ -14,7 +14,6 @@ from osgeo import gdal
 from qgis.core import QgsPointXY, QgsProject
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from stacgis_agent.ui.project_script import project_to_pyqgis
@@ -55,7 +54,7 @@ def _server(http, emulator, catalog, work, iface):
                            token_url=emulator.token_url, asset_hosts=[f"127.0.0.1:{emulator.port}"])
     deps = ToolDeps.from_settings(Settings(catalogs=[config]), http=http, work_dir=str(work),
                                   project=QgsProject.instance, iface=lambda: iface)
-    return OneShotClient(build_server(deps, extra_families=[family]))
+    return OneShotClient(build_server(deps, canvas=True))
 
 
 async def _stats(client, layer_name):

@@ -14,7 +14,6 @@ from qgis.core import QgsApplication, QgsPointXY, QgsProject
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.host.settings_store import store_secret
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
@@ -60,7 +59,7 @@ def _client(http, server, catalog, work, iface, auth_cfg, requester_pays=True):
                            asset_hosts=[BUCKET])
     deps = ToolDeps.from_settings(Settings(catalogs=[config]), http=http, work_dir=str(work),
                                   project=QgsProject.instance, iface=lambda: iface)
-    return OneShotClient(build_server(deps, extra_families=[family]))
+    return OneShotClient(build_server(deps, canvas=True))
 
 
 async def test_requester_pays_bucket_search_load_and_statistics(s3, auth_manager, gdal_clean, qgis_iface,

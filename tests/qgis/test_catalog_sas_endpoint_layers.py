@@ -15,7 +15,6 @@ from osgeo import gdal
 from qgis.core import QgsProject, QgsRasterLayer
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from stacgis_agent.tools.stac.sas_keeper import keep_sas_tokens
@@ -65,7 +64,7 @@ def private_sas(tmp_path):
 async def _load(http, config, collection, work, iface):
     deps = ToolDeps.from_settings(Settings(catalogs=[config]), http=http, work_dir=str(work),
                                   project=QgsProject.instance, iface=lambda: iface)
-    client = OneShotClient(build_server(deps, extra_families=[family]))
+    client = OneShotClient(build_server(deps, canvas=True))
     loaded = await client.call_tool("load_stac_asset", {"collection": collection, "item_id": "tile-1"})
     assert not loaded.is_error, loaded.content[0].text
     [layer] = QgsProject.instance().mapLayers().values()
@@ -115,7 +114,7 @@ async def test_a_mosaic_of_such_items_still_renders_once_gdal_would_renew_their_
     async with httpx.AsyncClient() as http:
         deps = ToolDeps.from_settings(Settings(catalogs=[config]), http=http, work_dir=str(tmp_path),
                                       project=QgsProject.instance, iface=lambda: qgis_iface)
-        client = OneShotClient(build_server(deps, extra_families=[family]))
+        client = OneShotClient(build_server(deps, canvas=True))
         loaded = await client.call_tool("load_stac_items", {"collection": collection,
                                                             "item_ids": ["tile-0", "tile-1"]})
     assert not loaded.is_error, loaded.content[0].text

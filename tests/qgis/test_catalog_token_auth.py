@@ -20,7 +20,6 @@ from starlette.routing import Route
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.host.settings_store import store_secret
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_fixtures import TILE_DEG, TILES_NORTH, TILES_WEST, make_canvas_data
@@ -63,7 +62,7 @@ async def _load(server, catalog, work, iface, access, auth_cfg):
     async with httpx.AsyncClient() as http:
         deps = ToolDeps.from_settings(Settings(catalogs=[config]), http=http, work_dir=str(work),
                                       project=QgsProject.instance, iface=lambda: iface)
-        client = OneShotClient(build_server(deps, extra_families=[family]))
+        client = OneShotClient(build_server(deps, canvas=True))
         return await client.call_tool("load_stac_asset", {"collection": "tiles", "item_id": "tile-0"})
 
 
@@ -148,7 +147,7 @@ async def test_an_esri_token_with_qgis_trailing_space_reaches_a_catalog_served_o
     async with httpx.AsyncClient() as http:
         deps = ToolDeps.from_settings(Settings(catalogs=[catalog]), http=http, work_dir=str(tmp_path),
                                       project=QgsProject.instance, iface=lambda: qgis_iface)
-        client = OneShotClient(build_server(deps, extra_families=[family]))
+        client = OneShotClient(build_server(deps, canvas=True))
         loaded = await client.call_tool("load_stac_asset", {"collection": "tiles", "item_id": "tile-0"})
     assert not loaded.is_error, loaded.content[0].text
     [layer] = QgsProject.instance().mapLayers().values()

@@ -16,7 +16,6 @@ from stacgis_agent.agent.safety import Safety, tool_safety
 from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
 from stacgis_agent.agent.tool_calls import ToolCallRunner, confirmation_request
 from stacgis_agent.agent.tool_host import ToolHost
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.canvas.layers import assess_removal, layer_words
 from stacgis_agent.tools.server import TOOL_FAMILIES, build_server
 from testkit.llm.ollama_replies import embed_text
@@ -36,7 +35,7 @@ async def dock(qgis_iface, qgis_new_project, tmp_path):
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, None, str(tmp_path / "out"), qgis_iface)
         deps.memory_store, deps.embed = store, embed
-        server = build_server(deps, extra_families=[family])
+        server = build_server(deps, canvas=True)
         host = ToolHost(server)
         await host.start()
         try:

@@ -13,7 +13,7 @@ import pytest
 from osgeo import gdal
 from qgis.core import QgsProject, QgsRasterLayer
 
-from stacgis_agent.tools.canvas import family, stac_layers
+from stacgis_agent.tools.canvas import stac_layers
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
 from testkit.servers.cog_server import CogServer
@@ -57,7 +57,7 @@ def server(tmp_path_factory):
 async def client(server, qgis_iface, qgis_new_project, tmp_path):
     async with httpx.AsyncClient(timeout=20) as http:
         yield OneShotClient(build_server(canvas_deps(http, server.href("stac/catalog.json"), str(tmp_path), qgis_iface),
-                                         extra_families=[family]))
+                                         canvas=True))
     QgsProject.instance().removeAllMapLayers()
 
 

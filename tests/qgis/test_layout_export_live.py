@@ -18,7 +18,6 @@ from qgis.core import (
 )
 
 from stacgis_agent.agent.config import DEMO_CATALOG
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
@@ -42,7 +41,7 @@ async def test_the_event_loop_runs_between_the_pages_of_an_atlas_export(qgis_ifa
     _parcels(4)
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, str(DEMO_CATALOG), str(tmp_path / "out"), qgis_iface)
-        one = OneShotClient(build_server(deps, extra_families=[family]))
+        one = OneShotClient(build_server(deps, canvas=True))
         made = await one.call_tool("make_atlas", {"layer": "parcels", "title": "NDVI per parcel"})
         assert not made.is_error, made.content[0].text
         layout = QgsProject.instance().layoutManager().layoutByName("NDVI per parcel")

@@ -13,7 +13,6 @@ from mcp import Client
 from mcp_types import ElicitResult
 from qgis.core import Qgis, QgsApplication, QgsProject, QgsVectorLayer
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.canvas.processing_allowlist import UNCHECKED, is_listed, role_of
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_layers import city_layer
@@ -43,7 +42,7 @@ async def world(qgis_iface, qgis_new_project, qgis_processing, tmp_path):
     outputs = tmp_path / "outputs"
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, None, str(outputs), qgis_iface)
-        yield deps, build_server(deps, extra_families=[family]), tmp_path
+        yield deps, build_server(deps, canvas=True), tmp_path
     QgsProject.instance().removeAllMapLayers()
 
 

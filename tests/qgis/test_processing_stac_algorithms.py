@@ -21,7 +21,6 @@ from osgeo import gdal
 from qgis.core import QgsApplication, QgsProcessingException, QgsProcessingFeedback, QgsProject
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.canvas.processing_provider import INDICES, StacGisProvider
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
@@ -160,7 +159,7 @@ async def test_spectral_index_equals_the_chats_compute_index(provider, s2_server
     assert result["OUTPUT"] == str(destination)
     async with httpx.AsyncClient() as http:
         client = OneShotClient(build_server(canvas_deps(http, api.url, str(tmp_path / "mcp"), qgis_iface),
-                                            extra_families=[family]))
+                                            canvas=True))
         chat = await client.call_tool("compute_index", {"index": "ndvi", "collection": COLLECTION, "item_id": item_id})
     QgsProject.instance().removeAllMapLayers()
     assert not chat.is_error, chat.content[0].text

@@ -12,7 +12,6 @@ from mcp import Client
 
 from stacgis_agent.agent.config import Settings
 from stacgis_agent.agent.tool_ranking import ToolSelector, ToolText
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from testkit.llm.ollama_replies import embed_text
@@ -28,7 +27,7 @@ async def _embed(texts):
 async def selector(qgis_app):
     deps = ToolDeps.from_settings(Settings())
     try:
-        async with Client(build_server(deps, extra_families=[family])) as client:
+        async with Client(build_server(deps, canvas=True)) as client:
             tools = (await client.list_tools()).tools
     finally:
         await deps.http.aclose()

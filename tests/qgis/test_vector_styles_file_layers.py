@@ -10,7 +10,7 @@ from osgeo import ogr, osr
 from qgis.core import QgsGraduatedSymbolRenderer, QgsProject, QgsVectorLayer
 
 from stacgis_agent.agent.config import Settings
-from stacgis_agent.tools.canvas import family, vector_values
+from stacgis_agent.tools.canvas import vector_values
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from testkit.servers.mcp_calls import OneShotClient
@@ -47,7 +47,7 @@ def trees(gpkg, qgis_new_project, tmp_path):
     assert layer.isValid()
     QgsProject.instance().addMapLayer(layer)
     deps = ToolDeps.from_settings(Settings(), project=QgsProject.instance, work_dir=str(tmp_path))
-    yield layer, OneShotClient(build_server(deps, extra_families=[family]))
+    yield layer, OneShotClient(build_server(deps, canvas=True))
     QgsProject.instance().removeAllMapLayers()
 
 

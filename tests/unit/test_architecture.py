@@ -226,6 +226,31 @@ def engine_offenders(root: Path = ROOT) -> list[str]:
     return found
 
 
+def tools_declared_elsewhere(root: Path = ROOT) -> list[str]:
+    """Tools, resources, prompts or assessors added some other way than as module-level functions marked
+    in tools/declare.py: a decorated closure, a `register(server, …)` function, `add_tool`/`add_assessor`."""
+    found = []
+    for path in sorted((root / "tools").rglob("*.py")):
+        if path.name == "declare.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(root)
+        found += [f"{where}:{node.lineno} def register" for node in tree.body
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "register"]
+        for outer in ast.walk(tree):
+            if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(outer):
+                if node is not outer and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                        isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
+                        and d.func.attr in ("tool", "resource", "prompt") for d in node.decorator_list):
+                    found.append(f"{where}:{node.lineno} {node.name} declared inside {outer.name}")
+                if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) == "add_tool"
+                                                   or getattr(node.func, "id", None) == "add_assessor"):
+                    found.append(f"{where}:{node.lineno} added by a call in {outer.name}")
+    return sorted(set(found))
+
+
 # ---- the rules -------------------------------------------------------------------------------
 def test_the_floors_are_imported_one_way_only():
     graph = import_graph()
@@ -266,6 +291,11 @@ def test_the_bootstrap_imports_only_what_qgis_ships():
 
 def test_no_two_places_hold_the_same_body():
     assert repeated_bodies(product_files()) == []
+
+
+def test_every_tool_is_declared_once_at_module_level():
+    assert len(list((ROOT / "tools").rglob("*.py"))) > 50  # the scan really read the tools
+    assert tools_declared_elsewhere() == []
 
 
 # ---- the checks catch what they are meant to catch ----------------------------------------------
@@ -316,6 +346,16 @@ def test_a_loose_module_and_a_forbidden_import_and_a_repeated_body_are_found(tmp
     assert [m for _, m in _imported_modules(root / "agent/bad.py")] == [
         "os", "qgis.core.QgsProject", "PyQt5.QtCore", "qgis.gui"]
     assert repeated_bodies(product_files(root), root) == [["agent/a.py:1 f", "tools/b.py:1 g"]]
+
+
+def test_a_tool_declared_in_a_closure_or_a_register_function_is_found(tmp_path):
+    root = _tree(tmp_path, {
+        "tools/declare.py": "def add_family(server):\n    server.add_tool(f)\n",
+        "tools/old.py": "def register(server, deps):\n    @server.tool(annotations=1)\n    async def t():\n"
+                        "        return deps\n    add_assessor(server, 't', t)\n",
+        "tools/new.py": "@tool(annotations=1)\nasync def t(ctx):\n    return deps_of(ctx)\n"})
+    assert tools_declared_elsewhere(root) == ["tools/old.py:1 def register", "tools/old.py:3 t declared inside register",
+                                              "tools/old.py:5 added by a call in register"]
 
 
 def test_a_requirement_imported_before_the_check_is_found_and_one_after_it_is_not(tmp_path):

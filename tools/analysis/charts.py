@@ -6,12 +6,12 @@ import asyncio
 from pathlib import Path
 from typing import Annotated, Literal
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 
 from ..common import WRITE, ToolInputError, ok, policy
-from ..deps import ToolDeps
+from ..declare import deps_of, tool
 from ..output_names import new_output_file
 
 MAX_POINTS = 5000
@@ -111,25 +111,26 @@ def time_series_figure(title: str, periods: list[str], series: dict[str, list[fl
     return fig
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy())
-    async def generate_chart(
-        chart_type: Literal["line", "bar", "scatter", "pie"],
-        x: Annotated[list[str | float], Field(description="X values or category labels")],
-        series: Annotated[dict[str, list[float]], Field(description="Name → values, each as long as x")],
-        title: str = "", x_label: str = "", y_label: str = "",
-    ) -> CallToolResult:
-        """Draw a chart (line, bar, scatter, pie) to a PNG shown in the chat, and return the data it shows. E.g. 'plot these values'."""
-        if not series:
-            raise ToolInputError("Give at least one series of values.")
-        if len(x) > MAX_POINTS:
-            raise ToolInputError(f"Too many points ({len(x)}); aggregate to at most {MAX_POINTS}.")
-        for name, values in series.items():
-            if len(values) != len(x):
-                raise ToolInputError(f"Series '{name}' has {len(values)} values but x has {len(x)}; make them equal.")
-        if chart_type == "pie" and (len(series) != 1 or any(v < 0 for v in next(iter(series.values())))):
-            raise ToolInputError("A pie chart takes exactly one series of non-negative values.")
-        path = new_output_file(deps.output_dir(), ["chart"], ".png")
-        await asyncio.to_thread(render, chart_type, title, x, series, x_label, y_label, path)
-        return ok({"chart_file": str(path), "chart_type": chart_type, "title": title, "x": x, "series": series},
-                  f"{chart_type} chart saved to {path.name}")
+@tool(annotations=WRITE, meta=policy())
+async def generate_chart(
+    ctx: Context,
+    chart_type: Literal["line", "bar", "scatter", "pie"],
+    x: Annotated[list[str | float], Field(description="X values or category labels")],
+    series: Annotated[dict[str, list[float]], Field(description="Name → values, each as long as x")],
+    title: str = "", x_label: str = "", y_label: str = "",
+) -> CallToolResult:
+    """Draw a chart (line, bar, scatter, pie) to a PNG shown in the chat, and return the data it shows. E.g. 'plot these values'."""
+    deps = deps_of(ctx)
+    if not series:
+        raise ToolInputError("Give at least one series of values.")
+    if len(x) > MAX_POINTS:
+        raise ToolInputError(f"Too many points ({len(x)}); aggregate to at most {MAX_POINTS}.")
+    for name, values in series.items():
+        if len(values) != len(x):
+            raise ToolInputError(f"Series '{name}' has {len(values)} values but x has {len(x)}; make them equal.")
+    if chart_type == "pie" and (len(series) != 1 or any(v < 0 for v in next(iter(series.values())))):
+        raise ToolInputError("A pie chart takes exactly one series of non-negative values.")
+    path = new_output_file(deps.output_dir(), ["chart"], ".png")
+    await asyncio.to_thread(render, chart_type, title, x, series, x_label, y_label, path)
+    return ok({"chart_file": str(path), "chart_type": chart_type, "title": title, "x": x, "series": series},
+              f"{chart_type} chart saved to {path.name}")

@@ -9,11 +9,12 @@ import csv
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
+from ..declare import deps_of, tool
 from ..deps import ToolDeps
 from ..engine import collection_plan as plan
 from ..engine.date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
@@ -27,52 +28,52 @@ from . import charts
 from .selected_features import selected_geometry_lonlat
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(heavy=True))
-    async def collection_statistics(
-        collection: Annotated[str, Field(description="Collection id, e.g. 'sentinel-2-l2a'")],
-        datetime: Annotated[str, Field(description="Date range, e.g. '2023-01-01/2023-12-31'")],
-        index: Annotated[str | None, Field(
-            description="Spectral index from band common names: NDVI, NDWI, NDMI, NBR, NDSI, NDBI, EVI, SAVI")] = None,
-        asset: Annotated[str | None, Field(description="Asset key to summarise instead of an index")] = None,
-        bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
-        polygon: Annotated[dict | None, Field(description="GeoJSON Polygon in lon/lat")] = None,
-        use_selected_features: Annotated[bool, Field(description="The area is the features selected on the map")] = False,
-        max_cloud_cover: Annotated[float | None, Field(ge=0, le=100, description="Skip items cloudier than this (%)")] = None,
-        group_by: Annotated[Literal["date", "week", "month"], Field(description="One row per date, ISO week or month")] = "date",
-        exact: Annotated[bool, Field(description="Full resolution instead of overviews (slower)")] = False,
-        mask_clouds: Annotated[bool, Field(description="Exclude cloud/shadow classes of a classification asset (e.g. SCL)")] = True,
-        catalog: Annotated[str | None, Field(description="Catalog name; default the first")] = None,
-        ctx: Context = None,
-    ) -> CallToolResult:
-        """Statistics over time of an index (e.g. NDVI) or an asset over an area, from every item of a collection in a date range: per date/week/month mean, median, min, max, std, valid-pixel fraction, item count; returns a table, a chart and a CSV."""
-        if bool(index) == bool(asset):
-            raise ToolInputError("Give exactly one of index (e.g. 'NDVI') or asset (an asset key).")
-        index = index.strip().upper() if index else index  # 'ndvi' is NDVI
-        ctx = RisingProgress(ctx) if ctx is not None else None
-        await _say(ctx, f"searching '{collection}' for items over the area…")  # the search may take seconds
-        area = await area_of(deps, bbox, polygon, use_selected_features)
-        cat = deps.catalogs.get(catalog)
-        collection_doc = await cat.collection(collection)
-        items, cloud_note = await _search(deps, cat, collection, area, datetime, max_cloud_cover, collection_doc)
-        if not items:
-            raise ToolInputError(f"No item of '{collection}' meets the area in {datetime}"
-                                 + (f" with at most {max_cloud_cover}% cloud" if max_cloud_cover is not None else "")
-                                 + "; widen the dates or the area, or raise max_cloud_cover.")
-        result = await compute(deps, items, collection_doc, area, index=index, asset=asset, group_by=group_by,
-                               exact=exact, mask_clouds=mask_clouds, ctx=ctx, catalog=cat.name)
-        if cloud_note:
-            result["notes"].insert(0, cloud_note)
-        what = index.upper() if index else asset
-        chart, csv_path = new_output_files(deps.output_dir(), [what, collection], [".png", ".csv"])
-        await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path, group_by)
-        result.update(collection=collection, datetime=datetime, measure=what, chart_file=str(chart),
-                      csv_file=str(csv_path))
-        rows = [r for r in result["rows"] if r["mean"] is not None]
-        summary = (f"{what} over the area from {len(items)} item(s) of '{collection}': {len(result['rows'])} "
-                   f"{group_by} row(s), {len(rows)} with valid pixels; read at {result['resolution']}. "
-                   + " ".join(result["notes"]))
-        return ok(result, summary)
+@tool(annotations=WRITE, meta=policy(heavy=True))
+async def collection_statistics(
+    collection: Annotated[str, Field(description="Collection id, e.g. 'sentinel-2-l2a'")],
+    datetime: Annotated[str, Field(description="Date range, e.g. '2023-01-01/2023-12-31'")],
+    index: Annotated[str | None, Field(
+        description="Spectral index from band common names: NDVI, NDWI, NDMI, NBR, NDSI, NDBI, EVI, SAVI")] = None,
+    asset: Annotated[str | None, Field(description="Asset key to summarise instead of an index")] = None,
+    bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
+    polygon: Annotated[dict | None, Field(description="GeoJSON Polygon in lon/lat")] = None,
+    use_selected_features: Annotated[bool, Field(description="The area is the features selected on the map")] = False,
+    max_cloud_cover: Annotated[float | None, Field(ge=0, le=100, description="Skip items cloudier than this (%)")] = None,
+    group_by: Annotated[Literal["date", "week", "month"], Field(description="One row per date, ISO week or month")] = "date",
+    exact: Annotated[bool, Field(description="Full resolution instead of overviews (slower)")] = False,
+    mask_clouds: Annotated[bool, Field(description="Exclude cloud/shadow classes of a classification asset (e.g. SCL)")] = True,
+    catalog: Annotated[str | None, Field(description="Catalog name; default the first")] = None,
+    ctx: Context = None,
+) -> CallToolResult:
+    """Statistics over time of an index (e.g. NDVI) or an asset over an area, from every item of a collection in a date range: per date/week/month mean, median, min, max, std, valid-pixel fraction, item count; returns a table, a chart and a CSV."""
+    deps = deps_of(ctx)
+    if bool(index) == bool(asset):
+        raise ToolInputError("Give exactly one of index (e.g. 'NDVI') or asset (an asset key).")
+    index = index.strip().upper() if index else index  # 'ndvi' is NDVI
+    ctx = RisingProgress(ctx) if ctx is not None else None
+    await _say(ctx, f"searching '{collection}' for items over the area…")  # the search may take seconds
+    area = await area_of(deps, bbox, polygon, use_selected_features)
+    cat = deps.catalogs.get(catalog)
+    collection_doc = await cat.collection(collection)
+    items, cloud_note = await _search(deps, cat, collection, area, datetime, max_cloud_cover, collection_doc)
+    if not items:
+        raise ToolInputError(f"No item of '{collection}' meets the area in {datetime}"
+                             + (f" with at most {max_cloud_cover}% cloud" if max_cloud_cover is not None else "")
+                             + "; widen the dates or the area, or raise max_cloud_cover.")
+    result = await compute(deps, items, collection_doc, area, index=index, asset=asset, group_by=group_by,
+                           exact=exact, mask_clouds=mask_clouds, ctx=ctx, catalog=cat.name)
+    if cloud_note:
+        result["notes"].insert(0, cloud_note)
+    what = index.upper() if index else asset
+    chart, csv_path = new_output_files(deps.output_dir(), [what, collection], [".png", ".csv"])
+    await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path, group_by)
+    result.update(collection=collection, datetime=datetime, measure=what, chart_file=str(chart),
+                  csv_file=str(csv_path))
+    rows = [r for r in result["rows"] if r["mean"] is not None]
+    summary = (f"{what} over the area from {len(items)} item(s) of '{collection}': {len(result['rows'])} "
+               f"{group_by} row(s), {len(rows)} with valid pixels; read at {result['resolution']}. "
+               + " ".join(result["notes"]))
+    return ok(result, summary)
 
 
 async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area: dict, *, index: str | None,
@@ -124,8 +125,6 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
             "bytes_read": bytes_read, "cloud_excluded_pixels": removed, "notes": notes}
 
 
-
-
 class RisingProgress:
     """The call's context with progress values that only rise, as MCP requires of every notification: the
     notes before the reads and the reads' first line would all say 0, so each repeat is nudged up by 0.01."""
@@ -154,10 +153,6 @@ def _formula(index: str | None) -> str:
     from ..engine.index_bands import pick_index
 
     return pick_index(index).formula if index else ""
-
-
-
-
 
 
 async def area_of(deps: ToolDeps, bbox: list[float] | None, polygon: dict | None, selected: bool) -> dict:

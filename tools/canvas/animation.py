@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
@@ -30,7 +30,7 @@ from qgis.PyQt.QtCore import QSize, Qt
 from qgis.PyQt.QtGui import QColor, QFont, QPainter
 
 from ..common import WRITE, ToolInputError, ok, policy
-from ..deps import ToolDeps
+from ..declare import deps_of, tool
 from .layout_export import new_output_path
 from .project_access import canvas_of, find_layer, project_of
 
@@ -38,41 +38,42 @@ MAX_FRAMES = 60
 FRAME_WIDTH = 960
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(requires=["layer"]))
-    async def export_animation(
-        layers: Annotated[list[str] | None, Field(
-            description="Layers to animate; default: the visible layers that have dates")] = None,
-        seconds_per_frame: Annotated[float, Field(ge=0.1, le=10)] = 1.0,
-        name: Annotated[str, Field(description="File name for the GIF and the frames' folder")] = "animation",
-        mp4: Annotated[bool, Field(description="Also an MP4 video (needs ffmpeg on this machine)")] = True,
-    ) -> CallToolResult:
-        """Animate dated layers (scenes of several days) as a GIF: sets QGIS's Temporal Controller over them and writes one dated frame per date into the output folder. E.g. 'make an animation of these scenes'."""
-        project = project_of(deps)
-        canvas = canvas_of(deps)
-        chosen = _temporal_layers(project, layers)
-        ranges = _frames(chosen)
-        _set_controller(canvas, ranges)
-        folder = new_output_path(deps.output_dir(), f"{name} frames", "")
-        folder.mkdir()
-        frames = [_render(canvas, chosen, span, folder / f"frame{i:03d}.png", i, len(ranges))
-                  for i, span in enumerate(ranges, start=1)]
-        gif, encoder = await asyncio.to_thread(encode_gif, frames, new_output_path(deps.output_dir(), name, ".gif"),
-                                               seconds_per_frame)
-        video, video_note = None, ""
-        if mp4:
-            video, video_note = await asyncio.to_thread(
-                encode_mp4, frames, new_output_path(deps.output_dir(), name, ".mp4"), seconds_per_frame)
-        dates = [_date_text(span) for span in ranges]
-        said = f"GIF {gif} (encoded with {encoder})" if gif else \
-            "no GIF: neither Pillow nor ffmpeg is installed (the frames are there)"
-        said += f"; MP4 {video}" if video else (f"; {video_note}" if video_note else "")
-        return ok({"frames": [str(f) for f in frames], "thumbnail_file": str(frames[0]), "dates": dates,
-                   "gif": str(gif) if gif else None, "mp4": str(video) if video else None,
-                   "mp4_note": video_note or None,
-                   "encoder": encoder, "layers": [lyr.name() for lyr in chosen]},
-                  f"{len(frames)} frame(s), {dates[0]} to {dates[-1]}, in {folder}; {said}. The Temporal "
-                  "Controller is set to the same dates (View ▸ Panels ▸ Temporal Controller to play them).")
+@tool(annotations=WRITE, meta=policy(requires=["layer"]))
+async def export_animation(
+    ctx: Context,
+    layers: Annotated[list[str] | None, Field(
+        description="Layers to animate; default: the visible layers that have dates")] = None,
+    seconds_per_frame: Annotated[float, Field(ge=0.1, le=10)] = 1.0,
+    name: Annotated[str, Field(description="File name for the GIF and the frames' folder")] = "animation",
+    mp4: Annotated[bool, Field(description="Also an MP4 video (needs ffmpeg on this machine)")] = True,
+) -> CallToolResult:
+    """Animate dated layers (scenes of several days) as a GIF: sets QGIS's Temporal Controller over them and writes one dated frame per date into the output folder. E.g. 'make an animation of these scenes'."""
+    deps = deps_of(ctx)
+    project = project_of(deps)
+    canvas = canvas_of(deps)
+    chosen = _temporal_layers(project, layers)
+    ranges = _frames(chosen)
+    _set_controller(canvas, ranges)
+    folder = new_output_path(deps.output_dir(), f"{name} frames", "")
+    folder.mkdir()
+    frames = [_render(canvas, chosen, span, folder / f"frame{i:03d}.png", i, len(ranges))
+              for i, span in enumerate(ranges, start=1)]
+    gif, encoder = await asyncio.to_thread(encode_gif, frames, new_output_path(deps.output_dir(), name, ".gif"),
+                                           seconds_per_frame)
+    video, video_note = None, ""
+    if mp4:
+        video, video_note = await asyncio.to_thread(
+            encode_mp4, frames, new_output_path(deps.output_dir(), name, ".mp4"), seconds_per_frame)
+    dates = [_date_text(span) for span in ranges]
+    said = f"GIF {gif} (encoded with {encoder})" if gif else \
+        "no GIF: neither Pillow nor ffmpeg is installed (the frames are there)"
+    said += f"; MP4 {video}" if video else (f"; {video_note}" if video_note else "")
+    return ok({"frames": [str(f) for f in frames], "thumbnail_file": str(frames[0]), "dates": dates,
+               "gif": str(gif) if gif else None, "mp4": str(video) if video else None,
+               "mp4_note": video_note or None,
+               "encoder": encoder, "layers": [lyr.name() for lyr in chosen]},
+              f"{len(frames)} frame(s), {dates[0]} to {dates[-1]}, in {folder}; {said}. The Temporal "
+              "Controller is set to the same dates (View ▸ Panels ▸ Temporal Controller to play them).")
 
 
 def _temporal_layers(project: Any, names: list[str] | None) -> list[Any]:

@@ -1,11 +1,7 @@
-"""The canvas tool family: the tools that act on the QGIS project (layers, view, styles, Processing, layouts).
-
-Only the plugin (and tests) have a project, so they pass this module to `build_server(deps, extra_families=[family])`.
-"""
+"""The canvas family: the modules whose tools act on the QGIS project (layers, view, styles, Processing,
+layouts). Only the plugin (and tests) have a project, so `build_server(deps, canvas=True)` adds them."""
 
 from __future__ import annotations
-
-from mcp.server.mcpserver import MCPServer
 
 from ..deps import ToolDeps
 from . import (
@@ -29,7 +25,5 @@ MODULES = (stac_layers, layers, result_layers, zoom, styles, basemaps, panels, m
            index_layer, layouts, animation, report_tool)
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
+def prepare(deps: ToolDeps) -> None:
     history_of(deps)  # one turn history shared by every tool and the UI's "Undo last turn"
-    for module in MODULES:
-        module.register(server, deps)

@@ -10,13 +10,14 @@ import logging
 import re
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import QgsMapLayer, QgsProject, QgsRasterLayer, QgsVectorLayer
 
 from ..common import DESTRUCTIVE, WRITE, ToolInputError, ok, policy
-from ..confirmation import Assessment, add_assessor
+from ..confirmation import Assessment
+from ..declare import assesses, deps_of, tool
 from ..deps import ToolDeps
 from .project_access import find_layer, history_of, project_of
 
@@ -25,34 +26,37 @@ NAMES_SHOWN = 10  # layers named when the one asked for is not in the project
 COUNTED_HERE = {"memory", "ogr", "spatialite", "delimitedtext", "gpx"}  # providers that know their count locally
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"], undoable=True))
-    async def remove_layer(
-        layer: Annotated[str, Field(description="Layer name (or id) to remove from the project")],
-    ) -> CallToolResult:
-        """Remove a layer from the project (the user confirms first; undo_last_turn brings it back)."""
-        project = project_of(deps)
-        target = find_layer(project, layer)
-        name = target.name()
-        history_of(deps).take_layer(target)
-        return ok({"removed": name}, f"Removed layer '{name}'")
+@tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"], undoable=True))
+async def remove_layer(
+    ctx: Context,
+    layer: Annotated[str, Field(description="Layer name (or id) to remove from the project")],
+) -> CallToolResult:
+    """Remove a layer from the project (the user confirms first; undo_last_turn brings it back)."""
+    deps = deps_of(ctx)
+    project = project_of(deps)
+    target = find_layer(project, layer)
+    name = target.name()
+    history_of(deps).take_layer(target)
+    return ok({"removed": name}, f"Removed layer '{name}'")
 
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def undo_last_turn() -> CallToolResult:
-        """Undo every map change (layers, styles, extent, CRS, basemap) made by the previous request. E.g. 'undo that'."""
-        turn = history_of(deps).undo_last_turn(skip_open=True)
-        if turn is None:
-            raise ToolInputError("There is no earlier change of the agent to undo.")
-        undone = [c.description for c in turn.changes if c.undone]  # files it wrote stay (the History tab moves them)
-        return ok({"turn": turn.turn_id, "undone": undone,
-                   "kept": [c.description for c in turn.changes if not c.undone]},
-                  f"Undid {len(undone)} change(s) of the earlier request")
 
-    async def assess(arguments: dict[str, Any]) -> Assessment:
-        # an async def on the plugin's loop, like the tool itself: the project is read on the GUI thread
-        return assess_removal(project_of(deps), str(arguments.get("layer", "")))
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def undo_last_turn(ctx: Context) -> CallToolResult:
+    """Undo every map change (layers, styles, extent, CRS, basemap) made by the previous request. E.g. 'undo that'."""
+    deps = deps_of(ctx)
+    turn = history_of(deps).undo_last_turn(skip_open=True)
+    if turn is None:
+        raise ToolInputError("There is no earlier change of the agent to undo.")
+    undone = [c.description for c in turn.changes if c.undone]  # files it wrote stay (the History tab moves them)
+    return ok({"turn": turn.turn_id, "undone": undone,
+               "kept": [c.description for c in turn.changes if not c.undone]},
+              f"Undid {len(undone)} change(s) of the earlier request")
 
-    add_assessor(server, "remove_layer", assess)
+
+@assesses("remove_layer")
+async def assess(deps: ToolDeps, arguments: dict[str, Any]) -> Assessment:
+    # an async def on the plugin's loop, like the tool itself: the project is read on the GUI thread
+    return assess_removal(project_of(deps), str(arguments.get("layer", "")))
 
 
 def assess_removal(project: QgsProject, wanted: str) -> Assessment:

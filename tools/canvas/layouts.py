@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
@@ -29,6 +29,7 @@ from qgis.core import (
 )
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
+from ..declare import deps_of, tool
 from ..deps import ToolDeps
 from .atlas_stats import page_geometries, page_statistics, statistics_expression
 from .layout_credits import add_collection_info, credits_text, stac_sources
@@ -41,102 +42,109 @@ log = logging.getLogger(__name__)
 PAGE_SIZES = ("A4", "A3", "A5", "Letter", "Legal")
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def make_print_layout(
-        title: Annotated[str, Field(description="Title printed on the page")],
-        subtitle: Annotated[str | None, Field(description="Second line under the title")] = None,
-        layers: Annotated[list[str] | None, Field(
-            description="Layer names to show; default: the layers visible on the map")] = None,
-        bbox: Annotated[list[float] | None, Field(
-            description="[west, south, east, north] in degrees; default: the current map view")] = None,
-        page_size: Annotated[Literal[PAGE_SIZES], Field(description="Paper size")] = "A4",
-        orientation: Annotated[Literal["landscape", "portrait"], Field(description="Page orientation")] = "landscape",
-        name: Annotated[str | None, Field(
-            description="Layout name in QGIS's Layout Manager; default: the title. The same name changes that layout")] = None,
-    ) -> CallToolResult:
-        """Compose a printable page (print layout) for a report or a client: title, legend, scale bar, north arrow, data credits; editable in QGIS's Layout Manager. E.g. 'make a printable page for the client'."""
-        project = project_of(deps)
-        shown = _layers_to_show(deps, layers)
-        extent = _extent_of(deps, bbox)
-        credits = await _credits(deps, shown)
-        layout_name = " ".join((name or title).split())[:120] or "Map"
-        layout, replaced = _fresh_layout(project, layout_name)
-        report = compose(layout, title=title, subtitle=subtitle, layers=shown, extent=extent,
-                         crs=project.crs(), page_size=page_size, orientation=orientation, credits=credits)
-        what = "changed" if replaced else "created"
-        return ok({"layout": layout_name, "replaced": replaced, **report},
-                  f"Layout '{layout_name}' {what}: {page_size} {orientation}, map at 1:{report['scale']:,}, "
-                  f"{len(shown)} layer(s) in the legend; every item inside the page"
-                  + (f" ({report['fitted']})" if report["fitted"] else "") + ". Open it in Project ▸ Layouts.")
-
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def export_print_layout(
-        name: Annotated[str, Field(description="Layout name from make_print_layout")],
-        format: Annotated[Literal["pdf", "png", "svg"], Field(description="File format")] = "pdf",
-        dpi: Annotated[int, Field(ge=72, le=600, description="Resolution")] = 300,
-        file_name: Annotated[str | None, Field(
-            description="File name without folder; written into the plugin's output folder")] = None,
-    ) -> CallToolResult:
-        """Export a print layout to a PDF, PNG or SVG file in the plugin's output folder (never over an existing file). E.g. 'export the layout as PDF'."""
-        layout = project_of(deps).layoutManager().layoutByName(name)
-        if layout is None:
-            names = ", ".join(lyt.name() for lyt in project_of(deps).layoutManager().printLayouts()) or "none"
-            raise ToolInputError(f"No print layout named '{name}'. Layouts in the project: {names}.")
-        target = new_output_path(deps.output_dir(), file_name or name, "." + format)
-        await export(layout, target, format, dpi)
-        thumbnail = thumbnail_of(layout, new_output_path(deps.output_dir(), f"{target.stem} page 1", ".png"))
-        return ok({"layout": name, "path": str(target), "format": format, "dpi": dpi,
-                   "bytes": target.stat().st_size, "thumbnail_file": str(thumbnail)},
-                  f"Exported '{name}' to {target} ({format.upper()}, {dpi} dpi).")
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def make_print_layout(
+    ctx: Context,
+    title: Annotated[str, Field(description="Title printed on the page")],
+    subtitle: Annotated[str | None, Field(description="Second line under the title")] = None,
+    layers: Annotated[list[str] | None, Field(
+        description="Layer names to show; default: the layers visible on the map")] = None,
+    bbox: Annotated[list[float] | None, Field(
+        description="[west, south, east, north] in degrees; default: the current map view")] = None,
+    page_size: Annotated[Literal[PAGE_SIZES], Field(description="Paper size")] = "A4",
+    orientation: Annotated[Literal["landscape", "portrait"], Field(description="Page orientation")] = "landscape",
+    name: Annotated[str | None, Field(
+        description="Layout name in QGIS's Layout Manager; default: the title. The same name changes that layout")] = None,
+) -> CallToolResult:
+    """Compose a printable page (print layout) for a report or a client: title, legend, scale bar, north arrow, data credits; editable in QGIS's Layout Manager. E.g. 'make a printable page for the client'."""
+    deps = deps_of(ctx)
+    project = project_of(deps)
+    shown = _layers_to_show(deps, layers)
+    extent = _extent_of(deps, bbox)
+    credits = await _credits(deps, shown)
+    layout_name = " ".join((name or title).split())[:120] or "Map"
+    layout, replaced = _fresh_layout(project, layout_name)
+    report = compose(layout, title=title, subtitle=subtitle, layers=shown, extent=extent,
+                     crs=project.crs(), page_size=page_size, orientation=orientation, credits=credits)
+    what = "changed" if replaced else "created"
+    return ok({"layout": layout_name, "replaced": replaced, **report},
+              f"Layout '{layout_name}' {what}: {page_size} {orientation}, map at 1:{report['scale']:,}, "
+              f"{len(shown)} layer(s) in the legend; every item inside the page"
+              + (f" ({report['fitted']})" if report["fitted"] else "") + ". Open it in Project ▸ Layouts.")
 
 
-    @server.tool(annotations=WRITE, meta=policy(requires=["vector_layer"]))
-    async def make_atlas(
-        layer: Annotated[str, Field(description="Polygon or point layer: one page per feature (e.g. parcels)")],
-        title: Annotated[str, Field(description="Title printed on every page")],
-        fields: Annotated[list[str] | None, Field(
-            description="Fields printed under each page's title, e.g. statistics written to the layer; "
-                        "default: its numeric fields")] = None,
-        selected_only: Annotated[bool, Field(description="Only the selected features")] = False,
-        page_size: Annotated[Literal[PAGE_SIZES], Field(description="Paper size")] = "A4",
-        orientation: Annotated[Literal["landscape", "portrait"], Field(description="Page orientation")] = "landscape",
-        name: Annotated[str | None, Field(description="Layout name; default: the title")] = None,
-        statistics_of: Annotated[str | None, Field(
-            description="A raster layer (e.g. the NDVI just computed): each page prints its mean, min and max "
-                        "inside that page's feature")] = None,
-    ) -> CallToolResult:
-        """Make an atlas: one map page per feature of a layer (e.g. per parcel), each zoomed to its feature with that feature's own numbers under the title; export it with export_print_layout. E.g. 'one page per selected parcel with its NDVI'."""
-        project = project_of(deps)
-        coverage = find_layer(project, layer, QgsVectorLayer)
-        ids = sorted(coverage.selectedFeatureIds()) if selected_only else []
-        if selected_only and not ids:
-            raise ToolInputError(f"No feature of '{coverage.name()}' is selected; select some or set selected_only false.")
-        shown = _layers_to_show(deps, None) if any(
-            n.isVisible() for n in project.layerTreeRoot().findLayers()) else [coverage]
-        if coverage not in shown:
-            shown = [coverage, *shown]
-        extent = QgsCoordinateTransform(coverage.crs(), project.crs(), project).transformBoundingBox(coverage.extent())
-        line = feature_line(coverage, fields)
-        statistics: dict[int, dict] = {}
-        if statistics_of:
-            raster = find_layer(project, statistics_of)
-            statistics = await page_statistics(deps, statistics_of, page_geometries(project, coverage, ids))
-            line = f"{line} — {plain(raster.name().split(' — ')[0])}: {statistics_expression(statistics)}"
-        layout_name = " ".join((name or title).split())[:120] or "Atlas"
-        layout, replaced = _fresh_layout(project, layout_name)
-        report = compose(layout, title=title, subtitle=None, layers=shown, extent=extent, crs=project.crs(),
-                         page_size=page_size, orientation=orientation, credits=await _credits(deps, shown),
-                         feature_line=line)
-        pages = _enable_atlas(layout, coverage, ids)
-        per_page = [{"feature_id": fid, **values} for fid, values in sorted(statistics.items())]
-        return ok({"layout": layout_name, "replaced": replaced, "pages": pages, "page_statistics": per_page,
-                   **report},
-                  f"Atlas '{layout_name}': {pages} page(s), one per feature of '{coverage.name()}'"
-                  f"{' (selected)' if ids else ''}" + (f", each with its mean of '{statistics_of}'" if statistics_of
-                                                       else "") + ". Export it with export_print_layout.")
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def export_print_layout(
+    ctx: Context,
+    name: Annotated[str, Field(description="Layout name from make_print_layout")],
+    format: Annotated[Literal["pdf", "png", "svg"], Field(description="File format")] = "pdf",
+    dpi: Annotated[int, Field(ge=72, le=600, description="Resolution")] = 300,
+    file_name: Annotated[str | None, Field(
+        description="File name without folder; written into the plugin's output folder")] = None,
+) -> CallToolResult:
+    """Export a print layout to a PDF, PNG or SVG file in the plugin's output folder (never over an existing file). E.g. 'export the layout as PDF'."""
+    deps = deps_of(ctx)
+    layout = project_of(deps).layoutManager().layoutByName(name)
+    if layout is None:
+        names = ", ".join(lyt.name() for lyt in project_of(deps).layoutManager().printLayouts()) or "none"
+        raise ToolInputError(f"No print layout named '{name}'. Layouts in the project: {names}.")
+    target = new_output_path(deps.output_dir(), file_name or name, "." + format)
+    await export(layout, target, format, dpi)
+    thumbnail = thumbnail_of(layout, new_output_path(deps.output_dir(), f"{target.stem} page 1", ".png"))
+    return ok({"layout": name, "path": str(target), "format": format, "dpi": dpi,
+               "bytes": target.stat().st_size, "thumbnail_file": str(thumbnail)},
+              f"Exported '{name}' to {target} ({format.upper()}, {dpi} dpi).")
+
+
+@tool(annotations=WRITE, meta=policy(requires=["vector_layer"]))
+async def make_atlas(
+    ctx: Context,
+    layer: Annotated[str, Field(description="Polygon or point layer: one page per feature (e.g. parcels)")],
+    title: Annotated[str, Field(description="Title printed on every page")],
+    fields: Annotated[list[str] | None, Field(
+        description="Fields printed under each page's title, e.g. statistics written to the layer; "
+                    "default: its numeric fields")] = None,
+    selected_only: Annotated[bool, Field(description="Only the selected features")] = False,
+    page_size: Annotated[Literal[PAGE_SIZES], Field(description="Paper size")] = "A4",
+    orientation: Annotated[Literal["landscape", "portrait"], Field(description="Page orientation")] = "landscape",
+    name: Annotated[str | None, Field(description="Layout name; default: the title")] = None,
+    statistics_of: Annotated[str | None, Field(
+        description="A raster layer (e.g. the NDVI just computed): each page prints its mean, min and max "
+                    "inside that page's feature")] = None,
+) -> CallToolResult:
+    """Make an atlas: one map page per feature of a layer (e.g. per parcel), each zoomed to its feature with that feature's own numbers under the title; export it with export_print_layout. E.g. 'one page per selected parcel with its NDVI'."""
+    deps = deps_of(ctx)
+    project = project_of(deps)
+    coverage = find_layer(project, layer, QgsVectorLayer)
+    ids = sorted(coverage.selectedFeatureIds()) if selected_only else []
+    if selected_only and not ids:
+        raise ToolInputError(f"No feature of '{coverage.name()}' is selected; select some or set selected_only false.")
+    shown = _layers_to_show(deps, None) if any(
+        n.isVisible() for n in project.layerTreeRoot().findLayers()) else [coverage]
+    if coverage not in shown:
+        shown = [coverage, *shown]
+    extent = QgsCoordinateTransform(coverage.crs(), project.crs(), project).transformBoundingBox(coverage.extent())
+    line = feature_line(coverage, fields)
+    statistics: dict[int, dict] = {}
+    if statistics_of:
+        raster = find_layer(project, statistics_of)
+        statistics = await page_statistics(deps, statistics_of, page_geometries(project, coverage, ids))
+        line = f"{line} — {plain(raster.name().split(' — ')[0])}: {statistics_expression(statistics)}"
+    layout_name = " ".join((name or title).split())[:120] or "Atlas"
+    layout, replaced = _fresh_layout(project, layout_name)
+    report = compose(layout, title=title, subtitle=None, layers=shown, extent=extent, crs=project.crs(),
+                     page_size=page_size, orientation=orientation, credits=await _credits(deps, shown),
+                     feature_line=line)
+    pages = _enable_atlas(layout, coverage, ids)
+    per_page = [{"feature_id": fid, **values} for fid, values in sorted(statistics.items())]
+    return ok({"layout": layout_name, "replaced": replaced, "pages": pages, "page_statistics": per_page,
+               **report},
+              f"Atlas '{layout_name}': {pages} page(s), one per feature of '{coverage.name()}'"
+              f"{' (selected)' if ids else ''}" + (f", each with its mean of '{statistics_of}'" if statistics_of
+                                                   else "") + ". Export it with export_print_layout.")
 
 # -- what goes on the page ---------------------------------------------------------------------
+
 
 def _layers_to_show(deps: ToolDeps, names: list[str] | None) -> list[QgsMapLayer]:
     project = project_of(deps)

@@ -6,38 +6,39 @@ import base64
 import uuid
 from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ImageContent
 from pydantic import Field
 from qgis.core import QgsMapRendererParallelJob
 from qgis.PyQt.QtCore import QBuffer, QByteArray, QIODevice, QSize
 
 from ..common import READ, ok, policy
-from ..deps import ToolDeps
+from ..declare import deps_of, tool
 from .project_access import canvas_of, wait_for_qt
 from .zoom import view_summary
 
 RENDER_TIMEOUT_S = 60.0
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=READ, meta=policy(requires=["qgis"]))
-    async def get_map_view(
-        width: Annotated[int, Field(description="Image width in pixels", ge=64, le=2048)] = 768,
-        include_image: Annotated[bool, Field(description="Attach the PNG (for vision-capable models)")] = True,
-    ) -> CallToolResult:
-        """Look at the map: render the current view to a picture and describe it (extent, CRS, scale, visible layers). E.g. 'what does the map show?'"""
-        canvas = canvas_of(deps)
-        image = await render_canvas(canvas, width)
-        path = deps.output_dir() / f"map-{uuid.uuid4().hex[:8]}.png"
-        image.save(str(path), "PNG")
-        layers = [layer.name() for layer in canvas.layers()]
-        data = {**view_summary(canvas), "visible_layers": layers, "png_file": str(path),
-                "size": [image.width(), image.height()]}
-        result = ok(data, f"Map at 1:{canvas.scale():,.0f} showing {len(layers)} layer(s): {', '.join(layers) or 'none'}")
-        if include_image:
-            result.content.append(ImageContent(type="image", data=_png_base64(image), mime_type="image/png"))
-        return result
+@tool(annotations=READ, meta=policy(requires=["qgis"]))
+async def get_map_view(
+    ctx: Context,
+    width: Annotated[int, Field(description="Image width in pixels", ge=64, le=2048)] = 768,
+    include_image: Annotated[bool, Field(description="Attach the PNG (for vision-capable models)")] = True,
+) -> CallToolResult:
+    """Look at the map: render the current view to a picture and describe it (extent, CRS, scale, visible layers). E.g. 'what does the map show?'"""
+    deps = deps_of(ctx)
+    canvas = canvas_of(deps)
+    image = await render_canvas(canvas, width)
+    path = deps.output_dir() / f"map-{uuid.uuid4().hex[:8]}.png"
+    image.save(str(path), "PNG")
+    layers = [layer.name() for layer in canvas.layers()]
+    data = {**view_summary(canvas), "visible_layers": layers, "png_file": str(path),
+            "size": [image.width(), image.height()]}
+    result = ok(data, f"Map at 1:{canvas.scale():,.0f} showing {len(layers)} layer(s): {', '.join(layers) or 'none'}")
+    if include_image:
+        result.content.append(ImageContent(type="image", data=_png_base64(image), mime_type="image/png"))
+    return result
 
 
 async def render_canvas(canvas, width: int):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
@@ -27,7 +27,8 @@ from qgis.core import (
 )
 
 from ..common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
-from ..confirmation import Assessment, add_assessor
+from ..confirmation import Assessment
+from ..declare import assesses, deps_of, tool
 from ..deps import ToolDeps
 from .processing_effects import algorithm_of, assess_algorithm, offered
 from .processing_inputs import detach_inputs, main_thread_context, worker_context
@@ -40,55 +41,57 @@ RUN_TIMEOUT_S = 600.0
 _RUNNING: set[tuple] = set()
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=READ, meta=policy(requires=["qgis"], discovery=True))
-    async def search_processing_algorithms(
-        query: Annotated[str, Field(description="Words describing the operation, e.g. 'buffer', 'clip raster', 'zonal statistics'")],
-        limit: Annotated[int, Field(ge=1, le=30)] = 8,
-    ) -> CallToolResult:
-        """Find QGIS Processing algorithms (native, GDAL, GRASS) for an analysis: clip, buffer, reproject, slope, aspect, hillshade, contours, dissolve, intersect, resample, raster calculator (NDVI), vectorise. Returns ids and their parameters. E.g. 'clip the DEM to my parcel'."""
-        words = [w.lower() for w in query.split() if w.strip()]
-        if not words:
-            raise ToolInputError("Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.")
-        scored = []
-        for alg in filter(offered, QgsApplication.processingRegistry().algorithms()):
-            score = _score(alg, words)
-            if score:
-                scored.append((score, _provider_rank(alg), alg.id(), alg))
-        scored.sort(key=lambda s: (-s[0], s[1], s[2]))
-        found = [describe_algorithm(alg) for *_, alg in scored[:limit]]
-        return ok({"algorithms": found, "matched": len(scored)},
-                  f"{len(scored)} algorithm(s) match; best: {', '.join(a['id'] for a in found) or 'none'}")
+@tool(annotations=READ, meta=policy(requires=["qgis"], discovery=True))
+async def search_processing_algorithms(
+    query: Annotated[str, Field(description="Words describing the operation, e.g. 'buffer', 'clip raster', 'zonal statistics'")],
+    limit: Annotated[int, Field(ge=1, le=30)] = 8,
+) -> CallToolResult:
+    """Find QGIS Processing algorithms (native, GDAL, GRASS) for an analysis: clip, buffer, reproject, slope, aspect, hillshade, contours, dissolve, intersect, resample, raster calculator (NDVI), vectorise. Returns ids and their parameters. E.g. 'clip the DEM to my parcel'."""
+    words = [w.lower() for w in query.split() if w.strip()]
+    if not words:
+        raise ToolInputError("Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.")
+    scored = []
+    for alg in filter(offered, QgsApplication.processingRegistry().algorithms()):
+        score = _score(alg, words)
+        if score:
+            scored.append((score, _provider_rank(alg), alg.id(), alg))
+    scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+    found = [describe_algorithm(alg) for *_, alg in scored[:limit]]
+    return ok({"algorithms": found, "matched": len(scored)},
+              f"{len(scored)} algorithm(s) match; best: {', '.join(a['id'] for a in found) or 'none'}")
 
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def run_processing_algorithm(
-        algorithm_id: Annotated[str, Field(description="Algorithm id from search_processing_algorithms, e.g. 'native:buffer'")],
-        parameters: Annotated[dict[str, Any], Field(
-            description="Parameter values by name: layers by layer name, enums by option name, outputs omitted (temporary)")],
-    ) -> CallToolResult:
-        """Run a QGIS Processing algorithm (clip, buffer, reproject, slope, contours, raster calculator...) without
-        freezing QGIS; its outputs become temporary layers on the map (an algorithm that changes its inputs, or an
-        output onto a file, asks the user first). E.g. 'buffer the rivers by 100 m'."""
-        return await run_algorithm(deps, algorithm_id, parameters)
 
-    @server.tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
-    async def run_processing_algorithm_to_files(
-        algorithm_id: Annotated[str, Field(description="Algorithm id, e.g. 'native:buffer'")],
-        parameters: Annotated[dict[str, Any], Field(
-            description="Parameter values by name, with output paths where the results must be written")],
-    ) -> CallToolResult:
-        """Run a Processing algorithm writing its outputs to the given file paths (GeoTIFF, GeoPackage...); may overwrite files, so the user confirms first. E.g. 'clip the scene and save it to clip.tif'."""
-        return await run_algorithm(deps, algorithm_id, parameters)
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def run_processing_algorithm(
+    ctx: Context,
+    algorithm_id: Annotated[str, Field(description="Algorithm id from search_processing_algorithms, e.g. 'native:buffer'")],
+    parameters: Annotated[dict[str, Any], Field(
+        description="Parameter values by name: layers by layer name, enums by option name, outputs omitted (temporary)")],
+) -> CallToolResult:
+    """Run a QGIS Processing algorithm (clip, buffer, reproject, slope, contours, raster calculator...) without
+    freezing QGIS; its outputs become temporary layers on the map (an algorithm that changes its inputs, or an
+    output onto a file, asks the user first). E.g. 'buffer the rivers by 100 m'."""
+    return await run_algorithm(deps_of(ctx), algorithm_id, parameters)
 
-    async def assess(arguments: dict[str, Any]) -> Assessment:
-        alg = algorithm_of(str(arguments.get("algorithm_id", "")))
-        given = arguments.get("parameters")
-        if alg is None or not isinstance(given, dict):
-            return Assessment(False)  # nothing can run: the tool answers with what to fix
-        return await assess_algorithm(deps, alg, given)
 
-    add_assessor(server, "run_processing_algorithm", assess)
-    add_assessor(server, "run_processing_algorithm_to_files", assess)
+@tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"]))
+async def run_processing_algorithm_to_files(
+    ctx: Context,
+    algorithm_id: Annotated[str, Field(description="Algorithm id, e.g. 'native:buffer'")],
+    parameters: Annotated[dict[str, Any], Field(
+        description="Parameter values by name, with output paths where the results must be written")],
+) -> CallToolResult:
+    """Run a Processing algorithm writing its outputs to the given file paths (GeoTIFF, GeoPackage...); may overwrite files, so the user confirms first. E.g. 'clip the scene and save it to clip.tif'."""
+    return await run_algorithm(deps_of(ctx), algorithm_id, parameters)
+
+
+@assesses("run_processing_algorithm", "run_processing_algorithm_to_files")
+async def assess(deps: ToolDeps, arguments: dict[str, Any]) -> Assessment:
+    alg = algorithm_of(str(arguments.get("algorithm_id", "")))
+    given = arguments.get("parameters")
+    if alg is None or not isinstance(given, dict):
+        return Assessment(False)  # nothing can run: the tool answers with what to fix
+    return await assess_algorithm(deps, alg, given)
 
 
 def _score(alg: Any, words: list[str]) -> int:

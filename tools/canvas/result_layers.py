@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from osgeo import gdal
 from pydantic import Field
 from qgis.core import QgsRasterLayer
 
 from ..common import WRITE, ToolInputError, ok, policy
+from ..declare import deps_of, tool
 from ..deps import ToolDeps
 from .project_access import add_to_project
 from .raster_styles import pseudocolor
@@ -22,31 +23,32 @@ from .raster_styles import pseudocolor
 SAMPLE_PIXELS = 512 * 512  # percentiles from an overview-sized read
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def add_result_layer(
-        path: Annotated[str, Field(description="A raster file a tool returned (e.g. detect_change's difference_file)")],
-        name: Annotated[str, Field(description="Layer name; default the file name")] = "",
-        style: Annotated[Literal["auto", "difference", "continuous"], Field(
-            description="'difference' = diverging ramp centred on 0 (blue loss, red gain); 'continuous' = 2–98 % "
-                        "viridis; 'auto' picks 'difference' for change rasters")] = "auto",
-    ) -> CallToolResult:
-        """Add a raster file produced by a tool in this session (a difference map, a Processing output) to the map, with a fitting colour ramp."""
-        file = _inside_outputs(deps, path)
-        if style == "auto":
-            style = "difference" if file.name.startswith("change-") else "continuous"
-        low, high = await asyncio.to_thread(_percentiles, str(file))
-        layer = QgsRasterLayer(str(file), name or file.stem, "gdal")
-        if not layer.isValid():
-            raise ToolInputError(f"QGIS cannot open {file.name} as a raster; nothing was added to the map.")
-        if style == "difference":
-            bound = max(abs(low), abs(high)) or 1.0
-            pseudocolor(layer, 1, -bound, bound, "RdBu", invert=True)
-        else:
-            pseudocolor(layer, 1, low, high, "Viridis")
-        add_to_project(deps, [layer])
-        return ok({"layer": layer.name(), "style": style, "min": low, "max": high},
-                  f"Added '{layer.name()}' with a {style} ramp ({low:.4g} to {high:.4g})")
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def add_result_layer(
+    ctx: Context,
+    path: Annotated[str, Field(description="A raster file a tool returned (e.g. detect_change's difference_file)")],
+    name: Annotated[str, Field(description="Layer name; default the file name")] = "",
+    style: Annotated[Literal["auto", "difference", "continuous"], Field(
+        description="'difference' = diverging ramp centred on 0 (blue loss, red gain); 'continuous' = 2–98 % "
+                    "viridis; 'auto' picks 'difference' for change rasters")] = "auto",
+) -> CallToolResult:
+    """Add a raster file produced by a tool in this session (a difference map, a Processing output) to the map, with a fitting colour ramp."""
+    deps = deps_of(ctx)
+    file = _inside_outputs(deps, path)
+    if style == "auto":
+        style = "difference" if file.name.startswith("change-") else "continuous"
+    low, high = await asyncio.to_thread(_percentiles, str(file))
+    layer = QgsRasterLayer(str(file), name or file.stem, "gdal")
+    if not layer.isValid():
+        raise ToolInputError(f"QGIS cannot open {file.name} as a raster; nothing was added to the map.")
+    if style == "difference":
+        bound = max(abs(low), abs(high)) or 1.0
+        pseudocolor(layer, 1, -bound, bound, "RdBu", invert=True)
+    else:
+        pseudocolor(layer, 1, low, high, "Viridis")
+    add_to_project(deps, [layer])
+    return ok({"layer": layer.name(), "style": style, "min": low, "max": high},
+              f"Added '{layer.name()}' with a {style} ramp ({low:.4g} to {high:.4g})")
 
 
 def _inside_outputs(deps: ToolDeps, path: str) -> Path:

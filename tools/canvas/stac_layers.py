@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import QgsDateTimeRange, QgsLayerMetadata, QgsRasterLayer, QgsRasterLayerTemporalProperties
@@ -16,6 +16,7 @@ from qgis.PyQt.QtCore import QDateTime, Qt
 
 from ..analysis.raster_inputs import check_outside_source
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
+from ..declare import deps_of, tool
 from ..deps import ToolDeps
 from ..stac.search import ItemSearch
 from ..stac.timeutil import normalise_interval
@@ -35,58 +36,65 @@ AssetKey = Annotated[Optional[str], Field(
     description="Asset key to show, e.g. 'visual', 'B04', 'ndvi'; default: visual, else red/green/blue, else first data asset")]
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def load_stac_asset(
-        collection: Annotated[str, Field(description="Collection id")],
-        item_id: Annotated[str, Field(description="Item id from search_items")],
-        asset: AssetKey = None, catalog: CatalogName = None,
-    ) -> CallToolResult:
-        """Put one asset (a band, the visual image, a DEM) of one STAC item on the map as a raster layer read in place (no download), styled by what it measures. E.g. 'load the red band of that scene'."""
-        cat = deps.catalogs.get(catalog)
-        item = await cat.item(collection, item_id)
-        return await _show_items(deps, cat, [item], asset, f"{collection} {item_id}", footprints=False)
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def load_stac_asset(
+    ctx: Context,
+    collection: Annotated[str, Field(description="Collection id")],
+    item_id: Annotated[str, Field(description="Item id from search_items")],
+    asset: AssetKey = None, catalog: CatalogName = None,
+) -> CallToolResult:
+    """Put one asset (a band, the visual image, a DEM) of one STAC item on the map as a raster layer read in place (no download), styled by what it measures. E.g. 'load the red band of that scene'."""
+    deps = deps_of(ctx)
+    cat = deps.catalogs.get(catalog)
+    item = await cat.item(collection, item_id)
+    return await _show_items(deps, cat, [item], asset, f"{collection} {item_id}", footprints=False)
 
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def load_stac_items(
-        collection: Annotated[str | None, Field(description="Collection id")] = None,
-        item_ids: Annotated[list[str] | None, Field(description="Item ids to mosaic")] = None,
-        item_collection_file: Annotated[str | None, Field(
-            description="The item_collection_file returned by search_items, instead of ids")] = None,
-        asset: AssetKey = None, catalog: CatalogName = None,
-        footprints: Annotated[bool, Field(description="Also draw the items' outlines")] = False,
-    ) -> CallToolResult:
-        """Put several STAC items on the map as ONE mosaic layer (one per CRS) in a layer group, read in place; items with dates can be animated with the Temporal Controller. E.g. 'mosaic the July scenes'."""
-        cat = deps.catalogs.get(catalog)
-        if item_collection_file:
-            check_outside_source(deps, item_collection_file)  # outside clients: allowed folders only
-            items = _read_item_collection(item_collection_file)
-        elif item_ids and collection:
-            items = list(await asyncio.gather(*(cat.item(collection, i) for i in item_ids)))
-        else:
-            raise ToolInputError("Give collection and item_ids, or the item_collection_file from search_items.")
-        return await _show_items(deps, cat, items, asset, items_title(items, collection), footprints=footprints)
 
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def visualize_collection(
-        collection: Annotated[str, Field(description="Collection id")],
-        bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
-        datetime: Annotated[str | None, Field(description="Date or interval, e.g. '2024-06-01/2024-06-30'")] = None,
-        catalog: CatalogName = None, asset: AssetKey = None,
-        show_imagery: Annotated[bool, Field(description="Also mosaic the items' imagery, not only outlines")] = True,
-        limit: Annotated[int, Field(ge=1, le=MAX_MOSAIC_ITEMS, description="Most items to show")] = 20,
-    ) -> CallToolResult:
-        """Search a collection in an area and time and show it on the map in one go: a footprints layer of the scenes with their properties and, when asked, one mosaic of the imagery (true colour, NDVI, elevation), grouped together. E.g. 'show me Sentinel-2 over Lyon last June'."""
-        cat = deps.catalogs.get(catalog)
-        search = ItemSearch(collections=[collection], bbox=check_bbox(bbox), datetime=normalise_interval(datetime),
-                            limit=limit)
-        outcome = await cat.search(search)
-        if not outcome.items:
-            raise ToolInputError(f"No items of '{collection}' match that area and time; widen the bbox or dates.")
-        title = f"{collection} {datetime or ''}".strip()
-        if not show_imagery:
-            return await _show_footprints_only(deps, cat, outcome.items, title)
-        return await _show_items(deps, cat, outcome.items, asset, title, footprints=True)
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def load_stac_items(
+    ctx: Context,
+    collection: Annotated[str | None, Field(description="Collection id")] = None,
+    item_ids: Annotated[list[str] | None, Field(description="Item ids to mosaic")] = None,
+    item_collection_file: Annotated[str | None, Field(
+        description="The item_collection_file returned by search_items, instead of ids")] = None,
+    asset: AssetKey = None, catalog: CatalogName = None,
+    footprints: Annotated[bool, Field(description="Also draw the items' outlines")] = False,
+) -> CallToolResult:
+    """Put several STAC items on the map as ONE mosaic layer (one per CRS) in a layer group, read in place; items with dates can be animated with the Temporal Controller. E.g. 'mosaic the July scenes'."""
+    deps = deps_of(ctx)
+    cat = deps.catalogs.get(catalog)
+    if item_collection_file:
+        check_outside_source(deps, item_collection_file)  # outside clients: allowed folders only
+        items = _read_item_collection(item_collection_file)
+    elif item_ids and collection:
+        items = list(await asyncio.gather(*(cat.item(collection, i) for i in item_ids)))
+    else:
+        raise ToolInputError("Give collection and item_ids, or the item_collection_file from search_items.")
+    return await _show_items(deps, cat, items, asset, items_title(items, collection), footprints=footprints)
+
+
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def visualize_collection(
+    ctx: Context,
+    collection: Annotated[str, Field(description="Collection id")],
+    bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
+    datetime: Annotated[str | None, Field(description="Date or interval, e.g. '2024-06-01/2024-06-30'")] = None,
+    catalog: CatalogName = None, asset: AssetKey = None,
+    show_imagery: Annotated[bool, Field(description="Also mosaic the items' imagery, not only outlines")] = True,
+    limit: Annotated[int, Field(ge=1, le=MAX_MOSAIC_ITEMS, description="Most items to show")] = 20,
+) -> CallToolResult:
+    """Search a collection in an area and time and show it on the map in one go: a footprints layer of the scenes with their properties and, when asked, one mosaic of the imagery (true colour, NDVI, elevation), grouped together. E.g. 'show me Sentinel-2 over Lyon last June'."""
+    deps = deps_of(ctx)
+    cat = deps.catalogs.get(catalog)
+    search = ItemSearch(collections=[collection], bbox=check_bbox(bbox), datetime=normalise_interval(datetime),
+                        limit=limit)
+    outcome = await cat.search(search)
+    if not outcome.items:
+        raise ToolInputError(f"No items of '{collection}' match that area and time; widen the bbox or dates.")
+    title = f"{collection} {datetime or ''}".strip()
+    if not show_imagery:
+        return await _show_footprints_only(deps, cat, outcome.items, title)
+    return await _show_items(deps, cat, outcome.items, asset, title, footprints=True)
 
 
 def items_title(items: list[dict], collection: str | None = None) -> str:
@@ -230,4 +238,4 @@ def _set_time(layer: QgsRasterLayer, start: str | None, end: str | None) -> None
     temporal.setFixedTemporalRange(QgsDateTimeRange(begin, finish))
 
 
-__all__ = ["register", "AssetChoice"]
+__all__ = ["AssetChoice"]

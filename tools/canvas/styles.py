@@ -6,7 +6,7 @@ import asyncio
 import logging
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
@@ -26,7 +26,7 @@ from qgis.PyQt import sip
 from qgis.PyQt.QtCore import QMetaType
 
 from ..common import WRITE, ToolInputError, ok, policy
-from ..deps import ToolDeps
+from ..declare import deps_of, tool
 from . import raster_styles, vector_values
 from .mosaic import stretch_range
 from .project_access import find_layer, history_of, project_of
@@ -36,42 +36,43 @@ log = logging.getLogger(__name__)
 MAX_CATEGORIES = 50
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def set_layer_style(
-        layer: Annotated[str, Field(description="Layer name")],
-        ramp: Annotated[str | None, Field(description="Colour ramp by QGIS style name: Viridis, RdYlGn, Spectral, Greys, Blues, terrain...")] = None,
-        invert_ramp: bool = False,
-        minimum: Annotated[float | None, Field(description="Raster: value at the start of the ramp")] = None,
-        maximum: Annotated[float | None, Field(description="Raster: value at the end of the ramp")] = None,
-        band: Annotated[int | None, Field(description="Raster: band for a single-band ramp", ge=1)] = None,
-        rgb_bands: Annotated[list[int] | None, Field(description="Raster: [red, green, blue] band numbers")] = None,
-        hillshade: Annotated[bool, Field(description="Raster: show as hillshade (elevation)")] = False,
-        opacity: Annotated[float | None, Field(description="0 (invisible) to 1 (opaque)", ge=0, le=1)] = None,
-        renderer: Annotated[Literal["single", "categorized", "graduated"] | None, Field(description="Vector renderer")] = None,
-        field: Annotated[str | None, Field(description="Vector: field for categorized/graduated")] = None,
-        classes: Annotated[int, Field(description="Vector graduated: number of classes", ge=2, le=20)] = 5,
-        color: Annotated[str | None, Field(description="Vector single: colour like '#3388ff' or 'red'")] = None,
-        labels_field: Annotated[str | None, Field(description="Vector: label features with this field")] = None,
-        labels: Annotated[bool | None, Field(description="Vector: turn labels on or off")] = None,
-    ) -> CallToolResult:
-        """Change how a layer looks: raster colour ramp, min/max stretch, band combination (true or false colour), hillshade, opacity; vector single/categorized/graduated colours by a field, labels on/off. E.g. 'use a red-yellow-green ramp on NDVI'."""
-        target = find_layer(project_of(deps), layer)
-        history_of(deps).renderer_changing(target)
-        done: list[str] = []
-        if isinstance(target, QgsRasterLayer):
-            await _style_raster(target, ramp, invert_ramp, minimum, maximum, band, rgb_bands, hillshade, done)
-        elif isinstance(target, QgsVectorLayer):
-            await _style_vector(target, renderer, field, classes, ramp, invert_ramp, color, done)
-            _labels(target, labels_field, labels, done)
-        if opacity is not None:
-            target.setOpacity(opacity)
-            done.append(f"opacity {opacity:g}")
-        if not done:
-            raise ToolInputError("Nothing to change: give a ramp, min/max, bands, hillshade, opacity, renderer or labels.")
-        target.triggerRepaint()
-        return ok({"layer": target.name(), "renderer": target.renderer().type(), "changes": done},
-                  f"Styled '{target.name()}': {', '.join(done)}")
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def set_layer_style(
+    ctx: Context,
+    layer: Annotated[str, Field(description="Layer name")],
+    ramp: Annotated[str | None, Field(description="Colour ramp by QGIS style name: Viridis, RdYlGn, Spectral, Greys, Blues, terrain...")] = None,
+    invert_ramp: bool = False,
+    minimum: Annotated[float | None, Field(description="Raster: value at the start of the ramp")] = None,
+    maximum: Annotated[float | None, Field(description="Raster: value at the end of the ramp")] = None,
+    band: Annotated[int | None, Field(description="Raster: band for a single-band ramp", ge=1)] = None,
+    rgb_bands: Annotated[list[int] | None, Field(description="Raster: [red, green, blue] band numbers")] = None,
+    hillshade: Annotated[bool, Field(description="Raster: show as hillshade (elevation)")] = False,
+    opacity: Annotated[float | None, Field(description="0 (invisible) to 1 (opaque)", ge=0, le=1)] = None,
+    renderer: Annotated[Literal["single", "categorized", "graduated"] | None, Field(description="Vector renderer")] = None,
+    field: Annotated[str | None, Field(description="Vector: field for categorized/graduated")] = None,
+    classes: Annotated[int, Field(description="Vector graduated: number of classes", ge=2, le=20)] = 5,
+    color: Annotated[str | None, Field(description="Vector single: colour like '#3388ff' or 'red'")] = None,
+    labels_field: Annotated[str | None, Field(description="Vector: label features with this field")] = None,
+    labels: Annotated[bool | None, Field(description="Vector: turn labels on or off")] = None,
+) -> CallToolResult:
+    """Change how a layer looks: raster colour ramp, min/max stretch, band combination (true or false colour), hillshade, opacity; vector single/categorized/graduated colours by a field, labels on/off. E.g. 'use a red-yellow-green ramp on NDVI'."""
+    deps = deps_of(ctx)
+    target = find_layer(project_of(deps), layer)
+    history_of(deps).renderer_changing(target)
+    done: list[str] = []
+    if isinstance(target, QgsRasterLayer):
+        await _style_raster(target, ramp, invert_ramp, minimum, maximum, band, rgb_bands, hillshade, done)
+    elif isinstance(target, QgsVectorLayer):
+        await _style_vector(target, renderer, field, classes, ramp, invert_ramp, color, done)
+        _labels(target, labels_field, labels, done)
+    if opacity is not None:
+        target.setOpacity(opacity)
+        done.append(f"opacity {opacity:g}")
+    if not done:
+        raise ToolInputError("Nothing to change: give a ramp, min/max, bands, hillshade, opacity, renderer or labels.")
+    target.triggerRepaint()
+    return ok({"layer": target.name(), "renderer": target.renderer().type(), "changes": done},
+              f"Styled '{target.name()}': {', '.join(done)}")
 
 
 async def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, vmin: float | None, vmax: float | None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
@@ -18,6 +18,7 @@ from qgis.core import (
 )
 
 from ..common import WRITE, ToolInputError, check_bbox, ok, policy
+from ..declare import deps_of, tool
 from ..deps import ToolDeps
 from .place_lookup import describe, find_place
 from .project_access import canvas_of, find_layer, history_of, project_of
@@ -28,71 +29,72 @@ DEFAULT_SCALE = 25_000  # when the map had no extent yet and no scale is asked
 CITY_RADII_KM = ((1_000_000, 20.0), (100_000, 10.0), (0, 5.0))  # (population from, km around a city's centre)
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.tool(annotations=WRITE, meta=policy(requires=["qgis"]))
-    async def zoom_to_location(
-        lon: Annotated[float | None, Field(description="Longitude in degrees (with lat)", ge=-180, le=180)] = None,
-        lat: Annotated[float | None, Field(description="Latitude in degrees (with lon)", ge=-90, le=90)] = None,
-        scale: Annotated[float | None, Field(description="Map scale denominator, e.g. 25000 for 1:25,000", gt=0)] = None,
-        zoom_level: Annotated[float | None, Field(description="Web-map zoom level 0-22 instead of scale", ge=0, le=24)] = None,
-        bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
-        layer: Annotated[str | None, Field(description="Zoom to this layer (name), or search its features")] = None,
-        feature_id: Annotated[int | None, Field(description="Feature id within `layer`")] = None,
-        place: Annotated[str | None, Field(description=(
-            "A place name: a feature of the project's vector layers, else a city, region or country from the "
-            "offline gazetteer, e.g. 'Lyon', 'Bavaria', 'Kenya', 'Paris, US'"))] = None,
-        country: Annotated[str | None, Field(description=(
-            "With place: the country or US state it is in (name or code), when several places share the name"))] = None,
-    ) -> CallToolResult:
-        """Move or zoom the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a named place (city, region, country, or a feature of the project's layers), offline. E.g. 'zoom to Lyon'."""
-        canvas = canvas_of(deps)
-        project = project_of(deps)
-        target_crs = canvas.mapSettings().destinationCrs()
-        if scale is None and zoom_level is not None:
-            scale = ZOOM0_SCALE / (2 ** zoom_level)
-        found = await find_place(project, place, layer, country) if place and lon is None and bbox is None else None
-        history_of(deps).view_changing(canvas)
-        if lon is not None and lat is not None:
-            centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(lon, lat))
-            current = canvas.scale() if not canvas.extent().isEmpty() else 0
-            canvas.setExtent(QgsRectangle(centre.x() - 1e-3, centre.y() - 1e-3, centre.x() + 1e-3, centre.y() + 1e-3))
-            canvas.setCenter(centre)
-            canvas.zoomScale(scale or current or DEFAULT_SCALE)
-            what = f"{lat:.5f}, {lon:.5f}"
-        elif bbox is not None:
-            w, s, e, n = check_bbox(bbox)
-            canvas.setExtent(_transform(project, WGS84, target_crs).transformBoundingBox(QgsRectangle(w, s, e, n)))
-            what = "the bbox"
-        elif found is not None:
-            if found.rect is not None:
-                _zoom_to_rect(canvas, project, found.rect, found.crs, scale)
-            elif scale:  # a city known by its centre only, at the scale asked
-                centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(found.place.lon, found.place.lat))
-                _centre_at(canvas, centre, scale)
-            else:  # the city and its surroundings, whatever the canvas' shape
-                _zoom_to_rect(canvas, project, _around(found.place.lon, found.place.lat, found.place.population),
-                              WGS84, None)
-            what = describe(found, place)
-        elif layer:
-            target = find_layer(project, layer)
-            rect, what = target.extent(), f"layer '{target.name()}'"
-            if feature_id is not None:
-                if not isinstance(target, QgsVectorLayer):
-                    raise ToolInputError(f"'{target.name()}' is not a vector layer; it has no features.")
-                feature = target.getFeature(feature_id)
-                if not feature.isValid() or not feature.hasGeometry():
-                    raise ToolInputError(f"Layer '{target.name()}' has no feature {feature_id} with a geometry.")
-                rect, what = feature.geometry().boundingBox(), f"feature {feature_id} of '{target.name()}'"
-            _zoom_to_rect(canvas, project, rect, target.crs(), scale)
-        else:
-            raise ToolInputError("Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.")
-        canvas.refresh()
-        view = view_summary(canvas)
-        if found is not None:
-            p = found.place
-            view["place"] = {"name": p.name, "kind": p.kind, "source": p.source, "context": p.context,
-                             "lon": round(p.lon, 5), "lat": round(p.lat, 5)}
-        return ok(view, f"Zoomed to {what} at 1:{canvas.scale():,.0f}")
+@tool(annotations=WRITE, meta=policy(requires=["qgis"]))
+async def zoom_to_location(
+    ctx: Context,
+    lon: Annotated[float | None, Field(description="Longitude in degrees (with lat)", ge=-180, le=180)] = None,
+    lat: Annotated[float | None, Field(description="Latitude in degrees (with lon)", ge=-90, le=90)] = None,
+    scale: Annotated[float | None, Field(description="Map scale denominator, e.g. 25000 for 1:25,000", gt=0)] = None,
+    zoom_level: Annotated[float | None, Field(description="Web-map zoom level 0-22 instead of scale", ge=0, le=24)] = None,
+    bbox: Annotated[list[float] | None, Field(description="[west, south, east, north] in degrees")] = None,
+    layer: Annotated[str | None, Field(description="Zoom to this layer (name), or search its features")] = None,
+    feature_id: Annotated[int | None, Field(description="Feature id within `layer`")] = None,
+    place: Annotated[str | None, Field(description=(
+        "A place name: a feature of the project's vector layers, else a city, region or country from the "
+        "offline gazetteer, e.g. 'Lyon', 'Bavaria', 'Kenya', 'Paris, US'"))] = None,
+    country: Annotated[str | None, Field(description=(
+        "With place: the country or US state it is in (name or code), when several places share the name"))] = None,
+) -> CallToolResult:
+    """Move or zoom the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a named place (city, region, country, or a feature of the project's layers), offline. E.g. 'zoom to Lyon'."""
+    deps = deps_of(ctx)
+    canvas = canvas_of(deps)
+    project = project_of(deps)
+    target_crs = canvas.mapSettings().destinationCrs()
+    if scale is None and zoom_level is not None:
+        scale = ZOOM0_SCALE / (2 ** zoom_level)
+    found = await find_place(project, place, layer, country) if place and lon is None and bbox is None else None
+    history_of(deps).view_changing(canvas)
+    if lon is not None and lat is not None:
+        centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(lon, lat))
+        current = canvas.scale() if not canvas.extent().isEmpty() else 0
+        canvas.setExtent(QgsRectangle(centre.x() - 1e-3, centre.y() - 1e-3, centre.x() + 1e-3, centre.y() + 1e-3))
+        canvas.setCenter(centre)
+        canvas.zoomScale(scale or current or DEFAULT_SCALE)
+        what = f"{lat:.5f}, {lon:.5f}"
+    elif bbox is not None:
+        w, s, e, n = check_bbox(bbox)
+        canvas.setExtent(_transform(project, WGS84, target_crs).transformBoundingBox(QgsRectangle(w, s, e, n)))
+        what = "the bbox"
+    elif found is not None:
+        if found.rect is not None:
+            _zoom_to_rect(canvas, project, found.rect, found.crs, scale)
+        elif scale:  # a city known by its centre only, at the scale asked
+            centre = _transform(project, WGS84, target_crs).transform(QgsPointXY(found.place.lon, found.place.lat))
+            _centre_at(canvas, centre, scale)
+        else:  # the city and its surroundings, whatever the canvas' shape
+            _zoom_to_rect(canvas, project, _around(found.place.lon, found.place.lat, found.place.population),
+                          WGS84, None)
+        what = describe(found, place)
+    elif layer:
+        target = find_layer(project, layer)
+        rect, what = target.extent(), f"layer '{target.name()}'"
+        if feature_id is not None:
+            if not isinstance(target, QgsVectorLayer):
+                raise ToolInputError(f"'{target.name()}' is not a vector layer; it has no features.")
+            feature = target.getFeature(feature_id)
+            if not feature.isValid() or not feature.hasGeometry():
+                raise ToolInputError(f"Layer '{target.name()}' has no feature {feature_id} with a geometry.")
+            rect, what = feature.geometry().boundingBox(), f"feature {feature_id} of '{target.name()}'"
+        _zoom_to_rect(canvas, project, rect, target.crs(), scale)
+    else:
+        raise ToolInputError("Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.")
+    canvas.refresh()
+    view = view_summary(canvas)
+    if found is not None:
+        p = found.place
+        view["place"] = {"name": p.name, "kind": p.kind, "source": p.source, "context": p.context,
+                         "lon": round(p.lon, 5), "lat": round(p.lat, 5)}
+    return ok(view, f"Zoomed to {what} at 1:{canvas.scale():,.0f}")
 
 
 def bring_into_view(deps: ToolDeps, layers: list) -> tuple[dict[str, Any], str]:

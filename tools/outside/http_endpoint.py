@@ -15,8 +15,7 @@ import secrets
 import socket
 import tempfile
 from pathlib import Path
-from types import ModuleType
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import uvicorn
 from mcp.server.mcpserver import MCPServer
@@ -115,9 +114,9 @@ class EndpointAccess:
         return json.dumps({"mcpServers": {"qgis-stac-agent": stdio, "qgis-stac-agent-http": http}}, indent=2)
 
 
-def build_external_server(deps: ToolDeps, extra_families: Iterable[ModuleType] = ()) -> MCPServer:
+def build_external_server(deps: ToolDeps, canvas: bool = False) -> MCPServer:
     """The same tools as the embedded server, with destructive calls gated by elicitation (tools.confirmation)."""
-    return build_server(deps, extra_families=extra_families)
+    return build_server(deps, canvas=canvas)
 
 
 class _Guard:
@@ -182,9 +181,9 @@ def bind_loopback(port: int) -> socket.socket:
 
 
 class McpHttpEndpoint:
-    def __init__(self, deps: ToolDeps, token: str | Callable[[], str], port: int, extra_families: Iterable[ModuleType] = ()) -> None:
+    def __init__(self, deps: ToolDeps, token: str | Callable[[], str], port: int, canvas: bool = False) -> None:
         self.port = port
-        self.server = build_external_server(deps, extra_families)
+        self.server = build_external_server(deps, canvas)
         security = TransportSecuritySettings(allowed_hosts=[f"{LOOPBACK}:{port}", f"localhost:{port}"],
                                              allowed_origins=[f"http://{LOOPBACK}:{port}", f"http://localhost:{port}"])
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security,

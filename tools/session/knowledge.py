@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from mcp.server.mcpserver import MCPServer
+from typing import Annotated
 
-from ..deps import ToolDeps
-from .memory_tools import register_store_tools
+from mcp.server.mcpserver import Context
+from mcp_types import CallToolResult
+from pydantic import Field
+
+from ..common import READ, WRITE, policy
+from ..declare import deps_of, tool
+from .memory_tools import CONTENT, HITS, QUERY, SOURCE, add_to_store, search_store
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    register_store_tools(
-        server, deps, store_attr="knowledge_store", add_name="add_knowledge", search_name="search_knowledge",
-        noun="knowledge", default_kind="note",
-        add_doc="Add a reference note to the knowledge base (a method, a dataset's caveat, a definition).",
-        search_doc="Find knowledge-base notes (methods, dataset caveats, definitions) related to a question, most similar first.")
+@tool(annotations=WRITE, meta=policy())
+async def add_knowledge(ctx: Context, content: CONTENT,
+                        kind: Annotated[str, Field(description="e.g. fact, preference, place, method")] = "note",
+                        source: SOURCE = None) -> CallToolResult:
+    """Add a reference note to the knowledge base (a method, a dataset's caveat, a definition)."""
+    return await add_to_store(deps_of(ctx), "knowledge_store", "knowledge", content, kind, source)
+
+
+@tool(annotations=READ, meta=policy())
+async def search_knowledge(ctx: Context, query: QUERY, k: HITS = 5) -> CallToolResult:
+    """Find knowledge-base notes (methods, dataset caveats, definitions) related to a question, most similar first."""
+    return await search_store(deps_of(ctx), "knowledge_store", "knowledge", query, k)

@@ -9,13 +9,14 @@ import textwrap
 import time
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 
 from ...agent.tool_ranking import as_document, as_query
 from ..common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
-from ..confirmation import Assessment, add_assessor, fold
+from ..confirmation import Assessment, fold
+from ..declare import assesses, deps_of, tool
 from ..deps import ToolDeps
 
 log = logging.getLogger(__name__)
@@ -37,56 +38,64 @@ def hit_record(hit: Any) -> dict[str, Any]:
             "metadata": hit.metadata}
 
 
-def register_store_tools(server: MCPServer, deps: ToolDeps, *, store_attr: str, add_name: str, search_name: str,
-                         noun: str, add_doc: str, search_doc: str, default_kind: str) -> None:
-    """Adds an add/search pair over one MemoryStore (memories and knowledge share the shape)."""
-
-    def store() -> Any:
-        value = getattr(deps, store_attr)
-        if value is None:
-            raise ToolInputError(f"The {noun} store is not configured; check the storage settings.")
-        return value
-
-    async def add(content: Annotated[str, Field(min_length=1, max_length=4000)],
-                  kind: Annotated[str, Field(description="e.g. fact, preference, place, method")] = default_kind,
-                  source: Annotated[str | None, Field(description="Where this comes from (URL, layer, user)")] = None,
-                  ) -> CallToolResult:
-        vector = await embed_one(deps, content)
-        metadata = {"source": source} if source else {}
-        memory_id = await store().add(deps.settings.user, content, kind, vector, metadata,
-                                      model=deps.settings.embedding_model)
-        return ok({"id": memory_id, "kind": kind}, f"Saved to {noun} as {memory_id}")
-
-    async def search(query: Annotated[str, Field(min_length=1)],
-                     k: Annotated[int, Field(ge=1, le=20)] = 5) -> CallToolResult:
-        hits = await store().search(deps.settings.user, await embed_one(deps, query, query=True), k=k,
-                                    model=deps.settings.embedding_model)
-        return ok({"results": [hit_record(h) for h in hits]}, f"{len(hits)} {noun} entr{'y' if len(hits) == 1 else 'ies'} found")
-
-    server.add_tool(add, name=add_name, description=add_doc, annotations=WRITE, meta=policy())
-    server.add_tool(search, name=search_name, description=search_doc, annotations=READ, meta=policy())
+def store_of(deps: ToolDeps, store_attr: str, noun: str) -> Any:
+    value = getattr(deps, store_attr)
+    if value is None:
+        raise ToolInputError(f"The {noun} store is not configured; check the storage settings.")
+    return value
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    register_store_tools(
-        server, deps, store_attr="memory_store", add_name="add_memory", search_name="search_memories",
-        noun="memory", default_kind="fact",
-        add_doc="Remember a fact or preference of the user for later conversations (one short sentence). E.g. 'remember that I work in EPSG:2154'.",
-        search_doc="Recall remembered facts and preferences of the user related to a question, most similar first. E.g. 'which CRS did I say I use?'")
+async def add_to_store(deps: ToolDeps, store_attr: str, noun: str, content: str, kind: str,
+                       source: str | None) -> CallToolResult:
+    """The add half of a memory-like store (memories and knowledge share the shape)."""
+    vector = await embed_one(deps, content)
+    metadata = {"source": source} if source else {}
+    memory_id = await store_of(deps, store_attr, noun).add(deps.settings.user, content, kind, vector, metadata,
+                                                           model=deps.settings.embedding_model)
+    return ok({"id": memory_id, "kind": kind}, f"Saved to {noun} as {memory_id}")
 
-    @server.tool(annotations=DESTRUCTIVE, meta=policy())
-    async def delete_memory(memory_id: Annotated[str, Field(description="Id from search_memories")]) -> CallToolResult:
-        """Forget one remembered fact for good (asks the user first)."""
-        if deps.memory_store is None:
-            raise ToolInputError("The memory store is not configured; check the storage settings.")
-        if not await deps.memory_store.delete(deps.settings.user, memory_id):
-            raise ToolInputError(f"No memory with id '{memory_id}'; use search_memories to find ids.")
-        return ok({"deleted": memory_id}, f"Forgot memory {memory_id}")
 
-    async def assess(arguments: dict[str, Any]) -> Assessment:
-        return await assess_forgetting(deps, str(arguments.get("memory_id", "")))
+async def search_store(deps: ToolDeps, store_attr: str, noun: str, query: str, k: int) -> CallToolResult:
+    hits = await store_of(deps, store_attr, noun).search(deps.settings.user, await embed_one(deps, query, query=True),
+                                                         k=k, model=deps.settings.embedding_model)
+    return ok({"results": [hit_record(h) for h in hits]}, f"{len(hits)} {noun} entr{'y' if len(hits) == 1 else 'ies'} found")
 
-    add_assessor(server, "delete_memory", assess)
+
+CONTENT = Annotated[str, Field(min_length=1, max_length=4000)]
+SOURCE = Annotated[str | None, Field(description="Where this comes from (URL, layer, user)")]
+QUERY = Annotated[str, Field(min_length=1)]
+HITS = Annotated[int, Field(ge=1, le=20)]
+
+
+@tool(annotations=WRITE, meta=policy())
+async def add_memory(ctx: Context, content: CONTENT,
+                     kind: Annotated[str, Field(description="e.g. fact, preference, place, method")] = "fact",
+                     source: SOURCE = None) -> CallToolResult:
+    """Remember a fact or preference of the user for later conversations (one short sentence). E.g. 'remember that I work in EPSG:2154'."""
+    return await add_to_store(deps_of(ctx), "memory_store", "memory", content, kind, source)
+
+
+@tool(annotations=READ, meta=policy())
+async def search_memories(ctx: Context, query: QUERY, k: HITS = 5) -> CallToolResult:
+    """Recall remembered facts and preferences of the user related to a question, most similar first. E.g. 'which CRS did I say I use?'"""
+    return await search_store(deps_of(ctx), "memory_store", "memory", query, k)
+
+
+@tool(annotations=DESTRUCTIVE, meta=policy())
+async def delete_memory(ctx: Context,
+                        memory_id: Annotated[str, Field(description="Id from search_memories")]) -> CallToolResult:
+    """Forget one remembered fact for good (asks the user first)."""
+    deps = deps_of(ctx)
+    if deps.memory_store is None:
+        raise ToolInputError("The memory store is not configured; check the storage settings.")
+    if not await deps.memory_store.delete(deps.settings.user, memory_id):
+        raise ToolInputError(f"No memory with id '{memory_id}'; use search_memories to find ids.")
+    return ok({"deleted": memory_id}, f"Forgot memory {memory_id}")
+
+
+@assesses("delete_memory")
+async def assess(deps: ToolDeps, arguments: dict[str, Any]) -> Assessment:
+    return await assess_forgetting(deps, str(arguments.get("memory_id", "")))
 
 
 async def assess_forgetting(deps: ToolDeps, memory_id: str) -> Assessment:

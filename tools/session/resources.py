@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-
 from ..common import ToolInputError
+from ..declare import resource
 from ..deps import ToolDeps
 from ..stac.summaries import collection_brief, collection_text
 from ..stac.untrusted import envelope
@@ -39,35 +38,45 @@ def project_layers(project: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @server.resource("collections://list", name="collections", mime_type="application/json",
-                     description="The configured STAC catalogs and their collections")
-    async def collections_list() -> str:
-        out = []
-        for catalog in deps.catalogs.all():
-            try:
-                found = (await catalog.collections())[:MAX_COLLECTIONS_PER_CATALOG]
-                out.append({"catalog": catalog.name, "kind": catalog.kind,
-                            "collections": [{"id": collection_brief(c)["id"]} for c in found],
-                            "catalog_text": envelope(titles={c.get("id"): collection_text(c).get("title", "")
-                                                             for c in found})})
-            except ToolInputError as exc:
-                out.append({"catalog": catalog.name, "kind": catalog.kind, "error": str(exc)})
-        return json.dumps(out)
+@resource("collections://list", name="collections", mime_type="application/json",
+                 description="The configured STAC catalogs and their collections")
 
-    @server.resource("layers://project", name="project layers", mime_type="application/json",
-                     description="The project's layers with type, CRS, extent and fields")
-    async def layers_project() -> str:
-        return json.dumps(project_layers(deps.project()))
 
-    @server.resource("memory://recent", name="recent memories", mime_type="application/json",
-                     description="The user's most recent long-term memories")
-    async def memory_recent() -> str:
-        if deps.memory_store is None:
-            return "[]"
-        return json.dumps([hit_record(h) for h in await deps.memory_store.recent(deps.settings.user, 10)])
+async def collections_list(deps: ToolDeps) -> str:
+    out = []
+    for catalog in deps.catalogs.all():
+        try:
+            found = (await catalog.collections())[:MAX_COLLECTIONS_PER_CATALOG]
+            out.append({"catalog": catalog.name, "kind": catalog.kind,
+                        "collections": [{"id": collection_brief(c)["id"]} for c in found],
+                        "catalog_text": envelope(titles={c.get("id"): collection_text(c).get("title", "")
+                                                         for c in found})})
+        except ToolInputError as exc:
+            out.append({"catalog": catalog.name, "kind": catalog.kind, "error": str(exc)})
+    return json.dumps(out)
 
-    @server.resource("analytics://summary", name="session statistics", mime_type="application/json",
-                     description="Tool calls, errors and time spent in this session")
-    async def analytics_summary() -> str:
-        return json.dumps(deps.stats.summary())
+
+@resource("layers://project", name="project layers", mime_type="application/json",
+                 description="The project's layers with type, CRS, extent and fields")
+
+
+async def layers_project(deps: ToolDeps) -> str:
+    return json.dumps(project_layers(deps.project()))
+
+
+@resource("memory://recent", name="recent memories", mime_type="application/json",
+                 description="The user's most recent long-term memories")
+
+
+async def memory_recent(deps: ToolDeps) -> str:
+    if deps.memory_store is None:
+        return "[]"
+    return json.dumps([hit_record(h) for h in await deps.memory_store.recent(deps.settings.user, 10)])
+
+
+@resource("analytics://summary", name="session statistics", mime_type="application/json",
+                 description="Tool calls, errors and time spent in this session")
+
+
+async def analytics_summary(deps: ToolDeps) -> str:
+    return json.dumps(deps.stats.summary())

@@ -156,7 +156,6 @@ async def stress(iface, work: Path, algorithms: int, churn_mode: str) -> int:
     import httpx
     from qgis.core import QgsProject, QgsVectorLayer
 
-    from stacgis_agent.tools.canvas import family
     from stacgis_agent.tools.server import build_server
     from testkit.qgis_drivers.canvas_layers import dem_layer
     from testkit.servers.canvas_servers import canvas_deps
@@ -171,7 +170,7 @@ async def stress(iface, work: Path, algorithms: int, churn_mode: str) -> int:
     canvas.setExtent(canvas.fullExtent())
     before = set(project.mapLayers())
     async with httpx.AsyncClient() as http:
-        server = build_server(canvas_deps(http, None, str(work / "outputs"), iface), extra_families=[family])
+        server = build_server(canvas_deps(http, None, str(work / "outputs"), iface), canvas=True)
         with Churn(canvas, project, churn_mode) as churn:
             done = await run_all(server, algorithms)
     results = [lyr for lid, lyr in project.mapLayers().items() if lid not in before and lid not in churn.added]

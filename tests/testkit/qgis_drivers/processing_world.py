@@ -9,7 +9,6 @@ from mcp import Client
 from mcp_types import ElicitResult
 from qgis.core import QgsProject, QgsVectorLayer
 
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_layers import city_layer
 from testkit.servers.canvas_servers import canvas_deps
@@ -44,5 +43,5 @@ async def world(qgis_iface, qgis_new_project, qgis_processing, tmp_path):
     QgsProject.instance().addMapLayer(city_layer())
     async with httpx.AsyncClient() as http:
         deps = canvas_deps(http, None, str(tmp_path / "outputs"), qgis_iface)
-        yield build_server(deps, extra_families=[family]), data, deps.output_dir()
+        yield build_server(deps, canvas=True), data, deps.output_dir()
     QgsProject.instance().removeAllMapLayers()
