@@ -73,7 +73,7 @@ class AgentRuntime:
         self.iface = iface
         self.dock = dock
         self.tasks = tasks
-        moved = move_redis_password()  # an older profile's Redis password goes to the auth database first
+        moved = move_redis_password(tr=tr)  # an older profile's Redis password goes to the auth database first
         self.settings = load_settings()
         # Where the plugin keeps its files (sessions, memories, outputs); tests point it elsewhere.
         self.profile_dir = Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
@@ -107,7 +107,7 @@ class AgentRuntime:
 
         s = self.settings
         self.panel = None  # a rebuild's notices wait for the new chat
-        self.stores = build_stores(with_server_credentials(s), self.profile_dir, on_notice=self._notice)
+        self.stores = build_stores(with_server_credentials(s), self.profile_dir, on_notice=self._notice, tr=tr)
         self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent",
                                                backup_api_key=read_secret(s.backup_auth_cfg)[1])
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=True)
