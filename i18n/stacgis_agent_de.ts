@@ -972,6 +972,286 @@
             <translation>Prüfe Ollama unter {url}…</translation>
         </message>
         <message>
+            <source>The shared chat queue is unreachable ({reason}); running this message without it.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Redis {version} answered at {url}.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Redis at {url} refused the login ({error}); pick or create the auth configuration that holds its user and password.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Redis did not answer at {url}: {error}. Is redis-server running there?</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>PostgreSQL refused the connection: {error}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>PostgreSQL {version} is reachable but the pgvector extension is not installed on the server (install pgvector, then CREATE EXTENSION vector).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>PostgreSQL {version} with pgvector is reachable.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: access refused ({status}); add the API key header or auth configuration.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: could not read {url} ({error}).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: {url} is not a STAC catalog (type “{kind}”).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: “{title}” has no search link; set its kind to static.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: “{title}” answered (searchable API).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: “{title}” answered (static).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Max steps</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tool top-K</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>MCP endpoint port</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Concurrent chats</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Ollama URL “{url}” is not an http(s) URL, e.g. http://localhost:11434.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Pick a chat model (one that supports tools).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Backup provider URL must be an http(s) URL, or empty for no backup.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Name the backup provider's model, or clear its URL.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Backup provider kind must be “ollama” or “openai”.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{setting} must be between {low} and {high} (it is {value}).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Redis URL must start with redis://, rediss:// or unix:// (or be empty for the embedded store).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>PostgreSQL DSN must be a postgresql://user@host/db URL or “host=… dbname=…” (or be empty for the embedded store).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Do not put the PostgreSQL password in the DSN: store it with the auth configuration (QGIS authentication manager).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Tool set must be one of {modes} (it is “{value}”).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Dask scheduler must be tcp://host:8786 (or tls://), a Dask Gateway https:// URL, or empty to compute on this machine.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Catalog {number} ({name})</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no name</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Catalog {number} needs a name.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Two catalogs are named “{name}”; names must be unique.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: kind must be “api” or “static”.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog} needs a URL or a path.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: a STAC API needs an http(s) URL.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: “{url}” is neither an http(s) URL nor an existing file.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: header “{key}” is not a valid HTTP header.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: unknown access method “{method}”.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: “{method}” needs an auth config; choose one below the table.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: “Fixed HTTP headers” needs at least one header (Key: value).</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: the S3 endpoint is a host (and port), like “https://eodata.example.org”.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>memories, notes and conversation copies</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>memories and notes</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>conversations and chat slots</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>PostgreSQL at {where} failed while {what} ({why}); check that the server is running and the connection settings are right</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>opening a session</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>saving a session</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>listing sessions</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>renaming a session</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>deleting a session</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>reading a session</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>saving a memory</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>saving memories</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>searching memories</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>reading recent memories</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>deleting a memory</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>counting memories</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>reading memories to re-embed</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>re-embedding a memory</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Redis at {where} failed while {what} ({why}); check that the server is running and the URL in the plugin settings is right</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>taking a chat slot</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>leaving the chat queue</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>refreshing a chat slot</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>releasing a chat slot</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>reading the chat capacity</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>sending saved memories</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{n} memorie(s) saved meanwhile were sent to it</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>copying a session back</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{n} session(s) copied back</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{server} took longer than {seconds} s while {what}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
             <source>{n} tokens in</source>
             <translation>{n} Token ein</translation>
         </message>
@@ -1010,6 +1290,294 @@
         <message>
             <source>{n} tool calls</source>
             <translation>{n} Werkzeugaufrufe</translation>
+        </message>
+        <message>
+            <source>Ask STAC GIS Agent</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Ask the assistant: {question}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The Redis password is still written in clear in QGIS's settings file: {error} The plugin moves it to QGIS's authentication database on the next start.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication database (auth config “{name}”, id {id}) and the Redis URL no longer holds it.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>added layer '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>removed layer '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>added group '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>restyled '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>moved the map</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>changed the map background</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>made print layout '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>rebuilt print layout '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>deleted print layout '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>wrote file '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>overwrote file '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>zoomed to {place}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>brought back layer '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>removed group '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>put back the style of '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>put the map view back</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>put the map background back</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>put print layout '{name}' back as it was</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>'{name}' (overwritten in turn {number})</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{change} (could not be undone; see the QGIS log)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{change} (could not be redone; see the QGIS log)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>layer '{name}' as you changed it</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>the map view you set</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>the map background you chose</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>print layout '{name}' as you edited it</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>print layout '{name}' stays deleted (you deleted it)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>layer '{name}' could not be rebuilt</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>group '{name}' (it holds layers you put there)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>layer '{name}' (you added it)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>your changes to layer '{name}'</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>layer '{name}' stays removed (you removed it)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>put '{name}' back in the outputs folder</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>'{name}' (a file of that name is there now)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>set '{name}' aside in the outputs folder's .undone folder, for a redo</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>file '{name}' (it changed after the turn)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Turn {number}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>by an outside MCP client</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{n} more</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>no change</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot be undone: {change}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Only the most recent turn that changed the map can be undone this way; use the History tab to go further back.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>The assistant is still working on a message; try again when it has answered.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Nothing to redo there.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Nothing to undo: the project is already at that point.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{first} and {last}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Redid turns {turns}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Redid turn {turns}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Undid turns {turns}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Undid turn {turns}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{head}: {changes}.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{head}, but nothing in it could be undone.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{head}, but nothing in them could be undone.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{head}, but nothing in it could be redone.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{head}, but nothing in them could be redone.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Back to turn {number}.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Back to before the first turn.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Not redone, you changed them since: {changes}.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Kept your own changes: {changes}.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>Cannot be brought back: {changes}.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: {problem}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: the API answered but offers no item search; if it is a static catalog, set its kind to static.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: search failed. {error}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>search works ({n} items)</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>search works</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: {found}, but no item with a raster asset came back to test reading.</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: {found}, but reading asset '{asset}' of item '{item}' failed. {error}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{width}×{height}, {count} band(s), {type}</source>
+            <translation type="unfinished" />
+        </message>
+        <message>
+            <source>{catalog}: {found}; read the header of asset '{asset}' of item '{item}' ({size}) using {access}.</source>
+            <translation type="unfinished" />
         </message>
     </context>
 </TS>

@@ -245,12 +245,15 @@ class AgentRuntime:
             return
         if outcome.undone:
             self.panel.conversation.show_undo("")
-        self.history_view.show_outcome(outcome.message, ok=outcome.undone)
-        self.panel.show_notice(outcome.message, in_chat=in_chat)
+        said = outcome.words(tr)  # the dock's language; outcome.message stays English
+        self.history_view.show_outcome(said, ok=outcome.undone)
+        self.panel.show_notice(said, in_chat=in_chat)
 
     def _show_history(self) -> None:
         if self.history_view is not None and self.history is not None:
-            self.history_view.show_entries(self.history.entries())
+            from ..tools.canvas.undo_words import entry_in_words
+
+            self.history_view.show_entries([entry_in_words(entry, tr) for entry in self.history.entries()])
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
