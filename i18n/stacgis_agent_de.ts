@@ -973,283 +973,295 @@
         </message>
         <message>
             <source>The shared chat queue is unreachable ({reason}); running this message without it.</source>
-            <translation type="unfinished" />
+            <translation>Die gemeinsame Chat-Warteschlange ist nicht erreichbar ({reason}); diese Nachricht läuft ohne sie.</translation>
         </message>
         <message>
             <source>Redis {version} answered at {url}.</source>
-            <translation type="unfinished" />
+            <translation>Redis {version} hat unter {url} geantwortet.</translation>
         </message>
         <message>
             <source>Redis at {url} refused the login ({error}); pick or create the auth configuration that holds its user and password.</source>
-            <translation type="unfinished" />
+            <translation>Redis unter {url} hat die Anmeldung abgelehnt ({error}); wählen oder erstellen Sie die Authentifizierungskonfiguration mit Benutzer und Passwort.</translation>
         </message>
         <message>
             <source>Redis did not answer at {url}: {error}. Is redis-server running there?</source>
-            <translation type="unfinished" />
+            <translation>Redis hat unter {url} nicht geantwortet: {error}. Läuft dort redis-server?</translation>
         </message>
         <message>
             <source>PostgreSQL refused the connection: {error}</source>
-            <translation type="unfinished" />
+            <translation>PostgreSQL hat die Verbindung abgelehnt: {error}</translation>
         </message>
         <message>
             <source>PostgreSQL {version} is reachable but the pgvector extension is not installed on the server (install pgvector, then CREATE EXTENSION vector).</source>
-            <translation type="unfinished" />
+            <translation>PostgreSQL {version} ist erreichbar, aber die Erweiterung pgvector ist auf dem Server nicht installiert (pgvector installieren, dann CREATE EXTENSION vector).</translation>
         </message>
         <message>
             <source>PostgreSQL {version} with pgvector is reachable.</source>
-            <translation type="unfinished" />
+            <translation>PostgreSQL {version} mit pgvector ist erreichbar.</translation>
         </message>
         <message>
             <source>{catalog}: access refused ({status}); add the API key header or auth configuration.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: Zugriff verweigert ({status}); fügen Sie den Header mit dem API-Schlüssel oder eine Authentifizierungskonfiguration hinzu.</translation>
         </message>
         <message>
             <source>{catalog}: could not read {url} ({error}).</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: {url} konnte nicht gelesen werden ({error}).</translation>
         </message>
         <message>
             <source>{catalog}: {url} is not a STAC catalog (type “{kind}”).</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: {url} ist kein STAC-Katalog (Typ „{kind}“).</translation>
         </message>
         <message>
             <source>{catalog}: “{title}” has no search link; set its kind to static.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: „{title}“ hat keinen Such-Link; stellen Sie die Art auf static.</translation>
         </message>
         <message>
             <source>{catalog}: “{title}” answered (searchable API).</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: „{title}“ hat geantwortet (durchsuchbare API).</translation>
         </message>
         <message>
             <source>{catalog}: “{title}” answered (static).</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: „{title}“ hat geantwortet (statisch).</translation>
         </message>
         <message>
             <source>Max steps</source>
-            <translation type="unfinished" />
+            <translation>Max. Schritte</translation>
         </message>
         <message>
             <source>Tool top-K</source>
-            <translation type="unfinished" />
+            <translation>Werkzeuge Top-K</translation>
         </message>
         <message>
             <source>MCP endpoint port</source>
-            <translation type="unfinished" />
+            <translation>Port des MCP-Endpunkts</translation>
         </message>
         <message>
             <source>Concurrent chats</source>
-            <translation type="unfinished" />
+            <translation>Gleichzeitige Chats</translation>
         </message>
         <message>
             <source>Ollama URL “{url}” is not an http(s) URL, e.g. http://localhost:11434.</source>
-            <translation type="unfinished" />
+            <translation>Die Ollama-URL „{url}“ ist keine http(s)-URL, z. B. http://localhost:11434.</translation>
         </message>
         <message>
             <source>Pick a chat model (one that supports tools).</source>
-            <translation type="unfinished" />
+            <translation>Wählen Sie ein Chat-Modell (eines, das Werkzeuge unterstützt).</translation>
         </message>
         <message>
             <source>Backup provider URL must be an http(s) URL, or empty for no backup.</source>
-            <translation type="unfinished" />
+            <translation>Die URL des Ersatzanbieters muss eine http(s)-URL sein, oder leer für keinen Ersatz.</translation>
         </message>
         <message>
             <source>Name the backup provider's model, or clear its URL.</source>
-            <translation type="unfinished" />
+            <translation>Nennen Sie das Modell des Ersatzanbieters, oder leeren Sie seine URL.</translation>
         </message>
         <message>
             <source>Backup provider kind must be “ollama” or “openai”.</source>
-            <translation type="unfinished" />
+            <translation>Die Art des Ersatzanbieters muss „ollama“ oder „openai“ sein.</translation>
         </message>
         <message>
             <source>{setting} must be between {low} and {high} (it is {value}).</source>
-            <translation type="unfinished" />
+            <translation>{setting} muss zwischen {low} und {high} liegen (jetzt {value}).</translation>
         </message>
         <message>
             <source>Redis URL must start with redis://, rediss:// or unix:// (or be empty for the embedded store).</source>
-            <translation type="unfinished" />
+            <translation>Die Redis-URL muss mit redis://, rediss:// oder unix:// beginnen (oder leer sein für den eingebetteten Speicher).</translation>
         </message>
         <message>
             <source>PostgreSQL DSN must be a postgresql://user@host/db URL or “host=… dbname=…” (or be empty for the embedded store).</source>
-            <translation type="unfinished" />
+            <translation>Der PostgreSQL-DSN muss eine URL postgresql://user@host/db oder „host=… dbname=…“ sein (oder leer für den eingebetteten Speicher).</translation>
         </message>
         <message>
             <source>Do not put the PostgreSQL password in the DSN: store it with the auth configuration (QGIS authentication manager).</source>
-            <translation type="unfinished" />
+            <translation>Schreiben Sie das PostgreSQL-Passwort nicht in den DSN: Speichern Sie es in der Authentifizierungskonfiguration (QGIS-Authentifizierungsverwaltung).</translation>
         </message>
         <message>
             <source>Tool set must be one of {modes} (it is “{value}”).</source>
-            <translation type="unfinished" />
+            <translation>Die Werkzeugauswahl muss eine von {modes} sein (jetzt „{value}“).</translation>
         </message>
         <message>
             <source>Dask scheduler must be tcp://host:8786 (or tls://), a Dask Gateway https:// URL, or empty to compute on this machine.</source>
-            <translation type="unfinished" />
+            <translation>Der Dask-Scheduler muss tcp://host:8786 (oder tls://) sein, eine https://-URL eines Dask Gateway, oder leer, um auf diesem Rechner zu rechnen.</translation>
         </message>
         <message>
             <source>Catalog {number} ({name})</source>
-            <translation type="unfinished" />
+            <translation>Katalog {number} ({name})</translation>
         </message>
         <message>
             <source>no name</source>
-            <translation type="unfinished" />
+            <translation>ohne Namen</translation>
         </message>
         <message>
             <source>Catalog {number} needs a name.</source>
-            <translation type="unfinished" />
+            <translation>Katalog {number} braucht einen Namen.</translation>
         </message>
         <message>
             <source>Two catalogs are named “{name}”; names must be unique.</source>
-            <translation type="unfinished" />
+            <translation>Zwei Kataloge heißen „{name}“; Namen müssen eindeutig sein.</translation>
         </message>
         <message>
             <source>{catalog}: kind must be “api” or “static”.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: Die Art muss „api“ oder „static“ sein.</translation>
         </message>
         <message>
             <source>{catalog} needs a URL or a path.</source>
-            <translation type="unfinished" />
+            <translation>{catalog} braucht eine URL oder einen Pfad.</translation>
         </message>
         <message>
             <source>{catalog}: a STAC API needs an http(s) URL.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: Eine STAC-API braucht eine http(s)-URL.</translation>
         </message>
         <message>
             <source>{catalog}: “{url}” is neither an http(s) URL nor an existing file.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: „{url}“ ist weder eine http(s)-URL noch eine vorhandene Datei.</translation>
         </message>
         <message>
             <source>{catalog}: header “{key}” is not a valid HTTP header.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: Der Header „{key}“ ist kein gültiger HTTP-Header.</translation>
         </message>
         <message>
             <source>{catalog}: unknown access method “{method}”.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: unbekannte Zugriffsmethode „{method}“.</translation>
         </message>
         <message>
             <source>{catalog}: “{method}” needs an auth config; choose one below the table.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: „{method}“ braucht eine Authentifizierungskonfiguration; wählen Sie eine unter der Tabelle.</translation>
         </message>
         <message>
             <source>{catalog}: “Fixed HTTP headers” needs at least one header (Key: value).</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: „Feste HTTP-Header“ braucht mindestens einen Header (Schlüssel: Wert).</translation>
         </message>
         <message>
             <source>{catalog}: the S3 endpoint is a host (and port), like “https://eodata.example.org”.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: Der S3-Endpunkt ist ein Host (mit Port), etwa „https://eodata.example.org“.</translation>
         </message>
         <message>
             <source>memories, notes and conversation copies</source>
-            <translation type="unfinished" />
+            <translation>Erinnerungen, Notizen und Kopien der Gespräche</translation>
         </message>
         <message>
             <source>memories and notes</source>
-            <translation type="unfinished" />
+            <translation>Erinnerungen und Notizen</translation>
         </message>
         <message>
             <source>conversations and chat slots</source>
-            <translation type="unfinished" />
+            <translation>Gespräche und Chat-Plätze</translation>
         </message>
         <message>
             <source>PostgreSQL at {where} failed while {what} ({why}); check that the server is running and the connection settings are right</source>
-            <translation type="unfinished" />
+            <translation>PostgreSQL unter {where} ist beim {what} ausgefallen ({why}); prüfen Sie, ob der Server läuft und die Verbindungseinstellungen stimmen</translation>
         </message>
         <message>
             <source>opening a session</source>
-            <translation type="unfinished" />
+            <translation>Öffnen einer Sitzung</translation>
         </message>
         <message>
             <source>saving a session</source>
-            <translation type="unfinished" />
+            <translation>Speichern einer Sitzung</translation>
         </message>
         <message>
             <source>listing sessions</source>
-            <translation type="unfinished" />
+            <translation>Auflisten der Sitzungen</translation>
         </message>
         <message>
             <source>renaming a session</source>
-            <translation type="unfinished" />
+            <translation>Umbenennen einer Sitzung</translation>
         </message>
         <message>
             <source>deleting a session</source>
-            <translation type="unfinished" />
+            <translation>Löschen einer Sitzung</translation>
         </message>
         <message>
             <source>reading a session</source>
-            <translation type="unfinished" />
+            <translation>Lesen einer Sitzung</translation>
         </message>
         <message>
             <source>saving a memory</source>
-            <translation type="unfinished" />
+            <translation>Speichern einer Erinnerung</translation>
         </message>
         <message>
             <source>saving memories</source>
-            <translation type="unfinished" />
+            <translation>Speichern von Erinnerungen</translation>
         </message>
         <message>
             <source>searching memories</source>
-            <translation type="unfinished" />
+            <translation>Durchsuchen der Erinnerungen</translation>
         </message>
         <message>
             <source>reading recent memories</source>
-            <translation type="unfinished" />
+            <translation>Lesen der letzten Erinnerungen</translation>
         </message>
         <message>
             <source>deleting a memory</source>
-            <translation type="unfinished" />
+            <translation>Löschen einer Erinnerung</translation>
         </message>
         <message>
             <source>counting memories</source>
-            <translation type="unfinished" />
+            <translation>Zählen der Erinnerungen</translation>
         </message>
         <message>
             <source>reading memories to re-embed</source>
-            <translation type="unfinished" />
+            <translation>Lesen der neu einzubettenden Erinnerungen</translation>
         </message>
         <message>
             <source>re-embedding a memory</source>
-            <translation type="unfinished" />
+            <translation>neuen Einbetten einer Erinnerung</translation>
         </message>
         <message>
             <source>Redis at {where} failed while {what} ({why}); check that the server is running and the URL in the plugin settings is right</source>
-            <translation type="unfinished" />
+            <translation>Redis unter {where} ist beim {what} ausgefallen ({why}); prüfen Sie, ob der Server läuft und die URL in den Einstellungen des Plugins stimmt</translation>
         </message>
         <message>
             <source>taking a chat slot</source>
-            <translation type="unfinished" />
+            <translation>Belegen eines Chat-Platzes</translation>
         </message>
         <message>
             <source>leaving the chat queue</source>
-            <translation type="unfinished" />
+            <translation>Verlassen der Chat-Warteschlange</translation>
         </message>
         <message>
             <source>refreshing a chat slot</source>
-            <translation type="unfinished" />
+            <translation>Erneuern eines Chat-Platzes</translation>
         </message>
         <message>
             <source>releasing a chat slot</source>
-            <translation type="unfinished" />
+            <translation>Freigeben eines Chat-Platzes</translation>
         </message>
         <message>
             <source>reading the chat capacity</source>
-            <translation type="unfinished" />
+            <translation>Lesen der Chat-Kapazität</translation>
         </message>
         <message>
             <source>sending saved memories</source>
-            <translation type="unfinished" />
+            <translation>Senden gespeicherter Erinnerungen</translation>
         </message>
         <message>
             <source>{n} memorie(s) saved meanwhile were sent to it</source>
-            <translation type="unfinished" />
+            <translation>{n} inzwischen gespeicherte Erinnerung(en) wurden dorthin gesendet</translation>
         </message>
         <message>
             <source>copying a session back</source>
-            <translation type="unfinished" />
+            <translation>Zurückkopieren einer Sitzung</translation>
         </message>
         <message>
             <source>{n} session(s) copied back</source>
-            <translation type="unfinished" />
+            <translation>{n} Sitzung(en) zurückkopiert</translation>
         </message>
         <message>
             <source>{server} took longer than {seconds} s while {what}</source>
-            <translation type="unfinished" />
+            <translation>{server} hat beim {what} länger als {seconds} s gebraucht</translation>
+        </message>
+        <message>
+            <source>{reason}. Until it is back, {what} stay on this computer; nothing is lost, and the plugin reconnects by itself when it returns.</source>
+            <translation>{reason}. Bis der Server wieder da ist, bleiben {what} auf diesem Rechner; nichts geht verloren, und das Plugin verbindet sich von selbst wieder, sobald er zurück ist.</translation>
+        </message>
+        <message>
+            <source>{server} is reachable again ({sent}).</source>
+            <translation>{server} ist wieder erreichbar ({sent}).</translation>
+        </message>
+        <message>
+            <source>{server} is reachable again.</source>
+            <translation>{server} ist wieder erreichbar.</translation>
         </message>
         <message>
             <source>{n} tokens in</source>
@@ -1293,291 +1305,291 @@
         </message>
         <message>
             <source>Ask STAC GIS Agent</source>
-            <translation type="unfinished" />
+            <translation>STAC GIS Agent fragen</translation>
         </message>
         <message>
             <source>Ask the assistant: {question}</source>
-            <translation type="unfinished" />
+            <translation>Den Assistenten fragen: {question}</translation>
         </message>
         <message>
             <source>The Redis password is still written in clear in QGIS's settings file: {error} The plugin moves it to QGIS's authentication database on the next start.</source>
-            <translation type="unfinished" />
+            <translation>Das Redis-Passwort steht noch im Klartext in der Einstellungsdatei von QGIS: {error} Das Plugin verschiebt es beim nächsten Start in die Authentifizierungsdatenbank von QGIS.</translation>
         </message>
         <message>
             <source>The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication database (auth config “{name}”, id {id}) and the Redis URL no longer holds it.</source>
-            <translation type="unfinished" />
+            <translation>Das Redis-Passwort stand im Klartext in der Einstellungsdatei von QGIS; es liegt jetzt in der Authentifizierungsdatenbank von QGIS (Authentifizierungskonfiguration „{name}“, ID {id}), und die Redis-URL enthält es nicht mehr.</translation>
         </message>
         <message>
             <source>added layer '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Layer „{name}“ hinzugefügt</translation>
         </message>
         <message>
             <source>removed layer '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Layer „{name}“ entfernt</translation>
         </message>
         <message>
             <source>added group '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Gruppe „{name}“ hinzugefügt</translation>
         </message>
         <message>
             <source>restyled '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Stil von „{name}“ geändert</translation>
         </message>
         <message>
             <source>moved the map</source>
-            <translation type="unfinished" />
+            <translation>Karte verschoben</translation>
         </message>
         <message>
             <source>changed the map background</source>
-            <translation type="unfinished" />
+            <translation>Kartenhintergrund geändert</translation>
         </message>
         <message>
             <source>made print layout '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Drucklayout „{name}“ erstellt</translation>
         </message>
         <message>
             <source>rebuilt print layout '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Drucklayout „{name}“ neu aufgebaut</translation>
         </message>
         <message>
             <source>deleted print layout '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Drucklayout „{name}“ gelöscht</translation>
         </message>
         <message>
             <source>wrote file '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Datei „{name}“ geschrieben</translation>
         </message>
         <message>
             <source>overwrote file '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Datei „{name}“ überschrieben</translation>
         </message>
         <message>
             <source>zoomed to {place}</source>
-            <translation type="unfinished" />
+            <translation>auf {place} gezoomt</translation>
         </message>
         <message>
             <source>brought back layer '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Layer „{name}“ zurückgeholt</translation>
         </message>
         <message>
             <source>removed group '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Gruppe „{name}“ entfernt</translation>
         </message>
         <message>
             <source>put back the style of '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Stil von „{name}“ zurückgesetzt</translation>
         </message>
         <message>
             <source>put the map view back</source>
-            <translation type="unfinished" />
+            <translation>Kartenansicht zurückgesetzt</translation>
         </message>
         <message>
             <source>put the map background back</source>
-            <translation type="unfinished" />
+            <translation>Kartenhintergrund zurückgesetzt</translation>
         </message>
         <message>
             <source>put print layout '{name}' back as it was</source>
-            <translation type="unfinished" />
+            <translation>Drucklayout „{name}“ in den vorigen Zustand gebracht</translation>
         </message>
         <message>
             <source>'{name}' (overwritten in turn {number})</source>
-            <translation type="unfinished" />
+            <translation>„{name}“ (in Antwort {number} überschrieben)</translation>
         </message>
         <message>
             <source>{change} (could not be undone; see the QGIS log)</source>
-            <translation type="unfinished" />
+            <translation>{change} (konnte nicht zurückgenommen werden; siehe QGIS-Protokoll)</translation>
         </message>
         <message>
             <source>{change} (could not be redone; see the QGIS log)</source>
-            <translation type="unfinished" />
+            <translation>{change} (konnte nicht wiederhergestellt werden; siehe QGIS-Protokoll)</translation>
         </message>
         <message>
             <source>layer '{name}' as you changed it</source>
-            <translation type="unfinished" />
+            <translation>Layer „{name}“, wie Sie ihn geändert haben</translation>
         </message>
         <message>
             <source>the map view you set</source>
-            <translation type="unfinished" />
+            <translation>die von Ihnen eingestellte Kartenansicht</translation>
         </message>
         <message>
             <source>the map background you chose</source>
-            <translation type="unfinished" />
+            <translation>der von Ihnen gewählte Kartenhintergrund</translation>
         </message>
         <message>
             <source>print layout '{name}' as you edited it</source>
-            <translation type="unfinished" />
+            <translation>Drucklayout „{name}“, wie Sie es bearbeitet haben</translation>
         </message>
         <message>
             <source>print layout '{name}' stays deleted (you deleted it)</source>
-            <translation type="unfinished" />
+            <translation>Drucklayout „{name}“ bleibt gelöscht (Sie haben es gelöscht)</translation>
         </message>
         <message>
             <source>layer '{name}' could not be rebuilt</source>
-            <translation type="unfinished" />
+            <translation>Layer „{name}“ konnte nicht wiederaufgebaut werden</translation>
         </message>
         <message>
             <source>group '{name}' (it holds layers you put there)</source>
-            <translation type="unfinished" />
+            <translation>Gruppe „{name}“ (sie enthält Layer, die Sie hineingelegt haben)</translation>
         </message>
         <message>
             <source>layer '{name}' (you added it)</source>
-            <translation type="unfinished" />
+            <translation>Layer „{name}“ (Sie haben ihn hinzugefügt)</translation>
         </message>
         <message>
             <source>your changes to layer '{name}'</source>
-            <translation type="unfinished" />
+            <translation>Ihre Änderungen an Layer „{name}“</translation>
         </message>
         <message>
             <source>layer '{name}' stays removed (you removed it)</source>
-            <translation type="unfinished" />
+            <translation>Layer „{name}“ bleibt entfernt (Sie haben ihn entfernt)</translation>
         </message>
         <message>
             <source>put '{name}' back in the outputs folder</source>
-            <translation type="unfinished" />
+            <translation>„{name}“ zurück in den Ausgabeordner gelegt</translation>
         </message>
         <message>
             <source>'{name}' (a file of that name is there now)</source>
-            <translation type="unfinished" />
+            <translation>„{name}“ (dort liegt jetzt eine Datei dieses Namens)</translation>
         </message>
         <message>
             <source>set '{name}' aside in the outputs folder's .undone folder, for a redo</source>
-            <translation type="unfinished" />
+            <translation>„{name}“ für ein Wiederherstellen im Ordner .undone des Ausgabeordners beiseitegelegt</translation>
         </message>
         <message>
             <source>file '{name}' (it changed after the turn)</source>
-            <translation type="unfinished" />
+            <translation>Datei „{name}“ (sie hat sich nach der Antwort geändert)</translation>
         </message>
         <message>
             <source>Turn {number}</source>
-            <translation type="unfinished" />
+            <translation>Antwort {number}</translation>
         </message>
         <message>
             <source>by an outside MCP client</source>
-            <translation type="unfinished" />
+            <translation>von einem externen MCP-Client</translation>
         </message>
         <message>
             <source>{n} more</source>
-            <translation type="unfinished" />
+            <translation>{n} weitere</translation>
         </message>
         <message>
             <source>no change</source>
-            <translation type="unfinished" />
+            <translation>keine Änderung</translation>
         </message>
         <message>
             <source>Cannot be undone: {change}</source>
-            <translation type="unfinished" />
+            <translation>Nicht rückgängig zu machen: {change}</translation>
         </message>
         <message>
             <source>Only the most recent turn that changed the map can be undone this way; use the History tab to go further back.</source>
-            <translation type="unfinished" />
+            <translation>Nur die letzte Antwort, die die Karte geändert hat, kann so zurückgenommen werden; gehen Sie im Reiter Verlauf weiter zurück.</translation>
         </message>
         <message>
             <source>The assistant is still working on a message; try again when it has answered.</source>
-            <translation type="unfinished" />
+            <translation>Der Assistent arbeitet noch an einer Nachricht; versuchen Sie es erneut, wenn er geantwortet hat.</translation>
         </message>
         <message>
             <source>Nothing to redo there.</source>
-            <translation type="unfinished" />
+            <translation>Dort gibt es nichts wiederherzustellen.</translation>
         </message>
         <message>
             <source>Nothing to undo: the project is already at that point.</source>
-            <translation type="unfinished" />
+            <translation>Nichts zurückzunehmen: Das Projekt ist bereits auf diesem Stand.</translation>
         </message>
         <message>
             <source>{first} and {last}</source>
-            <translation type="unfinished" />
+            <translation>{first} und {last}</translation>
         </message>
         <message>
             <source>Redid turns {turns}</source>
-            <translation type="unfinished" />
+            <translation>Antworten {turns} wiederhergestellt</translation>
         </message>
         <message>
             <source>Redid turn {turns}</source>
-            <translation type="unfinished" />
+            <translation>Antwort {turns} wiederhergestellt</translation>
         </message>
         <message>
             <source>Undid turns {turns}</source>
-            <translation type="unfinished" />
+            <translation>Antworten {turns} zurückgenommen</translation>
         </message>
         <message>
             <source>Undid turn {turns}</source>
-            <translation type="unfinished" />
+            <translation>Antwort {turns} zurückgenommen</translation>
         </message>
         <message>
             <source>{head}: {changes}.</source>
-            <translation type="unfinished" />
+            <translation>{head}: {changes}.</translation>
         </message>
         <message>
             <source>{head}, but nothing in it could be undone.</source>
-            <translation type="unfinished" />
+            <translation>{head}, aber darin konnte nichts zurückgenommen werden.</translation>
         </message>
         <message>
             <source>{head}, but nothing in them could be undone.</source>
-            <translation type="unfinished" />
+            <translation>{head}, aber darin konnte nichts zurückgenommen werden.</translation>
         </message>
         <message>
             <source>{head}, but nothing in it could be redone.</source>
-            <translation type="unfinished" />
+            <translation>{head}, aber darin konnte nichts wiederhergestellt werden.</translation>
         </message>
         <message>
             <source>{head}, but nothing in them could be redone.</source>
-            <translation type="unfinished" />
+            <translation>{head}, aber darin konnte nichts wiederhergestellt werden.</translation>
         </message>
         <message>
             <source>Back to turn {number}.</source>
-            <translation type="unfinished" />
+            <translation>Zurück zu Antwort {number}.</translation>
         </message>
         <message>
             <source>Back to before the first turn.</source>
-            <translation type="unfinished" />
+            <translation>Zurück zum Stand vor der ersten Antwort.</translation>
         </message>
         <message>
             <source>Not redone, you changed them since: {changes}.</source>
-            <translation type="unfinished" />
+            <translation>Nicht wiederhergestellt, da Sie sie seitdem geändert haben: {changes}.</translation>
         </message>
         <message>
             <source>Kept your own changes: {changes}.</source>
-            <translation type="unfinished" />
+            <translation>Ihre eigenen Änderungen bleiben: {changes}.</translation>
         </message>
         <message>
             <source>Cannot be brought back: {changes}.</source>
-            <translation type="unfinished" />
+            <translation>Nicht wiederherstellbar: {changes}.</translation>
         </message>
         <message>
             <source>{catalog}: {problem}</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: {problem}</translation>
         </message>
         <message>
             <source>{catalog}: the API answered but offers no item search; if it is a static catalog, set its kind to static.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: Die API hat geantwortet, bietet aber keine Item-Suche; ist es ein statischer Katalog, stellen Sie die Art auf static.</translation>
         </message>
         <message>
             <source>{catalog}: search failed. {error}</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: Die Suche ist fehlgeschlagen. {error}</translation>
         </message>
         <message>
             <source>search works ({n} items)</source>
-            <translation type="unfinished" />
+            <translation>die Suche funktioniert ({n} Items)</translation>
         </message>
         <message>
             <source>search works</source>
-            <translation type="unfinished" />
+            <translation>die Suche funktioniert</translation>
         </message>
         <message>
             <source>{catalog}: {found}, but no item with a raster asset came back to test reading.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: {found}, aber kein Item mit einem Raster-Asset kam zurück, um das Lesen zu testen.</translation>
         </message>
         <message>
             <source>{catalog}: {found}, but reading asset '{asset}' of item '{item}' failed. {error}</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: {found}, aber das Lesen von Asset „{asset}“ des Items „{item}“ ist fehlgeschlagen. {error}</translation>
         </message>
         <message>
             <source>{width}×{height}, {count} band(s), {type}</source>
-            <translation type="unfinished" />
+            <translation>{width}×{height}, {count} Band/Bänder, {type}</translation>
         </message>
         <message>
             <source>{catalog}: {found}; read the header of asset '{asset}' of item '{item}' ({size}) using {access}.</source>
-            <translation type="unfinished" />
+            <translation>{catalog}: {found}; Header von Asset „{asset}“ des Items „{item}“ gelesen ({size}) mit {access}.</translation>
         </message>
     </context>
 </TS>

@@ -79,10 +79,10 @@ class ServerHealth:
             self.down = True
             self._wait = self.retry_after_s
             log.warning("%s unavailable: %s", self.name, exc)
-            reason = exc.words(self.tr) if isinstance(exc, StoreUnavailable) else str(exc)
-            self._tell(self.tr("{reason}. Until it is back, {what} stay on this computer; nothing is lost, and the "
-                               "plugin reconnects by itself when it returns.").format(
-                reason=reason, what=self.tr(self.what_falls_back)))
+            tr = self.tr
+            reason = exc.words(tr) if isinstance(exc, StoreUnavailable) else str(exc)
+            self._tell(tr("{reason}. Until it is back, {what} stay on this computer; nothing is lost, and the "
+                          "plugin reconnects by itself when it returns.").format(reason=reason, what=tr(self.what_falls_back)))
         self._next_try = now + self._wait
 
     def recovered(self) -> None:
@@ -91,9 +91,10 @@ class ServerHealth:
             self._wait = self.retry_after_s
             sent = ", ".join(phrase.format(n=n) for phrase, n in self._sent.items())
             log.info("%s is back%s", self.name, f" ({sent})" if sent else "")
-            shown = ", ".join(self.tr(phrase).format(n=n) for phrase, n in self._sent.items())
-            self._tell(self.tr("{server} is reachable again ({sent}).").format(server=self.name, sent=shown) if shown
-                       else self.tr("{server} is reachable again.").format(server=self.name))
+            tr = self.tr
+            shown = ", ".join(tr(phrase).format(n=n) for phrase, n in self._sent.items())
+            self._tell(tr("{server} is reachable again ({sent}).").format(server=self.name, sent=shown) if shown
+                       else tr("{server} is reachable again.").format(server=self.name))
         self._sent.clear()
 
     def _tell(self, text: str) -> None:
