@@ -1568,6 +1568,10 @@
             <translation>{catalog}: Die Suche ist fehlgeschlagen. {error}</translation>
         </message>
         <message>
+            <source>search works (1 item)</source>
+            <translation>die Suche funktioniert (1 Item)</translation>
+        </message>
+        <message>
             <source>search works ({n} items)</source>
             <translation>die Suche funktioniert ({n} Items)</translation>
         </message>
@@ -1585,7 +1589,7 @@
         </message>
         <message>
             <source>{width}×{height}, {count} band(s), {type}</source>
-            <translation>{width}×{height}, {count} Band/Bänder, {type}</translation>
+            <translation>{width}×{height}, Bänder: {count}, {type}</translation>
         </message>
         <message>
             <source>{catalog}: {found}; read the header of asset '{asset}' of item '{item}' ({size}) using {access}.</source>

@@ -1568,6 +1568,10 @@
             <translation>{catalog} : la recherche a échoué. {error}</translation>
         </message>
         <message>
+            <source>search works (1 item)</source>
+            <translation>la recherche fonctionne (1 item)</translation>
+        </message>
+        <message>
             <source>search works ({n} items)</source>
             <translation>la recherche fonctionne ({n} items)</translation>
         </message>

@@ -39,8 +39,9 @@ async def check_catalog_access(config: CatalogConfig, secrets: SecretsFn = qgis_
             outcome = await catalog.search(ItemSearch(limit=1 if catalog.kind == "api" else 50))
         except ToolInputError as exc:
             return CheckResult(False, tr("{catalog}: search failed. {error}").format(catalog=name, error=exc))
-        found = (tr("search works ({n} items)").format(n=outcome.number_matched) if outcome.number_matched
-                 else tr("search works"))
+        matched = outcome.number_matched
+        found = (tr("search works (1 item)") if matched == 1 else tr("search works ({n} items)").format(n=matched)
+                 if matched else tr("search works"))
         picked = _one_raster_asset(outcome.items)
         if picked is None:
             return CheckResult(True, tr("{catalog}: {found}, but no item with a raster asset came back to test "
