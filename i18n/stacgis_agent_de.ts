@@ -972,6 +972,62 @@
             <translation>Prüfe Ollama unter {url}…</translation>
         </message>
         <message>
+            <source>Earth Search (Element 84)</source>
+            <translation>Earth Search (Element 84)</translation>
+        </message>
+        <message>
+            <source>Public: Sentinel-2 COGs over https. Its Landsat assets are requester-pays S3: use the USGS Landsat preset.</source>
+            <translation>Öffentlich: Sentinel-2-COGs über https. Seine Landsat-Assets liegen in Requester-Pays-S3: Nutzen Sie dafür die Vorlage USGS Landsat.</translation>
+        </message>
+        <message>
+            <source>Microsoft Planetary Computer</source>
+            <translation>Microsoft Planetary Computer</translation>
+        </message>
+        <message>
+            <source>Assets are signed with short-lived SAS tokens fetched as needed; nothing to add.</source>
+            <translation>Assets werden mit kurzlebigen SAS-Tokens signiert, die bei Bedarf geholt werden; nichts hinzuzufügen.</translation>
+        </message>
+        <message>
+            <source>USGS Landsat (requester-pays S3)</source>
+            <translation>USGS Landsat (Requester-Pays-S3)</translation>
+        </message>
+        <message>
+            <source>Your AWS account pays for the reads: choose an auth config (Basic: access key id as user name, secret as password), or leave it empty to use your AWS profile.</source>
+            <translation>Ihr AWS-Konto zahlt für die Lesezugriffe: Wählen Sie eine Authentifizierungskonfiguration (Basic: Access Key ID als Benutzername, Secret als Passwort), oder lassen Sie sie leer, um Ihr AWS-Profil zu nutzen.</translation>
+        </message>
+        <message>
+            <source>NASA CMR-STAC / LP DAAC (Earthdata login)</source>
+            <translation>NASA CMR-STAC / LP DAAC (Earthdata-Anmeldung)</translation>
+        </message>
+        <message>
+            <source>Choose an auth config whose password is your Earthdata token (urs.earthdata.nasa.gov → Generate Token).</source>
+            <translation>Wählen Sie eine Authentifizierungskonfiguration, deren Passwort Ihr Earthdata-Token ist (urs.earthdata.nasa.gov → Generate Token).</translation>
+        </message>
+        <message>
+            <source>Copernicus Data Space Ecosystem</source>
+            <translation>Copernicus Data Space Ecosystem</translation>
+        </message>
+        <message>
+            <source>Choose an auth config with your CDSE S3 keys (access key as user name, secret key as password).</source>
+            <translation>Wählen Sie eine Authentifizierungskonfiguration mit Ihren CDSE-S3-Schlüsseln (Access Key als Benutzername, Secret Key als Passwort).</translation>
+        </message>
+        <message>
+            <source>A STAC API URL</source>
+            <translation>Eine STAC-API-URL</translation>
+        </message>
+        <message>
+            <source>Type the API root URL, then Test.</source>
+            <translation>Geben Sie die Stamm-URL der API ein, dann Testen.</translation>
+        </message>
+        <message>
+            <source>A static catalog (URL or folder)</source>
+            <translation>Ein statischer Katalog (URL oder Ordner)</translation>
+        </message>
+        <message>
+            <source>Type the catalog.json URL or a folder path, then Test.</source>
+            <translation>Geben Sie die URL der catalog.json oder einen Ordnerpfad ein, dann Testen.</translation>
+        </message>
+        <message>
             <source>The shared chat queue is unreachable ({reason}); running this message without it.</source>
             <translation>Die gemeinsame Chat-Warteschlange ist nicht erreichbar ({reason}); diese Nachricht läuft ohne sie.</translation>
         </message>

@@ -972,6 +972,62 @@
             <translation>Vérification d’Ollama à {url}…</translation>
         </message>
         <message>
+            <source>Earth Search (Element 84)</source>
+            <translation>Earth Search (Element 84)</translation>
+        </message>
+        <message>
+            <source>Public: Sentinel-2 COGs over https. Its Landsat assets are requester-pays S3: use the USGS Landsat preset.</source>
+            <translation>Public : COG Sentinel-2 en https. Ses assets Landsat sont sur S3 en requester pays : utilisez le modèle USGS Landsat.</translation>
+        </message>
+        <message>
+            <source>Microsoft Planetary Computer</source>
+            <translation>Microsoft Planetary Computer</translation>
+        </message>
+        <message>
+            <source>Assets are signed with short-lived SAS tokens fetched as needed; nothing to add.</source>
+            <translation>Les assets sont signés avec des jetons SAS de courte durée, obtenus au besoin ; rien à ajouter.</translation>
+        </message>
+        <message>
+            <source>USGS Landsat (requester-pays S3)</source>
+            <translation>USGS Landsat (S3 en requester pays)</translation>
+        </message>
+        <message>
+            <source>Your AWS account pays for the reads: choose an auth config (Basic: access key id as user name, secret as password), or leave it empty to use your AWS profile.</source>
+            <translation>Votre compte AWS paie les lectures : choisissez une configuration d’authentification (Basic : l’identifiant de clé d’accès comme nom d’utilisateur, le secret comme mot de passe), ou laissez-la vide pour utiliser votre profil AWS.</translation>
+        </message>
+        <message>
+            <source>NASA CMR-STAC / LP DAAC (Earthdata login)</source>
+            <translation>NASA CMR-STAC / LP DAAC (connexion Earthdata)</translation>
+        </message>
+        <message>
+            <source>Choose an auth config whose password is your Earthdata token (urs.earthdata.nasa.gov → Generate Token).</source>
+            <translation>Choisissez une configuration d’authentification dont le mot de passe est votre jeton Earthdata (urs.earthdata.nasa.gov → Generate Token).</translation>
+        </message>
+        <message>
+            <source>Copernicus Data Space Ecosystem</source>
+            <translation>Copernicus Data Space Ecosystem</translation>
+        </message>
+        <message>
+            <source>Choose an auth config with your CDSE S3 keys (access key as user name, secret key as password).</source>
+            <translation>Choisissez une configuration d’authentification avec vos clés S3 CDSE (clé d’accès comme nom d’utilisateur, clé secrète comme mot de passe).</translation>
+        </message>
+        <message>
+            <source>A STAC API URL</source>
+            <translation>Une URL d’API STAC</translation>
+        </message>
+        <message>
+            <source>Type the API root URL, then Test.</source>
+            <translation>Saisissez l’URL racine de l’API, puis Tester.</translation>
+        </message>
+        <message>
+            <source>A static catalog (URL or folder)</source>
+            <translation>Un catalogue statique (URL ou dossier)</translation>
+        </message>
+        <message>
+            <source>Type the catalog.json URL or a folder path, then Test.</source>
+            <translation>Saisissez l’URL du catalog.json ou le chemin d’un dossier, puis Tester.</translation>
+        </message>
+        <message>
             <source>The shared chat queue is unreachable ({reason}); running this message without it.</source>
             <translation>La file d’attente partagée des discussions est injoignable ({reason}) ; ce message s’exécute sans elle.</translation>
         </message>

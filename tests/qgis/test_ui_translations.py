@@ -30,6 +30,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 import stacgis_agent
+from stacgis_agent.agent.catalog_presets import PRESETS
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.agent.events import UserMessage
 from stacgis_agent.host.locator import AskAgentFilter
@@ -210,7 +211,7 @@ def test_the_dock_words_for_the_core_texts_match_the_core():
 
 SAID = {  # what each text reads in the chosen language: a piece of every sentence, none of them English
     "de": {"invalid_url": "ist keine http(s)-URL", "no_name": "Katalog 1 braucht einen Namen.",
-           "redis": "Redis hat unter", "postgres": "PostgreSQL hat die Verbindung abgelehnt",
+           "redis": "Redis hat unter", "preset_needs": "Ihr AWS-Konto zahlt für die Lesezugriffe", "postgres": "PostgreSQL hat die Verbindung abgelehnt",
            "catalog": "„Demo catalog“ hat geantwortet (statisch).", "asset": "Header von Asset „data“",
            "outage": "bleiben Gespräche und Chat-Plätze auf diesem Rechner",
            "row": "Antwort 1 · Layer „parcels“ hinzugefügt",
@@ -220,7 +221,7 @@ SAID = {  # what each text reads in the chosen language: a piece of every senten
                            "Sie im Reiter Verlauf weiter zurück.",
            "locator": ("STAC GIS Agent fragen", "Den Assistenten fragen: NDVI über Lyon")},
     "fr": {"invalid_url": "n’est pas une URL http(s)", "no_name": "Le catalogue 1 a besoin d’un nom.",
-           "redis": "Redis n’a pas répondu", "postgres": "PostgreSQL a refusé la connexion",
+           "redis": "Redis n’a pas répondu", "preset_needs": "Votre compte AWS paie les lectures", "postgres": "PostgreSQL a refusé la connexion",
            "catalog": "«\u00a0Demo catalog\u00a0» a répondu (statique).", "asset": "en-tête de l’asset «\u00a0data\u00a0»",
            "outage": "les conversations et les places de discussion restent sur cet ordinateur",
            "row": "Tour 1 · couche «\u00a0parcels\u00a0» ajoutée",
@@ -278,6 +279,8 @@ async def _settings_checks(dialog, said: dict, tmp_path) -> None:
     dialog.postgres_dsn.setText(f"postgresql://someone@127.0.0.1:{free_port()}/db")
     await dialog.test_postgres()
     assert dialog.postgres_result.text().startswith(said["postgres"]), dialog.postgres_result.text()
+    dialog.catalogs.add_preset(next(p for p in PRESETS if p.config.preset == "usgs-landsat"))
+    assert dialog.catalogs.needs.text().startswith(said["preset_needs"]), dialog.catalogs.needs.text()
     await dialog.test_catalog(CatalogConfig("demo", _static_catalog(tmp_path), "static"))
     result = dialog.catalog_result.text()
     assert result.startswith("demo") and said["catalog"] in result and said["asset"] in result, result
