@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from osgeo import gdal
-from qgis.core import QgsProject, QgsSettings, QgsVectorLayer
+from qgis.core import QgsLocator, QgsLocatorContext, QgsProject, QgsSettings, QgsVectorLayer
 from qgis.PyQt.QtCore import QLocale
 from qgis.PyQt.QtWidgets import (
     QAbstractButton,
@@ -33,7 +33,6 @@ import stacgis_agent
 from stacgis_agent.agent.catalog_presets import PRESETS
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.agent.events import UserMessage
-from stacgis_agent.host.locator import AskAgentFilter
 from stacgis_agent.tools.stac.catalog_check import check_catalog_access
 from stacgis_agent.ui import i18n
 from stacgis_agent.ui.settings_dialog import SettingsDialog
@@ -287,7 +286,7 @@ async def _settings_checks(dialog, said: dict, tmp_path) -> None:
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
-def test_store_notices_the_history_and_the_locator_speak_the_chosen_language(qgis_new_project, plugin_in, qt_process_until,
+def test_store_notices_and_the_history_speak_the_chosen_language(qgis_new_project, plugin_in, qt_process_until,
                                                                             monkeypatch, lang):
     monkeypatch.setenv("STACGIS_REDIS_URL", f"redis://127.0.0.1:{free_port()}/0")  # nobody answers there
     plugin = plugin_in(lang)
@@ -315,8 +314,15 @@ def test_store_notices_the_history_and_the_locator_speak_the_chosen_language(qgi
     left += untranslated(shown_texts(plugin.dock), lang)
     assert left == [], f"English left in the {lang} dock:\n" + "\n".join(left)
 
-    entry = AskAgentFilter(plugin.ask, tr=i18n.tr).clone()  # as the plugin registers it; QGIS runs a clone
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_locator_entry_speaks_the_chosen_language(plugin_in, qgis_iface, monkeypatch, qt_process_until, lang):
+    locator = QgsLocator()  # QGIS's own: it searches with a clone of the filter on a worker thread
+    monkeypatch.setattr(qgis_iface, "registerLocatorFilter", locator.registerFilter, raising=False)
+    monkeypatch.setattr(qgis_iface, "deregisterLocatorFilter", locator.deregisterFilter, raising=False)
+    plugin = plugin_in(lang)
     found = []
-    entry.resultFetched.connect(found.append)
-    entry.fetchResults("NDVI über Lyon", None, None)
-    assert [entry.displayName()] + [r.displayString for r in found] == list(said["locator"])
+    locator.foundResult.connect(lambda result: found.append(result.displayString))
+    locator.fetchResults("ask NDVI über Lyon", QgsLocatorContext())
+    assert qt_process_until(lambda: not locator.isRunning() and bool(found), timeout=10)
+    assert [plugin.locator_filter.displayName()] + found == list(SAID[lang]["locator"])
