@@ -4,7 +4,7 @@ analyst's words.
 The history keeps its phrases in English (they are saved with the project and logged); each is made from one
 of the PHRASES below. The dock says them in its language: `in_words(text, tr)` finds the phrase a text was made
 from and fills its translation (`tr`, agent/dock_text.py) with the same names; a text made otherwise shows as
-written. tests/unit/test_undo_words.py checks that every phrase the history writes is one of PHRASES."""
+written. tests/unit/test_core_dock_texts.py checks that every phrase the history writes is one of PHRASES."""
 
 from __future__ import annotations
 

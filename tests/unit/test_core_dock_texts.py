@@ -1,13 +1,16 @@
-"""What the undo history says is said in the dock's language: every phrase the history writes (in English, kept
-with the project) is one of undo_words.PHRASES, so the dock finds its translation; in English the outcome reads
-as before, and with the German catalog no English phrase is left in it."""
+"""What the core (no Qt) writes for the dock is said in the dock's language when handed its translation, and in
+English without it: every phrase the undo history writes (in English, kept with the project) is one of
+undo_words.PHRASES, so the dock finds its translation, and with the German catalog no English phrase is left in
+an outcome; settings problems, a team server's notices and the shared queue's are German with it too."""
 
 from __future__ import annotations
 
 import ast
+import asyncio
 import sys
 from pathlib import Path
 
+from stacgis_agent.agent.chat_slot import chat_slot
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.agent.settings_validation import validate_settings
 from stacgis_agent.agent.stores.errors import StoreUnavailable
@@ -105,3 +108,21 @@ def test_settings_problems_and_store_notices_are_said_in_the_dock_language():
         "läuft und die URL in den Einstellungen des Plugins stimmt. Bis der Server wieder da ist, bleiben Gespräche "
         "und Chat-Plätze auf diesem Rechner; nichts geht verloren, und das Plugin verbindet sich von selbst wieder, "
         "sobald er zurück ist.", "Redis ist wieder erreichbar (2 Sitzung(en) zurückkopiert)."]
+
+
+class _GateDown:
+    async def acquire(self, session_id, timeout=None):
+        raise StoreUnavailable.said("{server} took longer than {seconds} s while {what}", server="Redis", seconds="3",
+                                    what="taking a chat slot")
+
+
+def test_a_shared_queue_that_fails_is_said_in_the_dock_language():
+    told = []
+
+    async def turn() -> None:
+        async with chat_slot(_GateDown(), "s1", lambda _place: None, told.append, _german()):
+            pass
+
+    asyncio.run(turn())
+    assert told == ["Die gemeinsame Chat-Warteschlange ist nicht erreichbar (Redis hat beim Belegen eines "
+                    "Chat-Platzes länger als 3 s gebraucht); diese Nachricht läuft ohne sie."]
