@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .config import CatalogConfig
+from .dock_text import translatable
 
 ACCESS_METHODS = {  # how a catalog lets a client read (tools/stac/access.py applies them)
     "none": "Public (no credentials)",
@@ -30,6 +31,7 @@ class CatalogPreset:
     label: str
     config: CatalogConfig
     needs: str = ""  # what the user must add (an auth config, a URL), said when the preset is added
+    # label and needs are translatable texts: the dock shows them with its tr (agent/dock_text.py)
 
     def new_config(self) -> CatalogConfig:
         return dataclasses.replace(self.config, headers=dict(self.config.headers),
@@ -37,30 +39,33 @@ class CatalogPreset:
 
 
 PRESETS: tuple[CatalogPreset, ...] = (
-    CatalogPreset("Earth Search (Element 84)", CatalogConfig(
+    CatalogPreset(translatable("Earth Search (Element 84)"), CatalogConfig(
         "Earth Search", "https://earth-search.aws.element84.com/v1", access="none", preset="earth-search",
         s3_region="us-west-2"),
-        "Public: Sentinel-2 COGs over https. Its Landsat assets are requester-pays S3: use the USGS Landsat preset."),
-    CatalogPreset("Microsoft Planetary Computer", CatalogConfig(
+        translatable("Public: Sentinel-2 COGs over https. Its Landsat assets are requester-pays S3: use the USGS "
+                     "Landsat preset.")),
+    CatalogPreset(translatable("Microsoft Planetary Computer"), CatalogConfig(
         "Planetary Computer", "https://planetarycomputer.microsoft.com/api/stac/v1", access="planetary_computer",
         preset="planetary-computer"),
-        "Assets are signed with short-lived SAS tokens fetched as needed; nothing to add."),
-    CatalogPreset("USGS Landsat (requester-pays S3)", CatalogConfig(
+        translatable("Assets are signed with short-lived SAS tokens fetched as needed; nothing to add.")),
+    CatalogPreset(translatable("USGS Landsat (requester-pays S3)"), CatalogConfig(
         "USGS Landsat", "https://landsatlook.usgs.gov/stac-server", access="s3", preset="usgs-landsat",
         s3_requester_pays=True, s3_region="us-west-2", asset_hosts=["usgs-landsat"]),
-        "Your AWS account pays for the reads: choose an auth config (Basic: access key id as user name, secret "
-        "as password), or leave it empty to use your AWS profile."),
-    CatalogPreset("NASA CMR-STAC / LP DAAC (Earthdata login)", CatalogConfig(
+        translatable("Your AWS account pays for the reads: choose an auth config (Basic: access key id as user "
+                     "name, secret as password), or leave it empty to use your AWS profile.")),
+    CatalogPreset(translatable("NASA CMR-STAC / LP DAAC (Earthdata login)"), CatalogConfig(
         "NASA LP DAAC", "https://cmr.earthdata.nasa.gov/stac/LPCLOUD", access="bearer", preset="nasa-lpdaac",
         asset_hosts=["data.lpdaac.earthdatacloud.nasa.gov"]),
-        "Choose an auth config whose password is your Earthdata token (urs.earthdata.nasa.gov → Generate Token)."),
-    CatalogPreset("Copernicus Data Space Ecosystem", CatalogConfig(
+        translatable("Choose an auth config whose password is your Earthdata token (urs.earthdata.nasa.gov → "
+                     "Generate Token).")),
+    CatalogPreset(translatable("Copernicus Data Space Ecosystem"), CatalogConfig(
         "Copernicus Data Space", "https://stac.dataspace.copernicus.eu/v1", access="s3", preset="copernicus",
         s3_endpoint="https://eodata.dataspace.copernicus.eu", s3_region="default", asset_hosts=["eodata"]),
-        "Choose an auth config with your CDSE S3 keys (access key as user name, secret key as password)."),
-    CatalogPreset("A STAC API URL", CatalogConfig("", "", kind="api", access="none", preset="api"),
-                  "Type the API root URL, then Test."),
-    CatalogPreset("A static catalog (URL or folder)", CatalogConfig("", "", kind="static", access="none",
-                                                                    preset="static"),
-                  "Type the catalog.json URL or a folder path, then Test."),
+        translatable("Choose an auth config with your CDSE S3 keys (access key as user name, secret key as "
+                     "password).")),
+    CatalogPreset(translatable("A STAC API URL"), CatalogConfig("", "", kind="api", access="none", preset="api"),
+                  translatable("Type the API root URL, then Test.")),
+    CatalogPreset(translatable("A static catalog (URL or folder)"),
+                  CatalogConfig("", "", kind="static", access="none", preset="static"),
+                  translatable("Type the catalog.json URL or a folder path, then Test.")),
 )

@@ -8,6 +8,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable
 
+from .dock_text import Translate, as_written
+from .stores.errors import StoreUnavailable
+
 log = logging.getLogger(__name__)
 
 POLL_S = 0.5  # how often the place in the queue is re-read while waiting
@@ -35,16 +38,19 @@ class QueuePlace:
 
 @contextlib.asynccontextmanager
 async def chat_slot(gate: Any, session_id: str, on_queue: Callable[[QueuePlace | None], None],
-                    on_notice: Callable[[str], None]) -> AsyncIterator[None]:
+                    on_notice: Callable[[str], None], tr: Translate = as_written) -> AsyncIterator[None]:
     """`on_queue(place)` while waiting, `on_queue(None)` once the wait is over.
-    A gate that fails lets the turn run without it and says so: a chat is never lost to it."""
+    A gate that fails lets the turn run without it and says so (in the dock's language, `tr`): a chat is never
+    lost to it."""
     if gate is None:
         yield
         return
     try:
         held = await _wait(gate, session_id, on_queue)
     except (ConnectionError, OSError) as exc:
-        on_notice(f"The shared chat queue is unreachable ({exc}); running this message without it.")
+        reason = exc.words(tr) if isinstance(exc, StoreUnavailable) else str(exc)
+        on_notice(tr("The shared chat queue is unreachable ({reason}); running this message without it.")
+                  .format(reason=reason))
         held = False
     keeper = asyncio.ensure_future(_keep(gate, session_id)) if held else None
     try:

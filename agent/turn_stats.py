@@ -10,8 +10,9 @@ evaluated (and sometimes nothing on a full cache hit). `PromptCache` turns eithe
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
+from .dock_text import Translate, as_written
 from .events import Usage
 
 
@@ -39,11 +40,7 @@ def _n(value: float) -> str:
     return f"{int(value):,}".replace(",", "\u202f")  # narrow no-break space groups thousands
 
 
-def _same(text: str) -> str:
-    return text
-
-
-def format_usage(usage: Usage, tr: Callable[[str], str] = _same) -> str:
+def format_usage(usage: Usage, tr: Translate = as_written) -> str:
     """`tr`: the dock's translation of each piece (ui.i18n.tr; scripts/i18n_strings.py collects them here too)."""
     tokens_in = tr("{n} tokens in").format(n=_n(usage.prompt_tokens))
     reread = getattr(usage, "reread_tokens", -1)

@@ -10,6 +10,7 @@ import logging
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsSettings
 
 from ..agent.config import Settings
+from ..agent.dock_text import Translate, as_written
 
 LOG = logging.getLogger(__name__)
 PREFIX = "stacgis_agent/"
@@ -96,10 +97,10 @@ def with_server_credentials(settings: Settings) -> Settings:
 REDIS_AUTH_NAME = "STAC GIS Agent: Redis"
 
 
-def move_redis_password(qsettings: QgsSettings | None = None) -> str:
+def move_redis_password(qsettings: QgsSettings | None = None, tr: Translate = as_written) -> str:
     """An older version kept `redis://:password@host` in QGIS's settings file. Moves the
     credentials into a new auth config and stores the bare URL; returns what to tell the user
-    ("" when there was nothing to move)."""
+    in the dock's language (`tr`, agent/dock_text.py; "" when there was nothing to move)."""
     from ..agent.stores.redis_url import redacted, split_credentials
 
     qs = qsettings or QgsSettings()
@@ -111,13 +112,14 @@ def move_redis_password(qsettings: QgsSettings | None = None) -> str:
         auth_id = store_secret(REDIS_AUTH_NAME, user, password, existing_id=existing)
     except RuntimeError as exc:
         LOG.warning("The Redis password could not be moved to the authentication database: %s", exc)
-        return (f"The Redis password is still written in clear in QGIS's settings file: {exc} "
-                "The plugin moves it there on the next start.")
+        return tr("The Redis password is still written in clear in QGIS's settings file: {error} The plugin moves "
+                  "it to QGIS's authentication database on the next start.").format(error=exc)
     qs.setValue(PREFIX + "redis_url", bare)
     qs.setValue(PREFIX + "redis_auth_cfg", auth_id)
     qs.sync()
     LOG.info("Redis credentials for %s moved to auth config %s", redacted(bare), auth_id)
-    return (f"The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication "
-            f"database (auth config “{REDIS_AUTH_NAME}”, id {auth_id}) and the Redis URL no longer holds it.")
+    return tr("The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication "
+              "database (auth config “{name}”, id {id}) and the Redis URL no longer holds it.").format(
+        name=REDIS_AUTH_NAME, id=auth_id)
 
 

@@ -972,6 +972,354 @@
             <translation>Prüfe Ollama unter {url}…</translation>
         </message>
         <message>
+            <source>Earth Search (Element 84)</source>
+            <translation>Earth Search (Element 84)</translation>
+        </message>
+        <message>
+            <source>Public: Sentinel-2 COGs over https. Its Landsat assets are requester-pays S3: use the USGS Landsat preset.</source>
+            <translation>Öffentlich: Sentinel-2-COGs über https. Seine Landsat-Assets liegen in Requester-Pays-S3: Nutzen Sie dafür die Vorlage USGS Landsat.</translation>
+        </message>
+        <message>
+            <source>Microsoft Planetary Computer</source>
+            <translation>Microsoft Planetary Computer</translation>
+        </message>
+        <message>
+            <source>Assets are signed with short-lived SAS tokens fetched as needed; nothing to add.</source>
+            <translation>Assets werden mit kurzlebigen SAS-Tokens signiert, die bei Bedarf geholt werden; nichts hinzuzufügen.</translation>
+        </message>
+        <message>
+            <source>USGS Landsat (requester-pays S3)</source>
+            <translation>USGS Landsat (Requester-Pays-S3)</translation>
+        </message>
+        <message>
+            <source>Your AWS account pays for the reads: choose an auth config (Basic: access key id as user name, secret as password), or leave it empty to use your AWS profile.</source>
+            <translation>Ihr AWS-Konto zahlt für die Lesezugriffe: Wählen Sie eine Authentifizierungskonfiguration (Basic: Access Key ID als Benutzername, Secret als Passwort), oder lassen Sie sie leer, um Ihr AWS-Profil zu nutzen.</translation>
+        </message>
+        <message>
+            <source>NASA CMR-STAC / LP DAAC (Earthdata login)</source>
+            <translation>NASA CMR-STAC / LP DAAC (Earthdata-Anmeldung)</translation>
+        </message>
+        <message>
+            <source>Choose an auth config whose password is your Earthdata token (urs.earthdata.nasa.gov → Generate Token).</source>
+            <translation>Wählen Sie eine Authentifizierungskonfiguration, deren Passwort Ihr Earthdata-Token ist (urs.earthdata.nasa.gov → Generate Token).</translation>
+        </message>
+        <message>
+            <source>Copernicus Data Space Ecosystem</source>
+            <translation>Copernicus Data Space Ecosystem</translation>
+        </message>
+        <message>
+            <source>Choose an auth config with your CDSE S3 keys (access key as user name, secret key as password).</source>
+            <translation>Wählen Sie eine Authentifizierungskonfiguration mit Ihren CDSE-S3-Schlüsseln (Access Key als Benutzername, Secret Key als Passwort).</translation>
+        </message>
+        <message>
+            <source>A STAC API URL</source>
+            <translation>Eine STAC-API-URL</translation>
+        </message>
+        <message>
+            <source>Type the API root URL, then Test.</source>
+            <translation>Geben Sie die Stamm-URL der API ein, dann Testen.</translation>
+        </message>
+        <message>
+            <source>A static catalog (URL or folder)</source>
+            <translation>Ein statischer Katalog (URL oder Ordner)</translation>
+        </message>
+        <message>
+            <source>Type the catalog.json URL or a folder path, then Test.</source>
+            <translation>Geben Sie die URL der catalog.json oder einen Ordnerpfad ein, dann Testen.</translation>
+        </message>
+        <message>
+            <source>The shared chat queue is unreachable ({reason}); running this message without it.</source>
+            <translation>Die gemeinsame Chat-Warteschlange ist nicht erreichbar ({reason}); diese Nachricht läuft ohne sie.</translation>
+        </message>
+        <message>
+            <source>Redis {version} answered at {url}.</source>
+            <translation>Redis {version} hat unter {url} geantwortet.</translation>
+        </message>
+        <message>
+            <source>Redis at {url} refused the login ({error}); pick or create the auth configuration that holds its user and password.</source>
+            <translation>Redis unter {url} hat die Anmeldung abgelehnt ({error}); wählen oder erstellen Sie die Authentifizierungskonfiguration mit Benutzer und Passwort.</translation>
+        </message>
+        <message>
+            <source>Redis did not answer at {url}: {error}. Is redis-server running there?</source>
+            <translation>Redis hat unter {url} nicht geantwortet: {error}. Läuft dort redis-server?</translation>
+        </message>
+        <message>
+            <source>PostgreSQL refused the connection: {error}</source>
+            <translation>PostgreSQL hat die Verbindung abgelehnt: {error}</translation>
+        </message>
+        <message>
+            <source>PostgreSQL {version} is reachable but the pgvector extension is not installed on the server (install pgvector, then CREATE EXTENSION vector).</source>
+            <translation>PostgreSQL {version} ist erreichbar, aber die Erweiterung pgvector ist auf dem Server nicht installiert (pgvector installieren, dann CREATE EXTENSION vector).</translation>
+        </message>
+        <message>
+            <source>PostgreSQL {version} with pgvector is reachable.</source>
+            <translation>PostgreSQL {version} mit pgvector ist erreichbar.</translation>
+        </message>
+        <message>
+            <source>{catalog}: access refused ({status}); add the API key header or auth configuration.</source>
+            <translation>{catalog}: Zugriff verweigert ({status}); fügen Sie den Header mit dem API-Schlüssel oder eine Authentifizierungskonfiguration hinzu.</translation>
+        </message>
+        <message>
+            <source>{catalog}: could not read {url} ({error}).</source>
+            <translation>{catalog}: {url} konnte nicht gelesen werden ({error}).</translation>
+        </message>
+        <message>
+            <source>{catalog}: {url} is not a STAC catalog (type “{kind}”).</source>
+            <translation>{catalog}: {url} ist kein STAC-Katalog (Typ „{kind}“).</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{title}” has no search link; set its kind to static.</source>
+            <translation>{catalog}: „{title}“ hat keinen Such-Link; stellen Sie die Art auf static.</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{title}” answered (searchable API).</source>
+            <translation>{catalog}: „{title}“ hat geantwortet (durchsuchbare API).</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{title}” answered (static).</source>
+            <translation>{catalog}: „{title}“ hat geantwortet (statisch).</translation>
+        </message>
+        <message>
+            <source>Max steps</source>
+            <translation>Max. Schritte</translation>
+        </message>
+        <message>
+            <source>Tool top-K</source>
+            <translation>Werkzeuge Top-K</translation>
+        </message>
+        <message>
+            <source>MCP endpoint port</source>
+            <translation>Port des MCP-Endpunkts</translation>
+        </message>
+        <message>
+            <source>Concurrent chats</source>
+            <translation>Gleichzeitige Chats</translation>
+        </message>
+        <message>
+            <source>Ollama URL “{url}” is not an http(s) URL, e.g. http://localhost:11434.</source>
+            <translation>Die Ollama-URL „{url}“ ist keine http(s)-URL, z. B. http://localhost:11434.</translation>
+        </message>
+        <message>
+            <source>Pick a chat model (one that supports tools).</source>
+            <translation>Wählen Sie ein Chat-Modell (eines, das Werkzeuge unterstützt).</translation>
+        </message>
+        <message>
+            <source>Backup provider URL must be an http(s) URL, or empty for no backup.</source>
+            <translation>Die URL des Ersatzanbieters muss eine http(s)-URL sein, oder leer für keinen Ersatz.</translation>
+        </message>
+        <message>
+            <source>Name the backup provider's model, or clear its URL.</source>
+            <translation>Nennen Sie das Modell des Ersatzanbieters, oder leeren Sie seine URL.</translation>
+        </message>
+        <message>
+            <source>Backup provider kind must be “ollama” or “openai”.</source>
+            <translation>Die Art des Ersatzanbieters muss „ollama“ oder „openai“ sein.</translation>
+        </message>
+        <message>
+            <source>{setting} must be between {low} and {high} (it is {value}).</source>
+            <translation>{setting} muss zwischen {low} und {high} liegen (jetzt {value}).</translation>
+        </message>
+        <message>
+            <source>Redis URL must start with redis://, rediss:// or unix:// (or be empty for the embedded store).</source>
+            <translation>Die Redis-URL muss mit redis://, rediss:// oder unix:// beginnen (oder leer sein für den eingebetteten Speicher).</translation>
+        </message>
+        <message>
+            <source>PostgreSQL DSN must be a postgresql://user@host/db URL or “host=… dbname=…” (or be empty for the embedded store).</source>
+            <translation>Der PostgreSQL-DSN muss eine URL postgresql://user@host/db oder „host=… dbname=…“ sein (oder leer für den eingebetteten Speicher).</translation>
+        </message>
+        <message>
+            <source>Do not put the PostgreSQL password in the DSN: store it with the auth configuration (QGIS authentication manager).</source>
+            <translation>Schreiben Sie das PostgreSQL-Passwort nicht in den DSN: Speichern Sie es in der Authentifizierungskonfiguration (QGIS-Authentifizierungsverwaltung).</translation>
+        </message>
+        <message>
+            <source>Tool set must be one of {modes} (it is “{value}”).</source>
+            <translation>Die Werkzeugauswahl muss eine von {modes} sein (jetzt „{value}“).</translation>
+        </message>
+        <message>
+            <source>Dask scheduler must be tcp://host:8786 (or tls://), a Dask Gateway https:// URL, or empty to compute on this machine.</source>
+            <translation>Der Dask-Scheduler muss tcp://host:8786 (oder tls://) sein, eine https://-URL eines Dask Gateway, oder leer, um auf diesem Rechner zu rechnen.</translation>
+        </message>
+        <message>
+            <source>Catalog {number} ({name})</source>
+            <translation>Katalog {number} ({name})</translation>
+        </message>
+        <message>
+            <source>no name</source>
+            <translation>ohne Namen</translation>
+        </message>
+        <message>
+            <source>Catalog {number} needs a name.</source>
+            <translation>Katalog {number} braucht einen Namen.</translation>
+        </message>
+        <message>
+            <source>Two catalogs are named “{name}”; names must be unique.</source>
+            <translation>Zwei Kataloge heißen „{name}“; Namen müssen eindeutig sein.</translation>
+        </message>
+        <message>
+            <source>{catalog}: kind must be “api” or “static”.</source>
+            <translation>{catalog}: Die Art muss „api“ oder „static“ sein.</translation>
+        </message>
+        <message>
+            <source>{catalog} needs a URL or a path.</source>
+            <translation>{catalog} braucht eine URL oder einen Pfad.</translation>
+        </message>
+        <message>
+            <source>{catalog}: a STAC API needs an http(s) URL.</source>
+            <translation>{catalog}: Eine STAC-API braucht eine http(s)-URL.</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{url}” is neither an http(s) URL nor an existing file.</source>
+            <translation>{catalog}: „{url}“ ist weder eine http(s)-URL noch eine vorhandene Datei.</translation>
+        </message>
+        <message>
+            <source>{catalog}: header “{key}” is not a valid HTTP header.</source>
+            <translation>{catalog}: Der Header „{key}“ ist kein gültiger HTTP-Header.</translation>
+        </message>
+        <message>
+            <source>{catalog}: unknown access method “{method}”.</source>
+            <translation>{catalog}: unbekannte Zugriffsmethode „{method}“.</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{method}” needs an auth config; choose one below the table.</source>
+            <translation>{catalog}: „{method}“ braucht eine Authentifizierungskonfiguration; wählen Sie eine unter der Tabelle.</translation>
+        </message>
+        <message>
+            <source>{catalog}: “Fixed HTTP headers” needs at least one header (Key: value).</source>
+            <translation>{catalog}: „Feste HTTP-Header“ braucht mindestens einen Header (Schlüssel: Wert).</translation>
+        </message>
+        <message>
+            <source>{catalog}: the S3 endpoint is a host (and port), like “https://eodata.example.org”.</source>
+            <translation>{catalog}: Der S3-Endpunkt ist ein Host (mit Port), etwa „https://eodata.example.org“.</translation>
+        </message>
+        <message>
+            <source>memories, notes and conversation copies</source>
+            <translation>Erinnerungen, Notizen und Kopien der Gespräche</translation>
+        </message>
+        <message>
+            <source>memories and notes</source>
+            <translation>Erinnerungen und Notizen</translation>
+        </message>
+        <message>
+            <source>conversations and chat slots</source>
+            <translation>Gespräche und Chat-Plätze</translation>
+        </message>
+        <message>
+            <source>PostgreSQL at {where} failed while {what} ({why}); check that the server is running and the connection settings are right</source>
+            <translation>PostgreSQL unter {where} ist beim {what} ausgefallen ({why}); prüfen Sie, ob der Server läuft und die Verbindungseinstellungen stimmen</translation>
+        </message>
+        <message>
+            <source>opening a session</source>
+            <translation>Öffnen einer Sitzung</translation>
+        </message>
+        <message>
+            <source>saving a session</source>
+            <translation>Speichern einer Sitzung</translation>
+        </message>
+        <message>
+            <source>listing sessions</source>
+            <translation>Auflisten der Sitzungen</translation>
+        </message>
+        <message>
+            <source>renaming a session</source>
+            <translation>Umbenennen einer Sitzung</translation>
+        </message>
+        <message>
+            <source>deleting a session</source>
+            <translation>Löschen einer Sitzung</translation>
+        </message>
+        <message>
+            <source>reading a session</source>
+            <translation>Lesen einer Sitzung</translation>
+        </message>
+        <message>
+            <source>saving a memory</source>
+            <translation>Speichern einer Erinnerung</translation>
+        </message>
+        <message>
+            <source>saving memories</source>
+            <translation>Speichern von Erinnerungen</translation>
+        </message>
+        <message>
+            <source>searching memories</source>
+            <translation>Durchsuchen der Erinnerungen</translation>
+        </message>
+        <message>
+            <source>reading recent memories</source>
+            <translation>Lesen der letzten Erinnerungen</translation>
+        </message>
+        <message>
+            <source>deleting a memory</source>
+            <translation>Löschen einer Erinnerung</translation>
+        </message>
+        <message>
+            <source>counting memories</source>
+            <translation>Zählen der Erinnerungen</translation>
+        </message>
+        <message>
+            <source>reading memories to re-embed</source>
+            <translation>Lesen der neu einzubettenden Erinnerungen</translation>
+        </message>
+        <message>
+            <source>re-embedding a memory</source>
+            <translation>neuen Einbetten einer Erinnerung</translation>
+        </message>
+        <message>
+            <source>Redis at {where} failed while {what} ({why}); check that the server is running and the URL in the plugin settings is right</source>
+            <translation>Redis unter {where} ist beim {what} ausgefallen ({why}); prüfen Sie, ob der Server läuft und die URL in den Einstellungen des Plugins stimmt</translation>
+        </message>
+        <message>
+            <source>taking a chat slot</source>
+            <translation>Belegen eines Chat-Platzes</translation>
+        </message>
+        <message>
+            <source>leaving the chat queue</source>
+            <translation>Verlassen der Chat-Warteschlange</translation>
+        </message>
+        <message>
+            <source>refreshing a chat slot</source>
+            <translation>Erneuern eines Chat-Platzes</translation>
+        </message>
+        <message>
+            <source>releasing a chat slot</source>
+            <translation>Freigeben eines Chat-Platzes</translation>
+        </message>
+        <message>
+            <source>reading the chat capacity</source>
+            <translation>Lesen der Chat-Kapazität</translation>
+        </message>
+        <message>
+            <source>sending saved memories</source>
+            <translation>Senden gespeicherter Erinnerungen</translation>
+        </message>
+        <message>
+            <source>{n} memorie(s) saved meanwhile were sent to it</source>
+            <translation>{n} inzwischen gespeicherte Erinnerung(en) wurden dorthin gesendet</translation>
+        </message>
+        <message>
+            <source>copying a session back</source>
+            <translation>Zurückkopieren einer Sitzung</translation>
+        </message>
+        <message>
+            <source>{n} session(s) copied back</source>
+            <translation>{n} Sitzung(en) zurückkopiert</translation>
+        </message>
+        <message>
+            <source>{server} took longer than {seconds} s while {what}</source>
+            <translation>{server} hat beim {what} länger als {seconds} s gebraucht</translation>
+        </message>
+        <message>
+            <source>{reason}. Until it is back, {what} stay on this computer; nothing is lost, and the plugin reconnects by itself when it returns.</source>
+            <translation>{reason}. Bis der Server wieder da ist, bleiben {what} auf diesem Rechner; nichts geht verloren, und das Plugin verbindet sich von selbst wieder, sobald er zurück ist.</translation>
+        </message>
+        <message>
+            <source>{server} is reachable again ({sent}).</source>
+            <translation>{server} ist wieder erreichbar ({sent}).</translation>
+        </message>
+        <message>
+            <source>{server} is reachable again.</source>
+            <translation>{server} ist wieder erreichbar.</translation>
+        </message>
+        <message>
             <source>{n} tokens in</source>
             <translation>{n} Token ein</translation>
         </message>
@@ -1010,6 +1358,298 @@
         <message>
             <source>{n} tool calls</source>
             <translation>{n} Werkzeugaufrufe</translation>
+        </message>
+        <message>
+            <source>Ask STAC GIS Agent</source>
+            <translation>STAC GIS Agent fragen</translation>
+        </message>
+        <message>
+            <source>Ask the assistant: {question}</source>
+            <translation>Den Assistenten fragen: {question}</translation>
+        </message>
+        <message>
+            <source>The Redis password is still written in clear in QGIS's settings file: {error} The plugin moves it to QGIS's authentication database on the next start.</source>
+            <translation>Das Redis-Passwort steht noch im Klartext in der Einstellungsdatei von QGIS: {error} Das Plugin verschiebt es beim nächsten Start in die Authentifizierungsdatenbank von QGIS.</translation>
+        </message>
+        <message>
+            <source>The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication database (auth config “{name}”, id {id}) and the Redis URL no longer holds it.</source>
+            <translation>Das Redis-Passwort stand im Klartext in der Einstellungsdatei von QGIS; es liegt jetzt in der Authentifizierungsdatenbank von QGIS (Authentifizierungskonfiguration „{name}“, ID {id}), und die Redis-URL enthält es nicht mehr.</translation>
+        </message>
+        <message>
+            <source>added layer '{name}'</source>
+            <translation>Layer „{name}“ hinzugefügt</translation>
+        </message>
+        <message>
+            <source>removed layer '{name}'</source>
+            <translation>Layer „{name}“ entfernt</translation>
+        </message>
+        <message>
+            <source>added group '{name}'</source>
+            <translation>Gruppe „{name}“ hinzugefügt</translation>
+        </message>
+        <message>
+            <source>restyled '{name}'</source>
+            <translation>Stil von „{name}“ geändert</translation>
+        </message>
+        <message>
+            <source>moved the map</source>
+            <translation>Karte verschoben</translation>
+        </message>
+        <message>
+            <source>changed the map background</source>
+            <translation>Kartenhintergrund geändert</translation>
+        </message>
+        <message>
+            <source>made print layout '{name}'</source>
+            <translation>Drucklayout „{name}“ erstellt</translation>
+        </message>
+        <message>
+            <source>rebuilt print layout '{name}'</source>
+            <translation>Drucklayout „{name}“ neu aufgebaut</translation>
+        </message>
+        <message>
+            <source>deleted print layout '{name}'</source>
+            <translation>Drucklayout „{name}“ gelöscht</translation>
+        </message>
+        <message>
+            <source>wrote file '{name}'</source>
+            <translation>Datei „{name}“ geschrieben</translation>
+        </message>
+        <message>
+            <source>overwrote file '{name}'</source>
+            <translation>Datei „{name}“ überschrieben</translation>
+        </message>
+        <message>
+            <source>zoomed to {place}</source>
+            <translation>auf {place} gezoomt</translation>
+        </message>
+        <message>
+            <source>brought back layer '{name}'</source>
+            <translation>Layer „{name}“ zurückgeholt</translation>
+        </message>
+        <message>
+            <source>removed group '{name}'</source>
+            <translation>Gruppe „{name}“ entfernt</translation>
+        </message>
+        <message>
+            <source>put back the style of '{name}'</source>
+            <translation>Stil von „{name}“ zurückgesetzt</translation>
+        </message>
+        <message>
+            <source>put the map view back</source>
+            <translation>Kartenansicht zurückgesetzt</translation>
+        </message>
+        <message>
+            <source>put the map background back</source>
+            <translation>Kartenhintergrund zurückgesetzt</translation>
+        </message>
+        <message>
+            <source>put print layout '{name}' back as it was</source>
+            <translation>Drucklayout „{name}“ in den vorigen Zustand gebracht</translation>
+        </message>
+        <message>
+            <source>'{name}' (overwritten in turn {number})</source>
+            <translation>„{name}“ (in Antwort {number} überschrieben)</translation>
+        </message>
+        <message>
+            <source>{change} (could not be undone; see the QGIS log)</source>
+            <translation>{change} (konnte nicht zurückgenommen werden; siehe QGIS-Protokoll)</translation>
+        </message>
+        <message>
+            <source>{change} (could not be redone; see the QGIS log)</source>
+            <translation>{change} (konnte nicht wiederhergestellt werden; siehe QGIS-Protokoll)</translation>
+        </message>
+        <message>
+            <source>layer '{name}' as you changed it</source>
+            <translation>Layer „{name}“, wie Sie ihn geändert haben</translation>
+        </message>
+        <message>
+            <source>the map view you set</source>
+            <translation>die von Ihnen eingestellte Kartenansicht</translation>
+        </message>
+        <message>
+            <source>the map background you chose</source>
+            <translation>der von Ihnen gewählte Kartenhintergrund</translation>
+        </message>
+        <message>
+            <source>print layout '{name}' as you edited it</source>
+            <translation>Drucklayout „{name}“, wie Sie es bearbeitet haben</translation>
+        </message>
+        <message>
+            <source>print layout '{name}' stays deleted (you deleted it)</source>
+            <translation>Drucklayout „{name}“ bleibt gelöscht (Sie haben es gelöscht)</translation>
+        </message>
+        <message>
+            <source>layer '{name}' could not be rebuilt</source>
+            <translation>Layer „{name}“ konnte nicht wiederaufgebaut werden</translation>
+        </message>
+        <message>
+            <source>group '{name}' (it holds layers you put there)</source>
+            <translation>Gruppe „{name}“ (sie enthält Layer, die Sie hineingelegt haben)</translation>
+        </message>
+        <message>
+            <source>layer '{name}' (you added it)</source>
+            <translation>Layer „{name}“ (Sie haben ihn hinzugefügt)</translation>
+        </message>
+        <message>
+            <source>your changes to layer '{name}'</source>
+            <translation>Ihre Änderungen an Layer „{name}“</translation>
+        </message>
+        <message>
+            <source>layer '{name}' stays removed (you removed it)</source>
+            <translation>Layer „{name}“ bleibt entfernt (Sie haben ihn entfernt)</translation>
+        </message>
+        <message>
+            <source>put '{name}' back in the outputs folder</source>
+            <translation>„{name}“ zurück in den Ausgabeordner gelegt</translation>
+        </message>
+        <message>
+            <source>'{name}' (a file of that name is there now)</source>
+            <translation>„{name}“ (dort liegt jetzt eine Datei dieses Namens)</translation>
+        </message>
+        <message>
+            <source>set '{name}' aside in the outputs folder's .undone folder, for a redo</source>
+            <translation>„{name}“ für ein Wiederherstellen im Ordner .undone des Ausgabeordners beiseitegelegt</translation>
+        </message>
+        <message>
+            <source>file '{name}' (it changed after the turn)</source>
+            <translation>Datei „{name}“ (sie hat sich nach der Antwort geändert)</translation>
+        </message>
+        <message>
+            <source>Turn {number}</source>
+            <translation>Antwort {number}</translation>
+        </message>
+        <message>
+            <source>by an outside MCP client</source>
+            <translation>von einem externen MCP-Client</translation>
+        </message>
+        <message>
+            <source>{n} more</source>
+            <translation>{n} weitere</translation>
+        </message>
+        <message>
+            <source>no change</source>
+            <translation>keine Änderung</translation>
+        </message>
+        <message>
+            <source>Cannot be undone: {change}</source>
+            <translation>Nicht rückgängig zu machen: {change}</translation>
+        </message>
+        <message>
+            <source>Only the most recent turn that changed the map can be undone this way; use the History tab to go further back.</source>
+            <translation>Nur die letzte Antwort, die die Karte geändert hat, kann so zurückgenommen werden; gehen Sie im Reiter Verlauf weiter zurück.</translation>
+        </message>
+        <message>
+            <source>The assistant is still working on a message; try again when it has answered.</source>
+            <translation>Der Assistent arbeitet noch an einer Nachricht; versuchen Sie es erneut, wenn er geantwortet hat.</translation>
+        </message>
+        <message>
+            <source>Nothing to redo there.</source>
+            <translation>Dort gibt es nichts wiederherzustellen.</translation>
+        </message>
+        <message>
+            <source>Nothing to undo: the project is already at that point.</source>
+            <translation>Nichts zurückzunehmen: Das Projekt ist bereits auf diesem Stand.</translation>
+        </message>
+        <message>
+            <source>{first} and {last}</source>
+            <translation>{first} und {last}</translation>
+        </message>
+        <message>
+            <source>Redid turns {turns}</source>
+            <translation>Antworten {turns} wiederhergestellt</translation>
+        </message>
+        <message>
+            <source>Redid turn {turns}</source>
+            <translation>Antwort {turns} wiederhergestellt</translation>
+        </message>
+        <message>
+            <source>Undid turns {turns}</source>
+            <translation>Antworten {turns} zurückgenommen</translation>
+        </message>
+        <message>
+            <source>Undid turn {turns}</source>
+            <translation>Antwort {turns} zurückgenommen</translation>
+        </message>
+        <message>
+            <source>{head}: {changes}.</source>
+            <translation>{head}: {changes}.</translation>
+        </message>
+        <message>
+            <source>{head}, but nothing in it could be undone.</source>
+            <translation>{head}, aber darin konnte nichts zurückgenommen werden.</translation>
+        </message>
+        <message>
+            <source>{head}, but nothing in them could be undone.</source>
+            <translation>{head}, aber darin konnte nichts zurückgenommen werden.</translation>
+        </message>
+        <message>
+            <source>{head}, but nothing in it could be redone.</source>
+            <translation>{head}, aber darin konnte nichts wiederhergestellt werden.</translation>
+        </message>
+        <message>
+            <source>{head}, but nothing in them could be redone.</source>
+            <translation>{head}, aber darin konnte nichts wiederhergestellt werden.</translation>
+        </message>
+        <message>
+            <source>Back to turn {number}.</source>
+            <translation>Zurück zu Antwort {number}.</translation>
+        </message>
+        <message>
+            <source>Back to before the first turn.</source>
+            <translation>Zurück zum Stand vor der ersten Antwort.</translation>
+        </message>
+        <message>
+            <source>Not redone, you changed them since: {changes}.</source>
+            <translation>Nicht wiederhergestellt, da Sie sie seitdem geändert haben: {changes}.</translation>
+        </message>
+        <message>
+            <source>Kept your own changes: {changes}.</source>
+            <translation>Ihre eigenen Änderungen bleiben: {changes}.</translation>
+        </message>
+        <message>
+            <source>Cannot be brought back: {changes}.</source>
+            <translation>Nicht wiederherstellbar: {changes}.</translation>
+        </message>
+        <message>
+            <source>{catalog}: {problem}</source>
+            <translation>{catalog}: {problem}</translation>
+        </message>
+        <message>
+            <source>{catalog}: the API answered but offers no item search; if it is a static catalog, set its kind to static.</source>
+            <translation>{catalog}: Die API hat geantwortet, bietet aber keine Item-Suche; ist es ein statischer Katalog, stellen Sie die Art auf static.</translation>
+        </message>
+        <message>
+            <source>{catalog}: search failed. {error}</source>
+            <translation>{catalog}: Die Suche ist fehlgeschlagen. {error}</translation>
+        </message>
+        <message>
+            <source>search works (1 item)</source>
+            <translation>die Suche funktioniert (1 Item)</translation>
+        </message>
+        <message>
+            <source>search works ({n} items)</source>
+            <translation>die Suche funktioniert ({n} Items)</translation>
+        </message>
+        <message>
+            <source>search works</source>
+            <translation>die Suche funktioniert</translation>
+        </message>
+        <message>
+            <source>{catalog}: {found}, but no item with a raster asset came back to test reading.</source>
+            <translation>{catalog}: {found}, aber kein Item mit einem Raster-Asset kam zurück, um das Lesen zu testen.</translation>
+        </message>
+        <message>
+            <source>{catalog}: {found}, but reading asset '{asset}' of item '{item}' failed. {error}</source>
+            <translation>{catalog}: {found}, aber das Lesen von Asset „{asset}“ des Items „{item}“ ist fehlgeschlagen. {error}</translation>
+        </message>
+        <message>
+            <source>{width}×{height}, {count} band(s), {type}</source>
+            <translation>{width}×{height}, Bänder: {count}, {type}</translation>
+        </message>
+        <message>
+            <source>{catalog}: {found}; read the header of asset '{asset}' of item '{item}' ({size}) using {access}.</source>
+            <translation>{catalog}: {found}; Header von Asset „{asset}“ des Items „{item}“ gelesen ({size}) mit {access}.</translation>
         </message>
     </context>
 </TS>

@@ -972,6 +972,354 @@
             <translation>Vérification d’Ollama à {url}…</translation>
         </message>
         <message>
+            <source>Earth Search (Element 84)</source>
+            <translation>Earth Search (Element 84)</translation>
+        </message>
+        <message>
+            <source>Public: Sentinel-2 COGs over https. Its Landsat assets are requester-pays S3: use the USGS Landsat preset.</source>
+            <translation>Public : COG Sentinel-2 en https. Ses assets Landsat sont sur S3 en requester pays : utilisez le modèle USGS Landsat.</translation>
+        </message>
+        <message>
+            <source>Microsoft Planetary Computer</source>
+            <translation>Microsoft Planetary Computer</translation>
+        </message>
+        <message>
+            <source>Assets are signed with short-lived SAS tokens fetched as needed; nothing to add.</source>
+            <translation>Les assets sont signés avec des jetons SAS de courte durée, obtenus au besoin ; rien à ajouter.</translation>
+        </message>
+        <message>
+            <source>USGS Landsat (requester-pays S3)</source>
+            <translation>USGS Landsat (S3 en requester pays)</translation>
+        </message>
+        <message>
+            <source>Your AWS account pays for the reads: choose an auth config (Basic: access key id as user name, secret as password), or leave it empty to use your AWS profile.</source>
+            <translation>Votre compte AWS paie les lectures : choisissez une configuration d’authentification (Basic : l’identifiant de clé d’accès comme nom d’utilisateur, le secret comme mot de passe), ou laissez-la vide pour utiliser votre profil AWS.</translation>
+        </message>
+        <message>
+            <source>NASA CMR-STAC / LP DAAC (Earthdata login)</source>
+            <translation>NASA CMR-STAC / LP DAAC (connexion Earthdata)</translation>
+        </message>
+        <message>
+            <source>Choose an auth config whose password is your Earthdata token (urs.earthdata.nasa.gov → Generate Token).</source>
+            <translation>Choisissez une configuration d’authentification dont le mot de passe est votre jeton Earthdata (urs.earthdata.nasa.gov → Generate Token).</translation>
+        </message>
+        <message>
+            <source>Copernicus Data Space Ecosystem</source>
+            <translation>Copernicus Data Space Ecosystem</translation>
+        </message>
+        <message>
+            <source>Choose an auth config with your CDSE S3 keys (access key as user name, secret key as password).</source>
+            <translation>Choisissez une configuration d’authentification avec vos clés S3 CDSE (clé d’accès comme nom d’utilisateur, clé secrète comme mot de passe).</translation>
+        </message>
+        <message>
+            <source>A STAC API URL</source>
+            <translation>Une URL d’API STAC</translation>
+        </message>
+        <message>
+            <source>Type the API root URL, then Test.</source>
+            <translation>Saisissez l’URL racine de l’API, puis Tester.</translation>
+        </message>
+        <message>
+            <source>A static catalog (URL or folder)</source>
+            <translation>Un catalogue statique (URL ou dossier)</translation>
+        </message>
+        <message>
+            <source>Type the catalog.json URL or a folder path, then Test.</source>
+            <translation>Saisissez l’URL du catalog.json ou le chemin d’un dossier, puis Tester.</translation>
+        </message>
+        <message>
+            <source>The shared chat queue is unreachable ({reason}); running this message without it.</source>
+            <translation>La file d’attente partagée des discussions est injoignable ({reason}) ; ce message s’exécute sans elle.</translation>
+        </message>
+        <message>
+            <source>Redis {version} answered at {url}.</source>
+            <translation>Redis {version} a répondu à l’adresse {url}.</translation>
+        </message>
+        <message>
+            <source>Redis at {url} refused the login ({error}); pick or create the auth configuration that holds its user and password.</source>
+            <translation>Redis à l’adresse {url} a refusé la connexion ({error}) ; choisissez ou créez la configuration d’authentification qui contient son utilisateur et son mot de passe.</translation>
+        </message>
+        <message>
+            <source>Redis did not answer at {url}: {error}. Is redis-server running there?</source>
+            <translation>Redis n’a pas répondu à l’adresse {url} : {error}. redis-server y est-il lancé ?</translation>
+        </message>
+        <message>
+            <source>PostgreSQL refused the connection: {error}</source>
+            <translation>PostgreSQL a refusé la connexion : {error}</translation>
+        </message>
+        <message>
+            <source>PostgreSQL {version} is reachable but the pgvector extension is not installed on the server (install pgvector, then CREATE EXTENSION vector).</source>
+            <translation>PostgreSQL {version} est joignable mais l’extension pgvector n’est pas installée sur le serveur (installez pgvector, puis CREATE EXTENSION vector).</translation>
+        </message>
+        <message>
+            <source>PostgreSQL {version} with pgvector is reachable.</source>
+            <translation>PostgreSQL {version} avec pgvector est joignable.</translation>
+        </message>
+        <message>
+            <source>{catalog}: access refused ({status}); add the API key header or auth configuration.</source>
+            <translation>{catalog} : accès refusé ({status}) ; ajoutez l’en-tête de clé d’API ou une configuration d’authentification.</translation>
+        </message>
+        <message>
+            <source>{catalog}: could not read {url} ({error}).</source>
+            <translation>{catalog} : impossible de lire {url} ({error}).</translation>
+        </message>
+        <message>
+            <source>{catalog}: {url} is not a STAC catalog (type “{kind}”).</source>
+            <translation>{catalog} : {url} n’est pas un catalogue STAC (type « {kind} »).</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{title}” has no search link; set its kind to static.</source>
+            <translation>{catalog} : « {title} » n’a pas de lien de recherche ; réglez son type sur static.</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{title}” answered (searchable API).</source>
+            <translation>{catalog} : « {title} » a répondu (API interrogeable).</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{title}” answered (static).</source>
+            <translation>{catalog} : « {title} » a répondu (statique).</translation>
+        </message>
+        <message>
+            <source>Max steps</source>
+            <translation>Étapes max.</translation>
+        </message>
+        <message>
+            <source>Tool top-K</source>
+            <translation>Top-K des outils</translation>
+        </message>
+        <message>
+            <source>MCP endpoint port</source>
+            <translation>Port du point d’accès MCP</translation>
+        </message>
+        <message>
+            <source>Concurrent chats</source>
+            <translation>Discussions simultanées</translation>
+        </message>
+        <message>
+            <source>Ollama URL “{url}” is not an http(s) URL, e.g. http://localhost:11434.</source>
+            <translation>L’URL Ollama « {url} » n’est pas une URL http(s), par ex. http://localhost:11434.</translation>
+        </message>
+        <message>
+            <source>Pick a chat model (one that supports tools).</source>
+            <translation>Choisissez un modèle de discussion (qui prend en charge les outils).</translation>
+        </message>
+        <message>
+            <source>Backup provider URL must be an http(s) URL, or empty for no backup.</source>
+            <translation>L’URL du fournisseur de secours doit être une URL http(s), ou vide pour ne pas en avoir.</translation>
+        </message>
+        <message>
+            <source>Name the backup provider's model, or clear its URL.</source>
+            <translation>Indiquez le modèle du fournisseur de secours, ou videz son URL.</translation>
+        </message>
+        <message>
+            <source>Backup provider kind must be “ollama” or “openai”.</source>
+            <translation>Le type du fournisseur de secours doit être « ollama » ou « openai ».</translation>
+        </message>
+        <message>
+            <source>{setting} must be between {low} and {high} (it is {value}).</source>
+            <translation>{setting} doit être compris entre {low} et {high} (valeur actuelle : {value}).</translation>
+        </message>
+        <message>
+            <source>Redis URL must start with redis://, rediss:// or unix:// (or be empty for the embedded store).</source>
+            <translation>L’URL Redis doit commencer par redis://, rediss:// ou unix:// (ou être vide pour le stockage intégré).</translation>
+        </message>
+        <message>
+            <source>PostgreSQL DSN must be a postgresql://user@host/db URL or “host=… dbname=…” (or be empty for the embedded store).</source>
+            <translation>Le DSN PostgreSQL doit être une URL postgresql://user@host/db ou « host=… dbname=… » (ou être vide pour le stockage intégré).</translation>
+        </message>
+        <message>
+            <source>Do not put the PostgreSQL password in the DSN: store it with the auth configuration (QGIS authentication manager).</source>
+            <translation>Ne mettez pas le mot de passe PostgreSQL dans le DSN : enregistrez-le dans la configuration d’authentification (gestionnaire d’authentification de QGIS).</translation>
+        </message>
+        <message>
+            <source>Tool set must be one of {modes} (it is “{value}”).</source>
+            <translation>Le jeu d’outils doit être l’un de {modes} (valeur actuelle : « {value} »).</translation>
+        </message>
+        <message>
+            <source>Dask scheduler must be tcp://host:8786 (or tls://), a Dask Gateway https:// URL, or empty to compute on this machine.</source>
+            <translation>L’ordonnanceur Dask doit être tcp://host:8786 (ou tls://), une URL https:// de Dask Gateway, ou vide pour calculer sur cette machine.</translation>
+        </message>
+        <message>
+            <source>Catalog {number} ({name})</source>
+            <translation>Catalogue {number} ({name})</translation>
+        </message>
+        <message>
+            <source>no name</source>
+            <translation>sans nom</translation>
+        </message>
+        <message>
+            <source>Catalog {number} needs a name.</source>
+            <translation>Le catalogue {number} a besoin d’un nom.</translation>
+        </message>
+        <message>
+            <source>Two catalogs are named “{name}”; names must be unique.</source>
+            <translation>Deux catalogues s’appellent « {name} » ; les noms doivent être uniques.</translation>
+        </message>
+        <message>
+            <source>{catalog}: kind must be “api” or “static”.</source>
+            <translation>{catalog} : le type doit être « api » ou « static ».</translation>
+        </message>
+        <message>
+            <source>{catalog} needs a URL or a path.</source>
+            <translation>{catalog} : une URL ou un chemin est nécessaire.</translation>
+        </message>
+        <message>
+            <source>{catalog}: a STAC API needs an http(s) URL.</source>
+            <translation>{catalog} : une API STAC a besoin d’une URL http(s).</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{url}” is neither an http(s) URL nor an existing file.</source>
+            <translation>{catalog} : « {url} » n’est ni une URL http(s) ni un fichier existant.</translation>
+        </message>
+        <message>
+            <source>{catalog}: header “{key}” is not a valid HTTP header.</source>
+            <translation>{catalog} : l’en-tête « {key} » n’est pas un en-tête HTTP valide.</translation>
+        </message>
+        <message>
+            <source>{catalog}: unknown access method “{method}”.</source>
+            <translation>{catalog} : méthode d’accès inconnue « {method} ».</translation>
+        </message>
+        <message>
+            <source>{catalog}: “{method}” needs an auth config; choose one below the table.</source>
+            <translation>{catalog} : « {method} » nécessite une configuration d’authentification ; choisissez-en une sous le tableau.</translation>
+        </message>
+        <message>
+            <source>{catalog}: “Fixed HTTP headers” needs at least one header (Key: value).</source>
+            <translation>{catalog} : « En-têtes HTTP fixes » nécessite au moins un en-tête (Clé: valeur).</translation>
+        </message>
+        <message>
+            <source>{catalog}: the S3 endpoint is a host (and port), like “https://eodata.example.org”.</source>
+            <translation>{catalog} : le point d’accès S3 est un hôte (et un port), comme « https://eodata.example.org ».</translation>
+        </message>
+        <message>
+            <source>memories, notes and conversation copies</source>
+            <translation>les souvenirs, les notes et les copies des conversations</translation>
+        </message>
+        <message>
+            <source>memories and notes</source>
+            <translation>les souvenirs et les notes</translation>
+        </message>
+        <message>
+            <source>conversations and chat slots</source>
+            <translation>les conversations et les places de discussion</translation>
+        </message>
+        <message>
+            <source>PostgreSQL at {where} failed while {what} ({why}); check that the server is running and the connection settings are right</source>
+            <translation>PostgreSQL à l’adresse {where} a échoué en {what} ({why}) ; vérifiez que le serveur tourne et que les paramètres de connexion sont justes</translation>
+        </message>
+        <message>
+            <source>opening a session</source>
+            <translation>ouvrant une session</translation>
+        </message>
+        <message>
+            <source>saving a session</source>
+            <translation>enregistrant une session</translation>
+        </message>
+        <message>
+            <source>listing sessions</source>
+            <translation>listant les sessions</translation>
+        </message>
+        <message>
+            <source>renaming a session</source>
+            <translation>renommant une session</translation>
+        </message>
+        <message>
+            <source>deleting a session</source>
+            <translation>supprimant une session</translation>
+        </message>
+        <message>
+            <source>reading a session</source>
+            <translation>lisant une session</translation>
+        </message>
+        <message>
+            <source>saving a memory</source>
+            <translation>enregistrant un souvenir</translation>
+        </message>
+        <message>
+            <source>saving memories</source>
+            <translation>enregistrant des souvenirs</translation>
+        </message>
+        <message>
+            <source>searching memories</source>
+            <translation>cherchant dans les souvenirs</translation>
+        </message>
+        <message>
+            <source>reading recent memories</source>
+            <translation>lisant les souvenirs récents</translation>
+        </message>
+        <message>
+            <source>deleting a memory</source>
+            <translation>supprimant un souvenir</translation>
+        </message>
+        <message>
+            <source>counting memories</source>
+            <translation>comptant les souvenirs</translation>
+        </message>
+        <message>
+            <source>reading memories to re-embed</source>
+            <translation>lisant les souvenirs à re-vectoriser</translation>
+        </message>
+        <message>
+            <source>re-embedding a memory</source>
+            <translation>re-vectorisant un souvenir</translation>
+        </message>
+        <message>
+            <source>Redis at {where} failed while {what} ({why}); check that the server is running and the URL in the plugin settings is right</source>
+            <translation>Redis à l’adresse {where} a échoué en {what} ({why}) ; vérifiez que le serveur tourne et que l’URL dans les paramètres de l’extension est juste</translation>
+        </message>
+        <message>
+            <source>taking a chat slot</source>
+            <translation>prenant une place de discussion</translation>
+        </message>
+        <message>
+            <source>leaving the chat queue</source>
+            <translation>quittant la file d’attente des discussions</translation>
+        </message>
+        <message>
+            <source>refreshing a chat slot</source>
+            <translation>renouvelant une place de discussion</translation>
+        </message>
+        <message>
+            <source>releasing a chat slot</source>
+            <translation>libérant une place de discussion</translation>
+        </message>
+        <message>
+            <source>reading the chat capacity</source>
+            <translation>lisant la capacité des discussions</translation>
+        </message>
+        <message>
+            <source>sending saved memories</source>
+            <translation>envoyant les souvenirs enregistrés</translation>
+        </message>
+        <message>
+            <source>{n} memorie(s) saved meanwhile were sent to it</source>
+            <translation>{n} souvenir(s) enregistré(s) entre-temps lui ont été envoyé(s)</translation>
+        </message>
+        <message>
+            <source>copying a session back</source>
+            <translation>recopiant une session</translation>
+        </message>
+        <message>
+            <source>{n} session(s) copied back</source>
+            <translation>{n} session(s) recopiée(s)</translation>
+        </message>
+        <message>
+            <source>{server} took longer than {seconds} s while {what}</source>
+            <translation>{server} a mis plus de {seconds} s en {what}</translation>
+        </message>
+        <message>
+            <source>{reason}. Until it is back, {what} stay on this computer; nothing is lost, and the plugin reconnects by itself when it returns.</source>
+            <translation>{reason}. En attendant le retour du serveur, {what} restent sur cet ordinateur ; rien n’est perdu, et l’extension se reconnecte d’elle-même dès son retour.</translation>
+        </message>
+        <message>
+            <source>{server} is reachable again ({sent}).</source>
+            <translation>{server} est de nouveau joignable ({sent}).</translation>
+        </message>
+        <message>
+            <source>{server} is reachable again.</source>
+            <translation>{server} est de nouveau joignable.</translation>
+        </message>
+        <message>
             <source>{n} tokens in</source>
             <translation>{n} jetons en entrée</translation>
         </message>
@@ -1010,6 +1358,298 @@
         <message>
             <source>{n} tool calls</source>
             <translation>{n} appels d’outils</translation>
+        </message>
+        <message>
+            <source>Ask STAC GIS Agent</source>
+            <translation>Demander à STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>Ask the assistant: {question}</source>
+            <translation>Demander à l’assistant : {question}</translation>
+        </message>
+        <message>
+            <source>The Redis password is still written in clear in QGIS's settings file: {error} The plugin moves it to QGIS's authentication database on the next start.</source>
+            <translation>Le mot de passe Redis est encore écrit en clair dans le fichier de paramètres de QGIS : {error} L’extension le déplace dans la base d’authentification de QGIS au prochain démarrage.</translation>
+        </message>
+        <message>
+            <source>The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication database (auth config “{name}”, id {id}) and the Redis URL no longer holds it.</source>
+            <translation>Le mot de passe Redis était en clair dans le fichier de paramètres de QGIS ; il est maintenant dans la base d’authentification de QGIS (configuration d’authentification « {name} », id {id}) et l’URL Redis ne le contient plus.</translation>
+        </message>
+        <message>
+            <source>added layer '{name}'</source>
+            <translation>couche « {name} » ajoutée</translation>
+        </message>
+        <message>
+            <source>removed layer '{name}'</source>
+            <translation>couche « {name} » retirée</translation>
+        </message>
+        <message>
+            <source>added group '{name}'</source>
+            <translation>groupe « {name} » ajouté</translation>
+        </message>
+        <message>
+            <source>restyled '{name}'</source>
+            <translation>style de « {name} » modifié</translation>
+        </message>
+        <message>
+            <source>moved the map</source>
+            <translation>carte déplacée</translation>
+        </message>
+        <message>
+            <source>changed the map background</source>
+            <translation>fond de carte modifié</translation>
+        </message>
+        <message>
+            <source>made print layout '{name}'</source>
+            <translation>mise en page « {name} » créée</translation>
+        </message>
+        <message>
+            <source>rebuilt print layout '{name}'</source>
+            <translation>mise en page « {name} » reconstruite</translation>
+        </message>
+        <message>
+            <source>deleted print layout '{name}'</source>
+            <translation>mise en page « {name} » supprimée</translation>
+        </message>
+        <message>
+            <source>wrote file '{name}'</source>
+            <translation>fichier « {name} » écrit</translation>
+        </message>
+        <message>
+            <source>overwrote file '{name}'</source>
+            <translation>fichier « {name} » écrasé</translation>
+        </message>
+        <message>
+            <source>zoomed to {place}</source>
+            <translation>zoom sur {place}</translation>
+        </message>
+        <message>
+            <source>brought back layer '{name}'</source>
+            <translation>couche « {name} » remise</translation>
+        </message>
+        <message>
+            <source>removed group '{name}'</source>
+            <translation>groupe « {name} » retiré</translation>
+        </message>
+        <message>
+            <source>put back the style of '{name}'</source>
+            <translation>style de « {name} » remis</translation>
+        </message>
+        <message>
+            <source>put the map view back</source>
+            <translation>vue de la carte remise</translation>
+        </message>
+        <message>
+            <source>put the map background back</source>
+            <translation>fond de carte remis</translation>
+        </message>
+        <message>
+            <source>put print layout '{name}' back as it was</source>
+            <translation>mise en page « {name} » remise dans son état d’avant</translation>
+        </message>
+        <message>
+            <source>'{name}' (overwritten in turn {number})</source>
+            <translation>« {name} » (écrasé au tour {number})</translation>
+        </message>
+        <message>
+            <source>{change} (could not be undone; see the QGIS log)</source>
+            <translation>{change} (n’a pas pu être annulé ; voir le journal de QGIS)</translation>
+        </message>
+        <message>
+            <source>{change} (could not be redone; see the QGIS log)</source>
+            <translation>{change} (n’a pas pu être rétabli ; voir le journal de QGIS)</translation>
+        </message>
+        <message>
+            <source>layer '{name}' as you changed it</source>
+            <translation>la couche « {name} » telle que vous l’avez modifiée</translation>
+        </message>
+        <message>
+            <source>the map view you set</source>
+            <translation>la vue de la carte que vous avez réglée</translation>
+        </message>
+        <message>
+            <source>the map background you chose</source>
+            <translation>le fond de carte que vous avez choisi</translation>
+        </message>
+        <message>
+            <source>print layout '{name}' as you edited it</source>
+            <translation>la mise en page « {name} » telle que vous l’avez modifiée</translation>
+        </message>
+        <message>
+            <source>print layout '{name}' stays deleted (you deleted it)</source>
+            <translation>la mise en page « {name} » reste supprimée (vous l’avez supprimée)</translation>
+        </message>
+        <message>
+            <source>layer '{name}' could not be rebuilt</source>
+            <translation>la couche « {name} » n’a pas pu être reconstruite</translation>
+        </message>
+        <message>
+            <source>group '{name}' (it holds layers you put there)</source>
+            <translation>le groupe « {name} » (il contient des couches que vous y avez mises)</translation>
+        </message>
+        <message>
+            <source>layer '{name}' (you added it)</source>
+            <translation>la couche « {name} » (vous l’avez ajoutée)</translation>
+        </message>
+        <message>
+            <source>your changes to layer '{name}'</source>
+            <translation>vos modifications de la couche « {name} »</translation>
+        </message>
+        <message>
+            <source>layer '{name}' stays removed (you removed it)</source>
+            <translation>la couche « {name} » reste retirée (vous l’avez retirée)</translation>
+        </message>
+        <message>
+            <source>put '{name}' back in the outputs folder</source>
+            <translation>« {name} » remis dans le dossier de sortie</translation>
+        </message>
+        <message>
+            <source>'{name}' (a file of that name is there now)</source>
+            <translation>« {name} » (un fichier de ce nom s’y trouve maintenant)</translation>
+        </message>
+        <message>
+            <source>set '{name}' aside in the outputs folder's .undone folder, for a redo</source>
+            <translation>« {name} » mis de côté dans le dossier .undone du dossier de sortie, pour un rétablissement</translation>
+        </message>
+        <message>
+            <source>file '{name}' (it changed after the turn)</source>
+            <translation>le fichier « {name} » (il a changé après le tour)</translation>
+        </message>
+        <message>
+            <source>Turn {number}</source>
+            <translation>Tour {number}</translation>
+        </message>
+        <message>
+            <source>by an outside MCP client</source>
+            <translation>par un client MCP externe</translation>
+        </message>
+        <message>
+            <source>{n} more</source>
+            <translation>{n} de plus</translation>
+        </message>
+        <message>
+            <source>no change</source>
+            <translation>aucune modification</translation>
+        </message>
+        <message>
+            <source>Cannot be undone: {change}</source>
+            <translation>Irréversible : {change}</translation>
+        </message>
+        <message>
+            <source>Only the most recent turn that changed the map can be undone this way; use the History tab to go further back.</source>
+            <translation>Seul le dernier tour qui a modifié la carte peut être annulé ainsi ; utilisez l’onglet Historique pour remonter plus loin.</translation>
+        </message>
+        <message>
+            <source>The assistant is still working on a message; try again when it has answered.</source>
+            <translation>L’assistant travaille encore sur un message ; réessayez quand il aura répondu.</translation>
+        </message>
+        <message>
+            <source>Nothing to redo there.</source>
+            <translation>Rien à rétablir ici.</translation>
+        </message>
+        <message>
+            <source>Nothing to undo: the project is already at that point.</source>
+            <translation>Rien à annuler : le projet en est déjà à ce point.</translation>
+        </message>
+        <message>
+            <source>{first} and {last}</source>
+            <translation>{first} et {last}</translation>
+        </message>
+        <message>
+            <source>Redid turns {turns}</source>
+            <translation>Tours {turns} rétablis</translation>
+        </message>
+        <message>
+            <source>Redid turn {turns}</source>
+            <translation>Tour {turns} rétabli</translation>
+        </message>
+        <message>
+            <source>Undid turns {turns}</source>
+            <translation>Tours {turns} annulés</translation>
+        </message>
+        <message>
+            <source>Undid turn {turns}</source>
+            <translation>Tour {turns} annulé</translation>
+        </message>
+        <message>
+            <source>{head}: {changes}.</source>
+            <translation>{head} : {changes}.</translation>
+        </message>
+        <message>
+            <source>{head}, but nothing in it could be undone.</source>
+            <translation>{head}, mais rien n’a pu y être annulé.</translation>
+        </message>
+        <message>
+            <source>{head}, but nothing in them could be undone.</source>
+            <translation>{head}, mais rien n’a pu y être annulé.</translation>
+        </message>
+        <message>
+            <source>{head}, but nothing in it could be redone.</source>
+            <translation>{head}, mais rien n’a pu y être rétabli.</translation>
+        </message>
+        <message>
+            <source>{head}, but nothing in them could be redone.</source>
+            <translation>{head}, mais rien n’a pu y être rétabli.</translation>
+        </message>
+        <message>
+            <source>Back to turn {number}.</source>
+            <translation>Retour au tour {number}.</translation>
+        </message>
+        <message>
+            <source>Back to before the first turn.</source>
+            <translation>Retour à l’état d’avant le premier tour.</translation>
+        </message>
+        <message>
+            <source>Not redone, you changed them since: {changes}.</source>
+            <translation>Non rétabli, car vous les avez modifiés depuis : {changes}.</translation>
+        </message>
+        <message>
+            <source>Kept your own changes: {changes}.</source>
+            <translation>Vos propres modifications sont conservées : {changes}.</translation>
+        </message>
+        <message>
+            <source>Cannot be brought back: {changes}.</source>
+            <translation>Impossible à récupérer : {changes}.</translation>
+        </message>
+        <message>
+            <source>{catalog}: {problem}</source>
+            <translation>{catalog} : {problem}</translation>
+        </message>
+        <message>
+            <source>{catalog}: the API answered but offers no item search; if it is a static catalog, set its kind to static.</source>
+            <translation>{catalog} : l’API a répondu mais ne propose pas de recherche d’items ; si c’est un catalogue statique, réglez son type sur static.</translation>
+        </message>
+        <message>
+            <source>{catalog}: search failed. {error}</source>
+            <translation>{catalog} : la recherche a échoué. {error}</translation>
+        </message>
+        <message>
+            <source>search works (1 item)</source>
+            <translation>la recherche fonctionne (1 item)</translation>
+        </message>
+        <message>
+            <source>search works ({n} items)</source>
+            <translation>la recherche fonctionne ({n} items)</translation>
+        </message>
+        <message>
+            <source>search works</source>
+            <translation>la recherche fonctionne</translation>
+        </message>
+        <message>
+            <source>{catalog}: {found}, but no item with a raster asset came back to test reading.</source>
+            <translation>{catalog} : {found}, mais aucun item avec un asset raster n’est revenu pour tester la lecture.</translation>
+        </message>
+        <message>
+            <source>{catalog}: {found}, but reading asset '{asset}' of item '{item}' failed. {error}</source>
+            <translation>{catalog} : {found}, mais la lecture de l’asset « {asset} » de l’item « {item} » a échoué. {error}</translation>
+        </message>
+        <message>
+            <source>{width}×{height}, {count} band(s), {type}</source>
+            <translation>{width}×{height}, {count} bande(s), {type}</translation>
+        </message>
+        <message>
+            <source>{catalog}: {found}; read the header of asset '{asset}' of item '{item}' ({size}) using {access}.</source>
+            <translation>{catalog} : {found} ; en-tête de l’asset « {asset} » de l’item « {item} » lu ({size}) avec {access}.</translation>
         </message>
     </context>
 </TS>

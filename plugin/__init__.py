@@ -95,7 +95,7 @@ class StacGisAgentPlugin:
 
         register = getattr(self.iface, "registerLocatorFilter", None)  # a bare test iface may lack it
         if register is not None:
-            self.locator_filter = AskAgentFilter(self.ask)
+            self.locator_filter = AskAgentFilter(self.ask, tr=tr)
             register(self.locator_filter)
 
     def ask(self, question: str) -> None:

@@ -73,7 +73,7 @@ class AgentRuntime:
         self.iface = iface
         self.dock = dock
         self.tasks = tasks
-        moved = move_redis_password()  # an older profile's Redis password goes to the auth database first
+        moved = move_redis_password(tr=tr)  # an older profile's Redis password goes to the auth database first
         self.settings = load_settings()
         # Where the plugin keeps its files (sessions, memories, outputs); tests point it elsewhere.
         self.profile_dir = Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
@@ -106,7 +106,7 @@ class AgentRuntime:
 
         s = self.settings
         self.panel = None  # a rebuild's notices wait for the new chat
-        self.stores = build_stores(with_server_credentials(s), self.profile_dir, on_notice=self._notice)
+        self.stores = build_stores(with_server_credentials(s), self.profile_dir, on_notice=self._notice, tr=tr)
         self.provider = provider_from_settings(s, protocol_folder=self.profile_dir / "stacgis_agent",
                                                backup_api_key=read_secret(s.backup_auth_cfg)[1])
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=True)
@@ -244,12 +244,15 @@ class AgentRuntime:
             return
         if outcome.undone:
             self.panel.conversation.show_undo("")
-        self.history_view.show_outcome(outcome.message, ok=outcome.undone)
-        self.panel.show_notice(outcome.message, in_chat=in_chat)
+        said = outcome.words(tr)  # the dock's language; outcome.message stays English
+        self.history_view.show_outcome(said, ok=outcome.undone)
+        self.panel.show_notice(said, in_chat=in_chat)
 
     def _show_history(self) -> None:
         if self.history_view is not None and self.history is not None:
-            self.history_view.show_entries(self.history.entries())
+            from ..tools.canvas.undo_words import entry_in_words
+
+            self.history_view.show_entries([entry_in_words(entry, tr) for entry in self.history.entries()])
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:

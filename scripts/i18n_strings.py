@@ -1,5 +1,5 @@
 """The dock's translation catalogs: collects every tr("…") and translatable("…") literal of ui/*.py, plugin/*.py
-and the agent/ modules that format text for the dock (read with ast, nothing imported) into
+and of the core modules that write text for the dock (agent/, host/, tools/) (read with ast, nothing imported) into
 i18n/stacgis_agent_<lang>.ts, keeping the translations already there.
 
 Usage: python scripts/i18n_strings.py            update the .ts files (new strings come unfinished; strings no
@@ -24,13 +24,15 @@ CONTEXT = "StacGisAgent"  # ui/i18n.py's CONTEXT
 MARKERS = ("tr", "translatable")
 
 
-# agent/ modules whose text the dock shows through a `tr` it is handed (agent/ never imports Qt)
-AGENT_FILES = ("agent/turn_stats.py",)
+# Below ui/ (agent/, host/, tools/), a module that writes text for the dock is handed the dock's `tr` (see
+# agent/dock_text.py: agent/ never imports Qt, host/ and tools/ never import ui/) and writes its texts as
+# tr("…") and translatable("…") literals too: every module there is read.
+CORE_FOLDERS = ("agent", "host", "tools")
 
 
 def source_files(repo: Path = REPO) -> list[Path]:
     return (sorted((repo / "ui").glob("*.py")) + sorted((repo / "plugin").glob("*.py"))
-            + [repo / f for f in AGENT_FILES if (repo / f).is_file()])
+            + [p for folder in CORE_FOLDERS for p in sorted((repo / folder).rglob("*.py"))])
 
 
 def catalog_path(lang: str, repo: Path = REPO) -> Path:

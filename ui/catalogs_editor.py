@@ -80,7 +80,7 @@ class CatalogsEditor(QWidget):
         self.preset_button = QPushButton(tr("Add from list…"))
         self.preset_menu = QMenu(self.preset_button)
         for item in PRESETS:
-            action = self.preset_menu.addAction(item.label)
+            action = self.preset_menu.addAction(tr(item.label))
             action.triggered.connect(lambda _checked=False, p=item: self.add_preset(p))
         self.preset_button.setMenu(self.preset_menu)
         self.add_button = QPushButton(tr("Add"))
@@ -141,7 +141,7 @@ class CatalogsEditor(QWidget):
 
     def add_preset(self, item: CatalogPreset) -> None:
         self.add_catalog(item.new_config())
-        self.needs.setText(item.needs)
+        self.needs.setText(tr(item.needs))
 
     def add_catalog(self, catalog: CatalogConfig) -> None:
         row = self.table.rowCount()

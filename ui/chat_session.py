@@ -188,7 +188,7 @@ class ChatSession(QObject):
             self.session_changed.emit(self._session_id)
         try:
             async with chat_slot(self._gate, self._session_id, self.queue_changed.emit,
-                                 lambda notice: self._batcher.push(Notice(notice))):
+                                 lambda notice: self._batcher.push(Notice(notice)), tr):
                 await self._converse(said, context, progress)
         except asyncio.CancelledError:
             self._batcher.flush()

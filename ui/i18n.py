@@ -3,7 +3,8 @@ locale setting, and `tr()` for every string the dock shows.
 
 Source strings are constant English; a placeholder is filled after translation:
 tr("Calling {tool}").format(tool=name). Text for the model and the tools stays English.
-scripts/i18n_strings.py collects the tr("…") and translatable("…") literals of ui/ into the .ts catalogs.
+scripts/i18n_strings.py collects the tr("…") and translatable("…") literals of ui/ and plugin/ into the .ts
+catalogs, and those of the core (agent/, host/, tools/), which is handed `tr` (agent/dock_text.py).
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from ..agent.llm.types import ModelInfo
 from ..agent.settings_validation import RANGES, validate_settings
 from ..agent.stores.redis_url import split_credentials
 from .catalogs_editor import CatalogsEditor
+from .connection_text import connection_text
 from .i18n import tr, translatable
 from .outside_access import OutsideAccessTab
 
@@ -271,7 +272,7 @@ class SettingsDialog(QDialog):
         return data if data and combo.itemText(combo.currentIndex()) == text else text
 
     def accept(self) -> None:
-        problems = validate_settings(self.settings()) + self._redis_url_problems()
+        problems = validate_settings(self.settings(), tr) + self._redis_url_problems()
         if problems:
             self.problems.setText(tr("Not saved:") + "\n" + "\n".join(f"• {p}" for p in problems))
             self.problems.show()
@@ -302,9 +303,9 @@ class SettingsDialog(QDialog):
     async def test_connection(self) -> None:
         url = self.ollama_url.text().strip().rstrip("/")
         self.ollama_result.setText(tr("Contacting {url}…").format(url=url))
-        result = await checks.check_ollama_connection(url, self._model_name(self.chat_model))
+        result = await checks.check_ollama_connection(url, self._model_name(self.chat_model), connection_text)
         _show(self.ollama_result, result)
-        if not result.message.startswith("Ollama is not reachable"):
+        if result.reachable:
             try:
                 self.set_models(await checks.installed_models(url))
             except Exception as exc:
@@ -345,14 +346,14 @@ class SettingsDialog(QDialog):
                                     .format(catalog=catalog.name or catalog.url))
         first = None
         if access_method(catalog) in ("none", "headers"):  # the root alone says most about a wrong URL or kind
-            first = await checks.check_catalog(catalog)
+            first = await checks.check_catalog(catalog, tr)
             if not first.ok:
                 return _show(self.catalog_result, first)
         if self._check_access is None:  # no access check given: the root check is what can be said
-            first = first or await checks.check_catalog(catalog)
+            first = first or await checks.check_catalog(catalog, tr)
             return _show(self.catalog_result, first)
-        result = await self._check_access(catalog)
-        more = result.message.removeprefix(f"{catalog.name or catalog.url}: ")
+        result = await self._check_access(catalog, tr=tr)
+        more = result.message.removeprefix(catalog.name or catalog.url).lstrip(" :\u00a0\u202f")
         _show(self.catalog_result, checks.CheckResult(result.ok, f"{first.message} {more[:1].upper()}{more[1:]}"
                                                       if first else result.message))
 
@@ -370,9 +371,9 @@ class SettingsDialog(QDialog):
     async def test_redis(self) -> None:
         auth = self.redis_auth_id()
         user, password = self._read_login(auth) if (auth and self._read_login) else ("", "")
-        _show(self.redis_result, await checks.check_redis(self.redis_url.text().strip(), user, password))
+        _show(self.redis_result, await checks.check_redis(self.redis_url.text().strip(), user, password, tr))
 
     async def test_postgres(self) -> None:
         auth = self.postgres_auth_id()
         password = self._read_password(auth) if (auth and self._read_password) else ""
-        _show(self.postgres_result, await checks.check_postgres(self.postgres_dsn.text().strip(), password))
+        _show(self.postgres_result, await checks.check_postgres(self.postgres_dsn.text().strip(), password, tr))

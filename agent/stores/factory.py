@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Settings
+from ..dock_text import Translate, as_written, translatable
 from .base import ConcurrencyGate, MemoryStore, SessionStore
 from .local_gate import LocalConcurrencyGate
 from .server_health import NoticeCallback, ServerHealth
@@ -33,17 +34,20 @@ class Stores:
                 log.exception("closing %r failed", store)
 
 
-def build_stores(settings: Settings, profile_dir: Path, on_notice: NoticeCallback = None) -> Stores:
+def build_stores(settings: Settings, profile_dir: Path, on_notice: NoticeCallback = None,
+                 tr: Translate = as_written) -> Stores:
     """Nothing connects here: servers are reached on first use, so a down server never blocks
     the plugin from loading. `profile_dir` is the QGIS profile folder; files go in a subfolder.
+    `on_notice` is told of an outage and a recovery in the dock's language (`tr`, agent/dock_text.py).
 
     `settings.postgres_dsn` must already hold the password (resolved from the QGIS auth manager)."""
     folder = Path(profile_dir) / "stacgis_agent"
     local_sessions = SqliteSessionStore(folder / "sessions.sqlite")
     pg_health = None
     if settings.postgres_dsn:
-        what = "memories, notes and conversation copies" if settings.redis_url else "memories and notes"
-        pg_health = ServerHealth("PostgreSQL", what, on_notice)  # one notice per outage for all tables
+        what = (translatable("memories, notes and conversation copies") if settings.redis_url
+                else translatable("memories and notes"))
+        pg_health = ServerHealth("PostgreSQL", what, on_notice, tr=tr)  # one notice per outage for all tables
 
     sessions: SessionStore = local_sessions
     gate: ConcurrencyGate = LocalConcurrencyGate(settings.max_concurrent_chats)
@@ -57,7 +61,7 @@ def build_stores(settings: Settings, profile_dir: Path, on_notice: NoticeCallbac
             from .pg_sessions import PgSessionStore
 
             durable = ResilientSessionStore(PgSessionStore(settings.postgres_dsn), local_sessions, pg_health)
-        redis_health = ServerHealth("Redis", "conversations and chat slots", on_notice)
+        redis_health = ServerHealth("Redis", translatable("conversations and chat slots"), on_notice, tr=tr)
         sessions = ResilientSessionStore(
             RedisSessionStore(settings.redis_url, durable=durable, ttl_s=settings.session_ttl_s),
             durable, redis_health)

@@ -11,6 +11,7 @@ from typing import Awaitable, Callable, Sequence, TypeVar
 import psycopg
 from pgvector.psycopg import register_vector_async
 
+from ..dock_text import translatable
 from .errors import StoreUnavailable, first_line
 
 log = logging.getLogger(__name__)
@@ -84,9 +85,9 @@ class PgConnection:
             except (psycopg.OperationalError, psycopg.InterfaceError, OSError,
                     asyncio.TimeoutError) as exc:
                 await self._drop()
-                raise StoreUnavailable(
-                    f"PostgreSQL at {redacted_dsn(self.dsn)} failed while {what} ({first_line(exc)}); "
-                    "check that the server is running and the connection settings are right"
+                raise StoreUnavailable.said(translatable(
+                    "PostgreSQL at {where} failed while {what} ({why}); check that the server is running and the "
+                    "connection settings are right"), where=redacted_dsn(self.dsn), what=what, why=first_line(exc)
                 ) from exc
 
     async def _attempt(self, work: Callable[[psycopg.AsyncConnection], Awaitable[T]],

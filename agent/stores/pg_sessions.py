@@ -10,6 +10,7 @@ import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from ..dock_text import translatable
 from .base import SessionInfo, SessionRecord
 from .memory_data import checked_table_name
 from .pg_connection import PgConnection
@@ -59,7 +60,7 @@ class PgSessionStore:
             assert record is not None
             return record
 
-        return await self._db.run("opening a session", work)
+        return await self._db.run(translatable("opening a session"), work)
 
     async def save(self, session_id: str, memory: dict[str, Any], events: Sequence[dict[str, Any]] = (),
                    user: str = "default") -> None:
@@ -77,7 +78,7 @@ class PgSessionStore:
                 (session_id, user, title_from_memory(memory), now, now, message_count(memory), Jsonb(memory),
                  events_json, events_json))
 
-        await self._db.run("saving a session", work)
+        await self._db.run(translatable("saving a session"), work)
 
     async def list(self, user: str = "default") -> list[SessionInfo]:
         async def work(conn: psycopg.AsyncConnection) -> list[SessionInfo]:
@@ -86,7 +87,7 @@ class PgSessionStore:
                                      .format(cols=sql.SQL(_INFO_COLUMNS), t=self._t), (user,))
             return [SessionInfo(*row) for row in await cur.fetchall()]
 
-        return await self._db.run("listing sessions", work)
+        return await self._db.run(translatable("listing sessions"), work)
 
     async def rename(self, session_id: str, title: str) -> None:
         async def work(conn: psycopg.AsyncConnection) -> None:
@@ -94,21 +95,21 @@ class PgSessionStore:
             await conn.execute(sql.SQL("UPDATE {t} SET title = %s WHERE session_id = %s").format(t=self._t),
                                (title, session_id))
 
-        await self._db.run("renaming a session", work)
+        await self._db.run(translatable("renaming a session"), work)
 
     async def delete(self, session_id: str) -> None:
         async def work(conn: psycopg.AsyncConnection) -> None:
             await self._ready(conn)
             await conn.execute(sql.SQL("DELETE FROM {t} WHERE session_id = %s").format(t=self._t), (session_id,))
 
-        await self._db.run("deleting a session", work)
+        await self._db.run(translatable("deleting a session"), work)
 
     async def history(self, session_id: str) -> SessionRecord | None:
         async def work(conn: psycopg.AsyncConnection) -> SessionRecord | None:
             await self._ready(conn)
             return await self._load(conn, session_id)
 
-        return await self._db.run("reading a session", work)
+        return await self._db.run(translatable("reading a session"), work)
 
     async def _load(self, conn: psycopg.AsyncConnection, session_id: str) -> SessionRecord | None:
         cur = await conn.execute(sql.SQL("SELECT {cols}, memory, events FROM {t} WHERE session_id = %s")

@@ -16,6 +16,7 @@ import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from ..dock_text import translatable
 from .base import MemoryHit
 from .memory_data import as_vector, checked_table_name, new_memory_id
 from .pg_connection import PgConnection
@@ -103,7 +104,7 @@ class PgVectorMemoryStore:
             await self._ensure_index(conn, int(vec.size))
             return mid
 
-        return await self._db.run("saving a memory", work)
+        return await self._db.run(translatable("saving a memory"), work)
 
     async def add_many(self, rows: Sequence[tuple[str, str, str, Sequence[float], str]]) -> int:
         """Bulk load of (user, content, kind, embedding, model) rows; returns how many were added."""
@@ -125,7 +126,7 @@ class PgVectorMemoryStore:
             await conn.execute(sql.SQL("ANALYZE {t}").format(t=self._t))  # so the planner picks HNSW at once
             return len(rows)
 
-        return await self._db.run("saving memories", work, timeout_s=3600)
+        return await self._db.run(translatable("saving memories"), work, timeout_s=3600)
 
     async def search(self, user: str, query_embedding: Sequence[float], k: int = 5,
                      model: str = "") -> list[MemoryHit]:
@@ -157,7 +158,7 @@ class PgVectorMemoryStore:
             ).format(cols=sql.SQL(_HIT_COLUMNS), t=self._t, where=where), (query, user, model, query, int(k)))
             return [_hit(r) for r in await cur.fetchall()]
 
-        return await self._db.run("searching memories", work)
+        return await self._db.run(translatable("searching memories"), work)
 
     async def exact_search(self, user: str, query_embedding: Sequence[float], k: int = 5,
                            model: str = "") -> list[MemoryHit]:
@@ -172,7 +173,7 @@ class PgVectorMemoryStore:
                 (query, int(query.size), user, model, query, int(k)))
             return [_hit(r) for r in await cur.fetchall()]
 
-        return await self._db.run("searching memories", work, timeout_s=600)
+        return await self._db.run(translatable("searching memories"), work, timeout_s=600)
 
     async def recent(self, user: str, n: int = 10) -> list[MemoryHit]:
         async def work(conn: psycopg.AsyncConnection) -> list[MemoryHit]:
@@ -182,7 +183,7 @@ class PgVectorMemoryStore:
                     cols=sql.SQL(_HIT_COLUMNS), t=self._t), (user, int(n)))
             return [_hit(r) for r in await cur.fetchall()]
 
-        return await self._db.run("reading recent memories", work)
+        return await self._db.run(translatable("reading recent memories"), work)
 
     async def delete(self, user: str, memory_id: str) -> bool:
         async def work(conn: psycopg.AsyncConnection) -> bool:
@@ -191,7 +192,7 @@ class PgVectorMemoryStore:
                 t=self._t), (memory_id, user))
             return cur.rowcount > 0
 
-        return await self._db.run("deleting a memory", work)
+        return await self._db.run(translatable("deleting a memory"), work)
 
     async def models(self, user: str) -> dict[tuple[str, int], int]:
         """How many of the user's memories each (embedding model, dimension) holds."""
@@ -201,7 +202,7 @@ class PgVectorMemoryStore:
                                              " GROUP BY model, dim").format(t=self._t), (user,))
             return {(m, int(d)): int(c) for m, d, c in await cur.fetchall()}
 
-        return await self._db.run("counting memories", work)
+        return await self._db.run(translatable("counting memories"), work)
 
     async def stale(self, user: str, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:
         """(id, content) of the user's memories embedded with another model or dimension."""
@@ -212,7 +213,7 @@ class PgVectorMemoryStore:
                                      (user, model, int(dim), int(limit)))
             return [tuple(r) for r in await cur.fetchall()]
 
-        return await self._db.run("reading memories to re-embed", work)
+        return await self._db.run(translatable("reading memories to re-embed"), work)
 
     async def replace_embedding(self, user: str, memory_id: str, embedding: Sequence[float], model: str) -> None:
         vec = as_vector(embedding)
@@ -224,7 +225,7 @@ class PgVectorMemoryStore:
                                (model, int(vec.size), vec, memory_id, user))
             await self._ensure_index(conn, int(vec.size))
 
-        await self._db.run("re-embedding a memory", work)
+        await self._db.run(translatable("re-embedding a memory"), work)
 
     async def aclose(self) -> None:
         await self._db.aclose()

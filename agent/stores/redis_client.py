@@ -11,6 +11,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ..dock_text import translatable
 from .errors import StoreUnavailable, first_line
 from .redis_url import redacted
 
@@ -31,6 +32,6 @@ def unavailable_as(what: str, url: str) -> Iterator[None]:
     try:
         yield
     except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-        raise StoreUnavailable(
-            f"Redis at {redacted(url)} failed while {what} ({first_line(exc)}); "
-            "check that the server is running and the URL in the plugin settings is right") from exc
+        raise StoreUnavailable.said(translatable(
+            "Redis at {where} failed while {what} ({why}); check that the server is running and the URL in the "
+            "plugin settings is right"), where=redacted(url), what=what, why=first_line(exc)) from exc

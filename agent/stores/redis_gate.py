@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from ..dock_text import translatable
 from .base import Capacity
 from .redis_client import connect_redis, unavailable_as
 
@@ -82,13 +83,13 @@ class RedisConcurrencyGate:
     async def acquire(self, session_id: str, timeout: float | None = None) -> bool:
         """Waits for a slot; `timeout=None` waits as long as it takes, 0 only tries once."""
         if timeout is not None and timeout <= 0:
-            return (await self._run(session_id, "try", "taking a chat slot"))[0]
+            return (await self._run(session_id, "try", translatable("taking a chat slot")))[0]
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         delay = self.poll_s / 4
         try:
             while True:
-                granted, _, _ = await self._run(session_id, "queue", "taking a chat slot")
+                granted, _, _ = await self._run(session_id, "queue", translatable("taking a chat slot"))
                 if granted:
                     return True
                 if deadline is not None and loop.time() >= deadline:
@@ -103,7 +104,7 @@ class RedisConcurrencyGate:
 
     async def _leave_queue(self, session_id: str) -> None:
         try:
-            with unavailable_as("leaving the chat queue", self.url):
+            with unavailable_as(translatable("leaving the chat queue"), self.url):
                 async with self._redis.pipeline(transaction=True) as pipe:
                     await pipe.zrem(self._keys[1], session_id).zrem(self._keys[2], session_id).execute()
         except ConnectionError:
@@ -111,20 +112,20 @@ class RedisConcurrencyGate:
 
     async def refresh(self, session_id: str) -> None:
         """Keeps a held slot alive; a slot already pruned is taken again when one is free."""
-        granted, _, _ = await self._run(session_id, "try", "refreshing a chat slot")
+        granted, _, _ = await self._run(session_id, "try", translatable("refreshing a chat slot"))
         if not granted:
             log.warning("session %s lost its chat slot (no refresh within %.0f s) and none is free",
                         session_id, self.slot_ttl_s)
 
     async def release(self, session_id: str) -> None:
-        with unavailable_as("releasing a chat slot", self.url):
+        with unavailable_as(translatable("releasing a chat slot"), self.url):
             async with self._redis.pipeline(transaction=True) as pipe:
                 for key in self._keys:
                     pipe.zrem(key, session_id)
                 await pipe.execute()
 
     async def capacity(self, session_id: str | None = None) -> Capacity:
-        _, active, position = await self._run(session_id or "", "peek", "reading the chat capacity")
+        _, active, position = await self._run(session_id or "", "peek", translatable("reading the chat capacity"))
         return Capacity(active=active, max=self.max_concurrent,
                         available=max(0, self.max_concurrent - active), queue_position=position or None)
 

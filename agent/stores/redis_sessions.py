@@ -7,6 +7,7 @@ import logging
 import time
 from typing import Any, Sequence
 
+from ..dock_text import translatable
 from .base import SessionInfo, SessionRecord, SessionStore
 from .redis_client import connect_redis, unavailable_as
 from .session_data import record_from_json, record_to_json, updated_record
@@ -35,13 +36,13 @@ class RedisSessionStore:
         return f"{self._prefix}user_sessions:{user}"
 
     async def _cached(self, session_id: str) -> SessionRecord | None:
-        with unavailable_as("reading a session", self.url):
+        with unavailable_as(translatable("reading a session"), self.url):
             raw = await self._redis.get(self._key(session_id))
         return record_from_json(raw) if raw else None
 
     async def _cache(self, record: SessionRecord) -> None:
         info = record.info
-        with unavailable_as("saving a session", self.url):
+        with unavailable_as(translatable("saving a session"), self.url):
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.set(self._key(info.session_id), record_to_json(record), ex=self.ttl_s)
                 pipe.zadd(self._index(info.user), {info.session_id: info.updated_at})
@@ -68,7 +69,7 @@ class RedisSessionStore:
         await self._cache(updated_record(current, memory, events, time.time()))
 
     async def list(self, user: str = "default") -> list[SessionInfo]:
-        with unavailable_as("listing sessions", self.url):
+        with unavailable_as(translatable("listing sessions"), self.url):
             ids = await self._redis.zrevrange(self._index(user), 0, -1)
             raws = await self._redis.mget([self._key(i.decode()) for i in ids]) if ids else []
         merged: dict[str, SessionInfo] = {info.session_id: info for info in await self.durable.list(user)}
@@ -82,7 +83,7 @@ class RedisSessionStore:
             if known is None or info.updated_at >= known.updated_at:
                 merged[info.session_id] = info
         if expired:  # the durable copy answers for these from now on
-            with unavailable_as("listing sessions", self.url):
+            with unavailable_as(translatable("listing sessions"), self.url):
                 await self._redis.zrem(self._index(user), *expired)
         return sorted(merged.values(), key=lambda i: i.updated_at, reverse=True)
 
@@ -98,7 +99,7 @@ class RedisSessionStore:
     async def delete(self, session_id: str) -> None:
         record = await self._cached(session_id)
         await self.durable.delete(session_id)
-        with unavailable_as("deleting a session", self.url):
+        with unavailable_as(translatable("deleting a session"), self.url):
             await self._redis.delete(self._key(session_id))
             if record is not None:
                 await self._redis.zrem(self._index(record.info.user), session_id)

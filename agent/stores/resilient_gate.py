@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from ..dock_text import translatable
 from .base import Capacity, ConcurrencyGate
 from .errors import StoreUnavailable
 from .server_health import ServerHealth
@@ -41,7 +42,7 @@ class ResilientConcurrencyGate:
             await self.fallback.refresh(session_id)
             return
         try:
-            await self.health.call("refreshing a chat slot", lambda: self.primary.refresh(session_id))
+            await self.health.call(translatable("refreshing a chat slot"), lambda: self.primary.refresh(session_id))
         except StoreUnavailable as exc:
             self.health.failed(exc)
 
@@ -51,7 +52,7 @@ class ResilientConcurrencyGate:
             await self.fallback.release(session_id)
             return
         try:
-            await self.health.call("releasing a chat slot", lambda: self.primary.release(session_id))
+            await self.health.call(translatable("releasing a chat slot"), lambda: self.primary.release(session_id))
         except StoreUnavailable as exc:  # the slot ages out on the server by itself
             self.health.failed(exc)
 
@@ -59,7 +60,7 @@ class ResilientConcurrencyGate:
         if self.health.should_try():
             try:
                 await self.health.catch_up()
-                result = await self.health.call("reading the chat capacity",
+                result = await self.health.call(translatable("reading the chat capacity"),
                                                 lambda: self.primary.capacity(session_id))
                 self.health.recovered()
                 return result

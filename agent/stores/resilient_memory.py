@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Awaitable, Callable, Sequence, TypeVar
 
+from ..dock_text import translatable
 from .base import MemoryHit
 from .errors import StoreUnavailable
 from .pgvector_memory import PgVectorMemoryStore
@@ -47,11 +48,11 @@ class ResilientMemoryStore:
                 break
             for item in batch:
                 hit = item.hit
-                await self.health.call("sending saved memories", lambda h=hit, i=item: self.primary.add(
+                await self.health.call(translatable("sending saved memories"), lambda h=hit, i=item: self.primary.add(
                     h.user, h.content, h.kind, i.embedding, h.metadata, i.model,
                     memory_id=h.id, created_at=h.created_at))
                 await self.outbox.delete(hit.user, hit.id)
-                self.health.sent("{} memorie(s) saved meanwhile were sent to it")
+                self.health.sent(translatable("{n} memorie(s) saved meanwhile were sent to it"))
 
     async def add(self, user: str, content: str, kind: str, embedding: Sequence[float],
                   metadata: dict[str, Any] | None = None, model: str = "") -> str:
@@ -59,18 +60,18 @@ class ResilientMemoryStore:
             self._outbox_may_hold = True
             return await self.outbox.add(user, content, kind, embedding, metadata, model)
 
-        return await self._either("saving a memory",
+        return await self._either(translatable("saving a memory"),
                                   lambda: self.primary.add(user, content, kind, embedding, metadata, model),
                                   to_outbox)
 
     async def search(self, user: str, query_embedding: Sequence[float], k: int = 5,
                      model: str = "") -> list[MemoryHit]:
-        return await self._either("searching memories",
+        return await self._either(translatable("searching memories"),
                                   lambda: self.primary.search(user, query_embedding, k, model),
                                   lambda: self.outbox.search(user, query_embedding, k, model))
 
     async def recent(self, user: str, n: int = 10) -> list[MemoryHit]:
-        return await self._either("reading recent memories", lambda: self.primary.recent(user, n),
+        return await self._either(translatable("reading recent memories"), lambda: self.primary.recent(user, n),
                                   lambda: self.outbox.recent(user, n))
 
     async def delete(self, user: str, memory_id: str) -> bool:
@@ -80,7 +81,7 @@ class ResilientMemoryStore:
             raise StoreUnavailable(f"{self.health.name} is unreachable, so this memory cannot be deleted "
                                    "now; try again when the server is back")
 
-        return await self._either("deleting a memory", lambda: self.primary.delete(user, memory_id),
+        return await self._either(translatable("deleting a memory"), lambda: self.primary.delete(user, memory_id),
                                   from_outbox)
 
     async def models(self, user: str) -> dict[tuple[str, int], int]:

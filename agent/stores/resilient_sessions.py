@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Awaitable, Callable, Sequence, TypeVar
 
+from ..dock_text import translatable
 from .base import SessionInfo, SessionRecord, SessionStore
 from .errors import StoreUnavailable
 from .server_health import ServerHealth
@@ -43,11 +44,11 @@ class ResilientSessionStore:
         for session_id in sorted(self._changed):
             record = await self.fallback.history(session_id)
             if record is None:
-                await self.health.call("deleting a session", lambda sid=session_id: self.primary.delete(sid))
+                await self.health.call(translatable("deleting a session"), lambda sid=session_id: self.primary.delete(sid))
             else:
-                await self.health.call("copying a session back", lambda rec=record: self._push(rec))
+                await self.health.call(translatable("copying a session back"), lambda rec=record: self._push(rec))
             self._changed.discard(session_id)
-            self.health.sent("{} session(s) copied back")
+            self.health.sent(translatable("{n} session(s) copied back"))
 
     async def _push(self, record: SessionRecord) -> None:
         info = record.info
@@ -57,30 +58,30 @@ class ResilientSessionStore:
             await self.primary.rename(info.session_id, info.title)
 
     async def get_or_create(self, session_id: str, user: str = "default", title: str = "") -> SessionRecord:
-        return await self._either("opening a session",
+        return await self._either(translatable("opening a session"),
                                   lambda: self.primary.get_or_create(session_id, user, title),
                                   lambda: self.fallback.get_or_create(session_id, user, title), session_id)
 
     async def save(self, session_id: str, memory: dict[str, Any], events: Sequence[dict[str, Any]] = (),
                    user: str = "default") -> None:
-        await self._either("saving a session",
+        await self._either(translatable("saving a session"),
                            lambda: self.primary.save(session_id, memory, events, user=user),
                            lambda: self.fallback.save(session_id, memory, events, user=user), session_id)
 
     async def list(self, user: str = "default") -> list[SessionInfo]:
-        return await self._either("listing sessions", lambda: self.primary.list(user),
+        return await self._either(translatable("listing sessions"), lambda: self.primary.list(user),
                                   lambda: self.fallback.list(user))
 
     async def rename(self, session_id: str, title: str) -> None:
-        await self._either("renaming a session", lambda: self.primary.rename(session_id, title),
+        await self._either(translatable("renaming a session"), lambda: self.primary.rename(session_id, title),
                            lambda: self.fallback.rename(session_id, title), session_id)
 
     async def delete(self, session_id: str) -> None:
-        await self._either("deleting a session", lambda: self.primary.delete(session_id),
+        await self._either(translatable("deleting a session"), lambda: self.primary.delete(session_id),
                            lambda: self.fallback.delete(session_id), session_id)
 
     async def history(self, session_id: str) -> SessionRecord | None:
-        return await self._either("reading a session", lambda: self.primary.history(session_id),
+        return await self._either(translatable("reading a session"), lambda: self.primary.history(session_id),
                                   lambda: self.fallback.history(session_id))
 
     async def aclose(self) -> None:

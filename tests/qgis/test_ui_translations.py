@@ -1,16 +1,21 @@
 """The dock in the analyst's language: with QGIS's locale set to German or French (Settings ▸ Options ▸ General ▸
 Override system locale), the plugin installs its catalog and every text the dock and the settings show is
-translated; in English the source texts show, and unloading the plugin takes its translator away."""
+translated; in English the source texts show, and unloading the plugin takes its translator away. That holds for
+the texts the core (agent/, host/, tools/: no Qt, handed the dock's translation) writes for the dock too: the
+settings checks and validation, the catalog test, a store's fallback notice, the History tab's rows and what a
+step back did, and the locator bar's entry."""
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from qgis.core import QgsSettings
+from osgeo import gdal
+from qgis.core import QgsLocator, QgsLocatorContext, QgsProject, QgsSettings, QgsVectorLayer
 from qgis.PyQt.QtCore import QLocale
 from qgis.PyQt.QtWidgets import (
     QAbstractButton,
@@ -25,9 +30,13 @@ from qgis.PyQt.QtWidgets import (
 )
 
 import stacgis_agent
-from stacgis_agent.agent.config import Settings
+from stacgis_agent.agent.catalog_presets import PRESETS
+from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.agent.events import UserMessage
+from stacgis_agent.tools.stac.catalog_check import check_catalog_access
 from stacgis_agent.ui import i18n
 from stacgis_agent.ui.settings_dialog import SettingsDialog
+from testkit.servers.loopback import free_port
 
 REPO = Path(stacgis_agent.__file__).resolve().parent
 EXPECTED = {  # a few texts an analyst sees first, as the catalogs translate them
@@ -84,9 +93,16 @@ def shown_texts(root: QWidget) -> list[str]:
     return [p.strip() for p in pieces if p.strip()]
 
 
+def _judged(source: str) -> bool:
+    """A source with placeholders is looked for only when its own words say something ("{tool} failed: {text}"
+    and "{first} and {last}" would also fit a server's English error, shown as it wrote it)."""
+    words = re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", " ", source))
+    return "{" not in source or len(words) >= 2
+
+
 def untranslated(texts: list[str], lang: str) -> list[str]:
     """The texts that are still a catalog source whose translation differs from it (English left behind)."""
-    sources = [s for s, t in catalog(lang).items() if t and t != s]
+    sources = [s for s, t in catalog(lang).items() if t and t != s and _judged(s)]
     patterns = [(s, _pattern(s)) for s in sources]
     return sorted({f"{text!r} (source {source!r})" for text in texts for source, pattern in patterns
                    if pattern.fullmatch(text)})
@@ -190,3 +206,123 @@ def test_the_dock_words_for_the_core_texts_match_the_core():
     assert ACCESS_LABELS == ACCESS_METHODS
     for place in (QueuePlace(3, 2), QueuePlace(0, 0), QueuePlace(0, 1), QueuePlace(0, 4)):
         assert queue_text(place) == place.text
+
+
+SAID = {  # what each text reads in the chosen language: a piece of every sentence, none of them English
+    "de": {"invalid_url": "ist keine http(s)-URL", "no_name": "Katalog 1 braucht einen Namen.",
+           "redis": "Redis hat unter", "preset_needs": "Ihr AWS-Konto zahlt für die Lesezugriffe", "postgres": "PostgreSQL hat die Verbindung abgelehnt",
+           "catalog": "„Demo catalog“ hat geantwortet (statisch).", "asset": "Header von Asset „data“",
+           "outage": "bleiben Gespräche und Chat-Plätze auf diesem Rechner",
+           "row": "Antwort 1 · Layer „parcels“ hinzugefügt",
+           "outcome": "Zurück zum Stand vor der ersten Antwort. Antwort 1 zurückgenommen: Layer „parcels“ entfernt.",
+           "kept": "Ihre eigenen Änderungen bleiben: Layer „mine“ (Sie haben ihn hinzugefügt).",
+           "undo_refused": "Nur die letzte Antwort, die die Karte geändert hat, kann so zurückgenommen werden; gehen "
+                           "Sie im Reiter Verlauf weiter zurück.",
+           "locator": ("STAC GIS Agent fragen", "Den Assistenten fragen: NDVI über Lyon")},
+    "fr": {"invalid_url": "n’est pas une URL http(s)", "no_name": "Le catalogue 1 a besoin d’un nom.",
+           "redis": "Redis n’a pas répondu", "preset_needs": "Votre compte AWS paie les lectures", "postgres": "PostgreSQL a refusé la connexion",
+           "catalog": "«\u00a0Demo catalog\u00a0» a répondu (statique).", "asset": "en-tête de l’asset «\u00a0data\u00a0»",
+           "outage": "les conversations et les places de discussion restent sur cet ordinateur",
+           "row": "Tour 1 · couche «\u00a0parcels\u00a0» ajoutée",
+           "outcome": "Retour à l’état d’avant le premier tour. Tour 1 annulé\u00a0: couche «\u00a0parcels\u00a0» retirée.",
+           "kept": "Vos propres modifications sont conservées\u00a0: la couche «\u00a0mine\u00a0» (vous l’avez ajoutée).",
+           "undo_refused": "Seul le dernier tour qui a modifié la carte peut être annulé ainsi\u00a0; utilisez l’onglet "
+                           "Historique pour remonter plus loin.",
+           "locator": ("Demander à STAC GIS Agent", "Demander à l’assistant\u00a0: NDVI über Lyon")},
+}
+
+
+def _static_catalog(folder) -> str:
+    """A catalog on disk with one item whose asset is a small GeoTIFF: what the Test reads."""
+    tif = folder / "b.tif"
+    ds = gdal.GetDriverByName("GTiff").Create(str(tif), 8, 8, 1, gdal.GDT_Byte)
+    ds.SetGeoTransform((4.8, 0.01, 0, 45.8, 0, -0.01))
+    ds = None
+    item = {"type": "Feature", "stac_version": "1.0.0", "id": "one", "geometry": None, "bbox": [4.8, 45.7, 4.9, 45.8],
+            "properties": {"datetime": "2024-06-01T00:00:00Z"}, "links": [],
+            "assets": {"data": {"href": str(tif), "type": "image/tiff; application=geotiff"}}}
+    (folder / "item.json").write_text(json.dumps(item))
+    (folder / "catalog.json").write_text(json.dumps({
+        "type": "Catalog", "id": "demo", "title": "Demo catalog", "stac_version": "1.0.0", "description": "d",
+        "links": [{"rel": "root", "href": "./catalog.json"}, {"rel": "item", "href": "./item.json"}]}))
+    return str(folder / "catalog.json")
+
+
+def _on_the_plugins_loop(plugin, coro, process_until) -> None:
+    """Runs `coro` as the dock runs its work: a task on the plugin's loop, which Qt's events drive."""
+    task = plugin.runtime.tasks.start(coro, name="test")
+    assert process_until(task.done, timeout=30)
+    task.result()  # its assertion, if one failed
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_settings_checks_and_the_catalog_test_speak_the_chosen_language(plugin_in, qt_process_until, lang, tmp_path):
+    plugin = plugin_in(lang)
+    dialog = SettingsDialog(Settings(ollama_url="nope", catalogs=[CatalogConfig("", "", "api")]),
+                            check_access=check_catalog_access)
+    try:
+        _on_the_plugins_loop(plugin, _settings_checks(dialog, SAID[lang], tmp_path), qt_process_until)
+        left = untranslated(shown_texts(dialog), lang)
+        assert left == [], f"English left in the {lang} settings:\n" + "\n".join(left)
+    finally:
+        dialog.deleteLater()
+
+
+async def _settings_checks(dialog, said: dict, tmp_path) -> None:
+    dialog.accept()  # refused: the problems are listed
+    problems = dialog.problems.text()
+    assert said["invalid_url"] in problems and said["no_name"] in problems, problems
+    dialog.redis_url.setText(f"redis://127.0.0.1:{free_port()}/0")
+    await dialog.test_redis()
+    assert dialog.redis_result.text().startswith(said["redis"]), dialog.redis_result.text()
+    dialog.postgres_dsn.setText(f"postgresql://someone@127.0.0.1:{free_port()}/db")
+    await dialog.test_postgres()
+    assert dialog.postgres_result.text().startswith(said["postgres"]), dialog.postgres_result.text()
+    dialog.catalogs.add_preset(next(p for p in PRESETS if p.config.preset == "usgs-landsat"))
+    assert dialog.catalogs.needs.text().startswith(said["preset_needs"]), dialog.catalogs.needs.text()
+    await dialog.test_catalog(CatalogConfig("demo", _static_catalog(tmp_path), "static"))
+    result = dialog.catalog_result.text()
+    assert result.startswith("demo") and said["catalog"] in result and said["asset"] in result, result
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_store_notices_and_the_history_speak_the_chosen_language(qgis_new_project, plugin_in, qt_process_until,
+                                                                            monkeypatch, lang):
+    monkeypatch.setenv("STACGIS_REDIS_URL", f"redis://127.0.0.1:{free_port()}/0")  # nobody answers there
+    plugin = plugin_in(lang)
+    runtime, said = plugin.runtime, SAID[lang]
+    _on_the_plugins_loop(plugin, runtime.stores.sessions.list("analyst"), qt_process_until)  # the embedded store answers
+    feed = [runtime.panel.feed.topLevelItem(i).text(0) for i in range(runtime.panel.feed.topLevelItemCount())]
+    assert any(said["outage"] in line for line in feed), feed
+
+    project = QgsProject.instance()
+    runtime.turns.begin(UserMessage("add the parcels", "m1"))  # a turn of the chat adds a layer
+    parcels = QgsVectorLayer("Polygon?crs=EPSG:4326", "parcels", "memory")
+    project.addMapLayer(parcels)
+    runtime.history.layer_added(parcels)
+    runtime.turns.busy_changed(False)
+    view = runtime.history_view
+    assert qt_process_until(lambda: bool(view.rows) and said["row"] in view.rows[0].title.text(), timeout=10), \
+        [row.title.text() for row in view.rows]
+    project.addMapLayer(QgsVectorLayer("Point?crs=EPSG:4326", "mine", "memory"))  # the analyst, by hand
+    view.rows[-1].button.click()  # "Back to here" on "Before the first turn"
+    assert qt_process_until(lambda: bool(view.outcome.text()), timeout=10)
+    assert view.outcome.text() == f"{said['outcome']} {said['kept']}"
+    left = untranslated(shown_texts(plugin.dock), lang)
+    runtime.panel.undo_requested.emit("not-the-last-turn")  # an answer's Undo on an older turn: refused, in words
+    assert qt_process_until(lambda: view.outcome.text() == said["undo_refused"], timeout=10), view.outcome.text()
+    left += untranslated(shown_texts(plugin.dock), lang)
+    assert left == [], f"English left in the {lang} dock:\n" + "\n".join(left)
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_locator_entry_speaks_the_chosen_language(plugin_in, qgis_iface, monkeypatch, qt_process_until, lang):
+    locator = QgsLocator()  # QGIS's own: it searches with a clone of the filter on a worker thread
+    monkeypatch.setattr(qgis_iface, "registerLocatorFilter", locator.registerFilter, raising=False)
+    monkeypatch.setattr(qgis_iface, "deregisterLocatorFilter", locator.deregisterFilter, raising=False)
+    plugin = plugin_in(lang)
+    found = []
+    locator.foundResult.connect(lambda result: found.append(result.displayString))
+    locator.fetchResults("ask NDVI über Lyon", QgsLocatorContext())
+    assert qt_process_until(lambda: not locator.isRunning() and bool(found), timeout=10)
+    assert [plugin.locator_filter.displayName()] + found == list(SAID[lang]["locator"])

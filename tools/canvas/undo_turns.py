@@ -10,16 +10,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Coroutine
 
+from ...agent.dock_text import Translate, as_written
 from ...agent.events import UserMessage
 from . import undo_states as st
 from .undo import TurnHistory
-from .undo_words import StepReport
+from .undo_words import StepReport, in_words
 
 
 @dataclass(frozen=True)
 class UndoOutcome:
     undone: bool
-    message: str
+    message: str  # in English
+    report: StepReport | None = None
+    redo: bool = False
+    target: int | None = None
+
+    def words(self, tr: Translate = as_written) -> str:
+        """The message in the dock's language (`tr`, agent/dock_text.py)."""
+        return self.report.message(self.redo, self.target, tr) if self.report is not None else in_words(self.message, tr)
 
 
 class ChatTurns:
@@ -121,7 +129,7 @@ class ChatTurns:
                 await asyncio.to_thread(self._move_files, report, False, before)
         self.history.save()
         self.on_change()
-        return UndoOutcome(bool(report.turns), report.message(redo=redo, target=target))
+        return UndoOutcome(bool(report.turns), report.message(redo=redo, target=target), report, redo, target)
 
     def _move_files(self, report: StepReport, redo: bool, before: dict[str, list[int]] | None = None) -> None:
         """Worker thread: files of undone turns wait in the outputs folder's '.undone' folder for a redo.

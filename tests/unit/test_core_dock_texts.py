@@ -1,0 +1,128 @@
+"""What the core (no Qt) writes for the dock is said in the dock's language when handed its translation, and in
+English without it: every phrase the undo history writes (in English, kept with the project) is one of
+undo_words.PHRASES, so the dock finds its translation, and with the German catalog no English phrase is left in
+an outcome; settings problems, a team server's notices and the shared queue's are German with it too."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import sys
+from pathlib import Path
+
+from stacgis_agent.agent.chat_slot import chat_slot
+from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.agent.settings_validation import validate_settings
+from stacgis_agent.agent.stores.errors import StoreUnavailable
+from stacgis_agent.agent.stores.server_health import ServerHealth
+from stacgis_agent.tools.canvas.undo_words import PHRASES, StepReport, TurnEntry, entry_in_words, in_words
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+
+import i18n_strings  # noqa: E402
+
+WRITERS = ("tools/canvas/undo.py", "tools/canvas/undo_turns.py", "tools/canvas/undo_words.py")
+NOT_PHRASES = {"X:X", "untracked-X", "'X'", "(?P<X>.+)",  # keys, ids and a pattern, never shown
+               "Turn X · XX", " · X more",  # a row's title: said piece by piece (below)
+               "print layout 'X' ", "X print layout 'X'"}  # halves of the phrases composed below
+COMPOSED = ["print layout 'X' as you edited it", "print layout 'X' stays deleted (you deleted it)",
+            "made print layout 'X'", "rebuilt print layout 'X'", "Turn X", "by an outside MCP client", "X more",
+            "no change", "moved the map", "changed the map background", "the map view you set",
+            "the map background you chose", "put the map view back", "put the map background back"]
+
+
+def _marked(text: str) -> str:
+    return f"‹{text}›"
+
+
+def _german():
+    entries = i18n_strings.read_catalog(i18n_strings.catalog_path("de", REPO))
+    return lambda text: entries.get(text, ("", ""))[0] or text
+
+
+def _written_phrases() -> list[str]:
+    """The f-strings of the history's writers, each value as X."""
+    found = []
+    for name in WRITERS:
+        for node in ast.walk(ast.parse((REPO / name).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                found.append("".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values))
+    return found
+
+
+def test_every_phrase_the_history_writes_has_its_translation():
+    written = _written_phrases()
+    assert len(written) > 20  # the scan read the writers
+    phrases = [text for text in written if text not in NOT_PHRASES] + COMPOSED
+    unknown = [text for text in phrases if not in_words(text, _marked).startswith("‹")]
+    assert unknown == [], "phrases the dock cannot translate (add them to undo_words.PHRASES):\n" + "\n".join(unknown)
+    collected = set(i18n_strings.collect(REPO))
+    assert all(p in collected for p in PHRASES)  # and the catalogs hold each of them
+
+
+def test_in_english_a_step_reads_as_it_did_and_in_german_it_is_all_german():
+    report = StepReport(turns=[3, 2], done=["removed layer 'a'", "put the map view back"],
+                        kept=["layer 'b' (you added it)", "restyled 'c' (could not be undone; see the QGIS log)"],
+                        lost=["'f.tif' (overwritten in turn 2)"])
+    assert report.message(target=1) == (
+        "Back to turn 1. Undid turns 3 and 2: removed layer 'a'; put the map view back. Kept your own changes: "
+        "layer 'b' (you added it); restyled 'c' (could not be undone; see the QGIS log). Cannot be brought back: "
+        "'f.tif' (overwritten in turn 2).")
+    assert StepReport(turns=[4], kept=["the map view you set"]).message(redo=True, target=4) == (
+        "Redid turn 4, but nothing in it could be redone. Not redone, you changed them since: the map view you set.")
+    german = report.message(target=1, tr=_german())
+    assert german == (
+        "Zurück zu Antwort 1. Antworten 3 und 2 zurückgenommen: Layer „a“ entfernt; Kartenansicht zurückgesetzt. "
+        "Ihre eigenen Änderungen bleiben: Layer „b“ (Sie haben ihn hinzugefügt); Stil von „c“ geändert (konnte "
+        "nicht zurückgenommen werden; siehe QGIS-Protokoll). Nicht wiederherstellbar: „f.tif“ (in Antwort 2 "
+        "überschrieben).")
+
+
+def test_a_history_row_is_said_piece_by_piece_and_the_request_as_written():
+    entry = TurnEntry(2, "Turn 2 · added layer 'NDVI · June' · moved the map", "add the NDVI",
+                      ["added layer 'NDVI'", "zoomed to Lyon"], ["Cannot be undone: overwrote file 'a.tif'"],
+                      undone=False, current=True)
+    shown = entry_in_words(entry, _german())
+    assert shown.title.startswith("Antwort 2 · ") and shown.title.endswith(" · Karte verschoben")
+    assert shown.details == ["Layer „NDVI“ hinzugefügt", "auf Lyon gezoomt"]
+    assert shown.warnings == ["Nicht rückgängig zu machen: Datei „a.tif“ überschrieben"]
+    assert shown.request == "add the NDVI" and entry_in_words(entry) == entry
+
+
+def test_settings_problems_and_store_notices_are_said_in_the_dock_language():
+    settings = Settings(ollama_url="nope", chat_model="", catalogs=[CatalogConfig("x", "", "api")])
+    english, german = validate_settings(settings), validate_settings(settings, _german())
+    assert len(english) == len(german) >= 3 and not set(english) & set(german)
+    assert "Katalog 1 (x) braucht eine URL oder einen Pfad." in german
+
+    told = []
+    health = ServerHealth("Redis", "conversations and chat slots", told.append, tr=_german())
+    health.failed(StoreUnavailable.said("Redis at {where} failed while {what} ({why}); check that the server is "
+                                        "running and the URL in the plugin settings is right",
+                                        where="redis://h", what="saving a session", why="refused"))
+    health.sent("{n} session(s) copied back", 2)
+    health.recovered()
+    assert told == [
+        "Redis unter redis://h ist beim Speichern einer Sitzung ausgefallen (refused); prüfen Sie, ob der Server "
+        "läuft und die URL in den Einstellungen des Plugins stimmt. Bis der Server wieder da ist, bleiben Gespräche "
+        "und Chat-Plätze auf diesem Rechner; nichts geht verloren, und das Plugin verbindet sich von selbst wieder, "
+        "sobald er zurück ist.", "Redis ist wieder erreichbar (2 Sitzung(en) zurückkopiert)."]
+
+
+class _GateDown:
+    async def acquire(self, session_id, timeout=None):
+        raise StoreUnavailable.said("{server} took longer than {seconds} s while {what}", server="Redis", seconds="3",
+                                    what="taking a chat slot")
+
+
+def test_a_shared_queue_that_fails_is_said_in_the_dock_language():
+    told = []
+
+    async def turn() -> None:
+        async with chat_slot(_GateDown(), "s1", lambda _place: None, told.append, _german()):
+            pass
+
+    asyncio.run(turn())
+    assert told == ["Die gemeinsame Chat-Warteschlange ist nicht erreichbar (Redis hat beim Belegen eines "
+                    "Chat-Platzes länger als 3 s gebraucht); diese Nachricht läuft ohne sie."]
