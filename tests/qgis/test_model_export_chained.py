@@ -17,7 +17,7 @@ from osgeo import gdal
 from qgis.core import QgsApplication, QgsProject
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.agent.events import Done, ToolError
+from stacgis_agent.agent.events import Done, ToolError, ToolResult
 from stacgis_agent.agent.llm.ollama import OllamaProvider
 from stacgis_agent.agent.loop import AgentLoop
 from stacgis_agent.agent.map_context import MapContext
@@ -61,44 +61,49 @@ def _processing(algorithm_id: str, parameters: dict) -> tuple[str, dict]:
     return "run_processing_algorithm", {"algorithm_id": algorithm_id, "parameters": parameters}
 
 
-def _script(emu: ReactiveEmulator) -> None:
-    """The model's replies; a layer is named as the model read it in the tool result before."""
-    def last(body, tool):
-        return tool_results(body, tool)[-1]
+def _last(body: dict, tool: str) -> dict:
+    return tool_results(body, tool)[-1]
 
-    emu.script(
+
+def _fill_then_index() -> list:
+    """The model's replies; a layer is named as the model read it in the tool result before."""
+    return [
         Turn(tool_calls=[("load_stac_items", {"collection": COLLECTION, "item_ids": [ITEM], "asset": "red"})]),
         lambda body: Turn(tool_calls=[_processing("native:fillnodata", {
-            "INPUT": last(body, "load_stac_items")["layers"][0]["name"], "BAND": 1, "FILL_VALUE": 0.5})]),
+            "INPUT": _last(body, "load_stac_items")["layers"][0]["name"], "BAND": 1, "FILL_VALUE": 0.5})]),
         lambda body: Turn(tool_calls=[_processing("native:rasterlayerstatistics", {
-            "INPUT": last(body, "run_processing_algorithm")["layers"][0]["name"], "BAND": 1})]),
+            "INPUT": _last(body, "run_processing_algorithm")["layers"][0]["name"], "BAND": 1})]),
         Turn(tool_calls=[("compute_index", {"index": "ndvi", "collection": COLLECTION, "item_id": ITEM})]),
         lambda body: Turn(tool_calls=[_processing("native:rasterlayerstatistics", {
-            "INPUT": last(body, "compute_index")["layer"], "BAND": 1})]),
-        Turn(content="The filled red band and the NDVI are on the map, with their statistics."))
+            "INPUT": _last(body, "compute_index")["layer"], "BAND": 1})]),
+        Turn(content="The filled red band and the NDVI are on the map, with their statistics.")]
 
 
-async def _chat(api, qgis_iface, tmp_path) -> tuple[list, object]:
+async def _chat(api, qgis_iface, tmp_path, message: str, turns: list) -> tuple[list, object]:
     """Runs the chat and returns its events and the session as the store keeps it."""
     store = SqliteSessionStore(tmp_path / "sessions.sqlite")
     with ReactiveEmulator() as emu:
-        _script(emu)
+        emu.script(*turns)
         provider = OllamaProvider(emu.url, "qwen3:8b")
         async with httpx.AsyncClient() as http:
             server = build_server(canvas_deps(http, api.url, str(tmp_path / "chat-outputs"), qgis_iface),
                                   extra_families=[family])
-            loop = AgentLoop(provider, server, chat_settings(ollama_url=emu.url), session_id="chained",
+            loop = AgentLoop(provider, server, chat_settings(ollama_url=emu.url), session_id="chat",
                              session_store=store)
             try:
-                events = [e async for e in loop.run("Fill the gaps of the red band of that scene and "
-                                                    "give its statistics, then the NDVI and its statistics",
-                                                    MapContext())]
+                events = [e async for e in loop.run(message, MapContext())]
             finally:
                 await loop.aclose()
                 await provider.aclose()
-    record = await store.history("chained")
+    record = await store.history("chat")
     await store.aclose()
+    assert isinstance(events[-1], Done) and not [e for e in events if isinstance(e, ToolError)], events
     return events, record
+
+
+def _results(events: list) -> list:
+    """What each completed tool call of the chat gave back, in order."""
+    return [e.result for e in events if isinstance(e, ToolResult)]
 
 
 def _pixels(path: str) -> np.ndarray:
@@ -114,12 +119,9 @@ async def test_a_chat_becomes_a_chained_model_that_rebuilds_its_layers_and_numbe
     from stacgis_agent.ui.model_export import write_model
 
     api, world = s2_servers
-    events, record = await _chat(api, qgis_iface, tmp_path)
-    assert isinstance(events[-1], Done) and not [e for e in events if isinstance(e, ToolError)], events
-    chat = {}  # what the chat produced, per tool call in order, read from its tool results
-    for number, result in enumerate(e.result for e in events if type(e).__name__ == "ToolResult"):
-        chat[number] = result
-    loaded, filled, filled_stats, index, index_stats = (chat[n] for n in range(5))
+    events, record = await _chat(api, qgis_iface, tmp_path, "Fill the gaps of the red band of that scene and give "
+                                 "its statistics, then the NDVI and its statistics", _fill_then_index())
+    loaded, filled, filled_stats, index, index_stats = _results(events)
     assert filled_stats["results"]["MEAN"] and 0.1 < index["mean"] < 0.9  # the chat made real numbers
 
     path = tmp_path / "chat.model3"
@@ -167,3 +169,53 @@ async def test_a_chat_becomes_a_chained_model_that_rebuilds_its_layers_and_numbe
 
     monkeypatch.setattr(qgis_iface, "iconSize", lambda dockedToolbar=False: QSize(24, 24), raising=False)
     show_in_the_modeler(model, [c.description() for c in children], size=(1100, 760))
+
+
+async def test_items_loaded_from_a_search_are_a_step_and_a_layer_named_by_id_is_chained(
+        provider, s2_servers, qgis_iface, qgis_new_project, tmp_path):
+    """search_items → load_stac_items of the search's item collection file → statistics of the layer given by
+    its id; a view of two tiles in two CRSs (two rasters, which loaditems refuses) is left out of the model."""
+    import processing
+    from qgis.core import QgsProcessingModelAlgorithm
+    from qgis.core import QgsProcessingModelChildParameterSource as Source
+
+    from stacgis_agent.ui.model_export import write_model
+
+    api, world = s2_servers
+    bbox = world.lonlat_bbox()
+    turns = [
+        Turn(tool_calls=[("search_items", {"collections": [COLLECTION], "bbox": bbox, "datetime": DATES[0]})]),
+        lambda body: Turn(tool_calls=[("load_stac_items", {
+            "item_collection_file": _last(body, "search_items")["item_collection_file"], "asset": "nir"})]),
+        lambda body: Turn(tool_calls=[_processing("native:rasterlayerstatistics", {
+            "INPUT": _last(body, "load_stac_items")["layers"][0]["id"], "BAND": 1})]),
+        Turn(tool_calls=[("visualize_collection", {"collection": COLLECTION, "bbox": bbox, "datetime": DATES[2],
+                                                   "asset": "nir"})]),
+        Turn(content="Here are the scene's statistics and the last date's two tiles.")]
+    events, record = await _chat(api, qgis_iface, tmp_path, "Statistics of the near-infrared band of the first "
+                                 "scene, then show the last date", turns)
+    found, loaded, stats, shown = _results(events)
+    assert [i["id"] for i in found["items"]] == [f"A-{DATES[0]}"] and len(shown["layers"]) == 2
+
+    path = tmp_path / "search.model3"
+    assert write_model(record, path) == 3  # the two-CRS view has no one-file counterpart
+    QgsProject.instance().removeAllMapLayers()
+    model = QgsProcessingModelAlgorithm()
+    assert model.fromFile(str(path))
+    search, load, statistics = sorted(model.childAlgorithms().values(),
+                                      key=lambda c: int(c.description().split(".")[0]))
+    assert [c.algorithmId() for c in (search, load, statistics)] == [
+        "stacgis:searchfootprints", "stacgis:loaditems", "native:rasterlayerstatistics"]
+    assert load.parameterSources()["ITEM_IDS"][0].staticValue() == f"A-{DATES[0]}"
+    assert load.parameterSources()["COLLECTION"][0].staticValue() == COLLECTION
+    [source] = statistics.parameterSources()["INPUT"]
+    assert source.source() == Source.ChildOutput and source.outputChildId() == load.childId()
+
+    run = processing.run(model, {d.name(): "TEMPORARY_OUTPUT" for d in model.destinationParameterDefinitions()})
+    done = run["CHILD_RESULTS"]
+    footprints = run[f"{search.childId()}:1 Footprints"]  # the search's step, as the chat found the items
+    assert [f["id"] for f in footprints.getFeatures()] == [i["id"] for i in found["items"]]
+    mine, theirs = _pixels(done[load.childId()]["OUTPUT"]), _pixels(loaded["layers"][0]["source"])
+    assert np.array_equal(mine, theirs)
+    for key in STATISTICS:
+        assert done[statistics.childId()][key] == pytest.approx(float(stats["results"][key]), rel=1e-9), key
