@@ -536,8 +536,8 @@
             <translation>Diese Sitzung gibt es nicht mehr; die Liste wurde aktualisiert.</translation>
         </message>
         <message>
-            <source>It is empty: this chat made no call that Processing can repeat (statistics over an area, a STAC search, a Processing algorithm).</source>
-            <translation>Es ist leer: Dieser Chat hat nichts aufgerufen, was die Verarbeitung wiederholen kann (Statistik über ein Gebiet, eine STAC-Suche, einen Verarbeitungsalgorithmus).</translation>
+            <source>It is empty: this chat made no call that Processing can repeat (statistics over an area, a STAC search, loading STAC items, a spectral index of an item, a Processing algorithm).</source>
+            <translation>Es ist leer: Dieser Chat hat nichts aufgerufen, was die Verarbeitung wiederholen kann (Statistik über ein Gebiet, eine STAC-Suche, das Laden von STAC-Items, einen Spektralindex eines Items, einen Verarbeitungsalgorithmus).</translation>
         </message>
         <message>
             <source>Saved the conversation to {path}.</source>

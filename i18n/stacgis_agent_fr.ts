@@ -536,8 +536,8 @@
             <translation>Cette session n’existe plus ; la liste a été actualisée.</translation>
         </message>
         <message>
-            <source>It is empty: this chat made no call that Processing can repeat (statistics over an area, a STAC search, a Processing algorithm).</source>
-            <translation>Il est vide : cette discussion n’a fait aucun appel que Traitement peut rejouer (statistiques sur une zone, recherche STAC, algorithme de traitement).</translation>
+            <source>It is empty: this chat made no call that Processing can repeat (statistics over an area, a STAC search, loading STAC items, a spectral index of an item, a Processing algorithm).</source>
+            <translation>Il est vide : cette discussion n’a fait aucun appel que Traitement peut rejouer (statistiques sur une zone, recherche STAC, chargement d’items STAC, indice spectral d’un item, algorithme de traitement).</translation>
         </message>
         <message>
             <source>Saved the conversation to {path}.</source>

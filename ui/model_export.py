@@ -1,10 +1,11 @@
 """A chat's analysis as a Processing model (.model3) that opens and runs in QGIS's Graphical Modeler.
 
-Every tool call of the chat that has a Processing counterpart becomes one model step with the call's
-real parameters: collection statistics and STAC searches as the plugin's own algorithms
-(stacgis:collectionstatistics, stacgis:searchfootprints), Processing calls as the algorithm they ran.
-Each step's main output is a model output. The model is built with QGIS's own model classes from the
-values the tools were called with (data, never code); steps are not chained to one another.
+Every tool call of the chat that has a Processing counterpart becomes one model step with the call's real
+parameters (`model_steps`). Steps are chained where the chat chained them: a layer parameter of a later
+call that named a layer an earlier step put on the map (by its id or name, as the chat's Processing tool
+resolves it) is bound to that step's output, with a dependency on it, instead of the layer's name. Each
+step's outputs are model outputs. The model is built with QGIS's own model classes from the values the
+tools were called with (data, never code).
 """
 
 from __future__ import annotations
@@ -12,71 +13,79 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..agent import events as ev
-from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord
-
-INDICES = ("NDVI", "NDWI", "NDMI", "NBR", "NDSI", "NDBI", "EVI", "SAVI")
-GROUPS = ("date", "week", "month")
-
-
-def _extent(bbox: Any) -> str | None:
-    if not (isinstance(bbox, list) and len(bbox) == 4 and all(isinstance(v, (int, float)) for v in bbox)):
-        return None
-    west, south, east, north = bbox
-    return f"{west},{east},{south},{north} [EPSG:4326]"
-
-
-def _statistics(args: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-    index = str(args.get("index") or "").upper()
-    if index not in INDICES or not _extent(args.get("bbox")):
-        return None  # an asset summary or a selected-feature area has no counterpart yet
-    return "stacgis:collectionstatistics", {
-        "CATALOG": args.get("catalog") or "", "COLLECTION": args.get("collection"), "EXTENT": _extent(args["bbox"]),
-        "DATETIME": args.get("datetime"), "INDEX": INDICES.index(index),
-        "GROUP_BY": GROUPS.index(args.get("group_by")) if args.get("group_by") in GROUPS else 0,
-        "EXACT": bool(args.get("exact", False))}
-
-
-def _search(args: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-    collections = args.get("collections") or []
-    if len(collections) != 1:
-        return None
-    values = {"CATALOG": args.get("catalog") or "", "COLLECTION": collections[0], "EXTENT": _extent(args.get("bbox")),
-              "DATETIME": args.get("datetime"), "LIMIT": args.get("limit") or 10,
-              "MAX_CLOUD": args.get("max_cloud_cover")}
-    return "stacgis:searchfootprints", {k: v for k, v in values.items() if v is not None}
-
-
-def _processing(args: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-    algorithm = args.get("algorithm_id")
-    parameters = args.get("parameters")
-    if not isinstance(algorithm, str) or not isinstance(parameters, dict):
-        return None
-    return algorithm, dict(parameters)
-
-
-STEPS = {"collection_statistics": _statistics, "search_items": _search,
-         "run_processing_algorithm": _processing, "run_processing_algorithm_to_files": _processing}
-
-
-def model_steps(record: SessionRecord) -> list[tuple[str, dict[str, Any]]]:
-    """(algorithm id, parameter values) for each call of the chat that Processing can repeat, in order;
-    only calls that completed."""
-    started: dict[str, tuple[str, dict]] = {}
-    steps = []
-    for item in history_items(record):
-        if isinstance(item, ev.ToolStart) and item.tool_name in STEPS:
-            started[item.call_id] = (item.tool_name, dict(item.tool_args or {}))
-        elif isinstance(item, ev.ToolResult) and item.call_id in started:
-            name, args = started.pop(item.call_id)
-            step = STEPS[name](args)
-            if step is not None:
-                steps.append(step)
-    return steps
-
+from .model_steps import Step, model_steps
 
 STEP_X, STEP_Y, OUTPUT_X = 260.0, 120.0, 560.0  # where the Modeler draws each step and its output
+LAYER_OUTPUTS = ("outputVector", "outputRaster", "outputLayer")  # outputs the chat's Processing tool adds as layers
+
+
+class MadeLayers:
+    """The layers the steps so far put on the map, each with the child output that makes it again."""
+
+    def __init__(self) -> None:
+        self._made: list[tuple[dict[str, Any], tuple[str, str]]] = []
+
+    def add(self, layer: dict[str, Any], child_id: str, output: str) -> None:
+        self._made.append((layer, (child_id, output)))
+
+    def find(self, text: str) -> tuple[str, str] | None:
+        """(child id, output name) of the layer `text` names: by id, exact name, then any-case name, the latest
+        step first (the layer the chat's call found, the chat's names being the project's then)."""
+        latest = list(reversed(self._made))
+        for matches in (lambda layer: layer.get("id") == text, lambda layer: layer.get("name") == text,
+                        lambda layer: str(layer.get("name") or "").lower() == text.strip().lower()):
+            for layer, source in latest:
+                if matches(layer):
+                    return source
+        return None
+
+
+def step_layers(step: Step, algorithm: Any) -> list[tuple[dict[str, Any], str]]:
+    """The layers a step's call added, each with the output of the step's algorithm that wrote it."""
+    if step.algorithm_id.startswith("stacgis:"):
+        return [(layer, "OUTPUT") for layer in step.layers]
+    if algorithm is None:
+        return []
+    found = []
+    for output in algorithm.outputDefinitions():
+        value = step.results.get(output.name())
+        if output.type() not in LAYER_OUTPUTS or not isinstance(value, str):
+            continue
+        # the chat's tool named each output layer "<algorithm> <output>" (a memory layer keeps its id)
+        named = f"{algorithm.displayName()} {output.description()}".strip()
+        found += [(layer, output.name()) for layer in step.layers
+                  if layer.get("id") == value or layer.get("name") == named]
+    return found
+
+
+def _enum_index(definition: Any, value: Any) -> Any:
+    """An option given by name, as the chat's tool takes it, as the index a model stores."""
+    options = [str(o).lower() for o in definition.options()]
+    if isinstance(value, list):
+        return [_enum_index(definition, v) for v in value]
+    if isinstance(value, str) and value.strip().lower() in options:
+        return options.index(value.strip().lower())
+    return value
+
+
+def parameter_sources(definition: Any, value: Any, made: MadeLayers) -> list[Any]:
+    """The sources of one parameter: an earlier step's output where the chat gave a layer it made, else the
+    value the chat gave."""
+    from qgis.core import QgsProcessingModelChildParameterSource as Source
+
+    from ..tools.canvas.processing_inputs import LAYER_TYPES  # what the chat's tool reads as a layer name
+
+    kind = definition.type() if definition is not None else ""
+    if kind == "enum":
+        return [Source.fromStaticValue(_enum_index(definition, value))]
+    if kind in LAYER_TYPES and isinstance(value, str) and made.find(value):
+        return [Source.fromChildOutput(*made.find(value))]
+    if kind == "multilayer" and isinstance(value, (list, str)):
+        given = value if isinstance(value, list) else [value]
+        return [Source.fromChildOutput(*made.find(v)) if isinstance(v, str) and made.find(v)
+                else Source.fromStaticValue(v) for v in given]
+    return [Source.fromStaticValue(value)]
 
 
 def write_model(record: SessionRecord, target: Path) -> int:
@@ -85,6 +94,7 @@ def write_model(record: SessionRecord, target: Path) -> int:
         QgsApplication,
         QgsProcessingModelAlgorithm,
         QgsProcessingModelChildAlgorithm,
+        QgsProcessingModelChildDependency,
         QgsProcessingModelChildParameterSource,
         QgsProcessingModelOutput,
     )
@@ -93,26 +103,36 @@ def write_model(record: SessionRecord, target: Path) -> int:
     title = record.info.title or "Chat analysis"
     model = QgsProcessingModelAlgorithm(title[:80], "STAC GIS Agent")
     registry = QgsApplication.processingRegistry()
-    for number, (algorithm_id, values) in enumerate(model_steps(record), start=1):
-        child = QgsProcessingModelChildAlgorithm(algorithm_id)
+    made = MadeLayers()
+    for number, step in enumerate(model_steps(record), start=1):
+        child = QgsProcessingModelChildAlgorithm(step.algorithm_id)
         child.generateChildId(model)
-        algorithm = registry.algorithmById(algorithm_id)
-        child.setDescription(f"{number}. {algorithm.displayName() if algorithm else algorithm_id}")
+        algorithm = registry.algorithmById(step.algorithm_id)
+        child.setDescription(f"{number}. {algorithm.displayName() if algorithm else step.algorithm_id}")
         child.setPosition(QPointF(STEP_X, STEP_Y * number))  # one step under the other, as the chat went
-        destinations = {d.name() for d in algorithm.destinationParameterDefinitions()} if algorithm else {"OUTPUT"}
-        for name, value in values.items():
+        definitions = {d.name(): d for d in algorithm.parameterDefinitions()} if algorithm else {}
+        destinations = ({d.name(): d.description() for d in algorithm.destinationParameterDefinitions()}
+                        if algorithm else {"OUTPUT": "output"})
+        earlier = set()
+        for name, value in step.values.items():
             if name in destinations:
                 continue  # the model's own outputs, below
-            child.addParameterSources(name, [QgsProcessingModelChildParameterSource.fromStaticValue(value)])
+            sources = parameter_sources(definitions.get(name), value, made)
+            earlier |= {s.outputChildId() for s in sources
+                        if s.source() == QgsProcessingModelChildParameterSource.ChildOutput}
+            child.addParameterSources(name, sources)
+        child.setDependencies([QgsProcessingModelChildDependency(c) for c in sorted(earlier)])
         outputs = {}
-        for name in sorted(destinations):
-            output = QgsProcessingModelOutput(f"{number} {name.lower()}", f"Step {number}: {name.lower()}")
+        for name, description in sorted(destinations.items()):
+            output = QgsProcessingModelOutput(f"{number} {description}", f"Step {number}: {description}")
             output.setChildId(child.childId())
             output.setChildOutputName(name)
             output.setPosition(QPointF(OUTPUT_X, STEP_Y * number + 40))
             outputs[output.name()] = output
         child.setModelOutputs(outputs)
         model.addChildAlgorithm(child)
+        for layer, output_name in step_layers(step, algorithm):
+            made.add(layer, child.childId(), output_name)
     model.updateDestinationParameters()
     if not model.toFile(str(target)):
         raise OSError(f"QGIS could not write the model to {target}")

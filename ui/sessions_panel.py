@@ -184,7 +184,8 @@ class SessionsPanel(QWidget):
 
             if not write_model(record, target):
                 empty = " " + tr("It is empty: this chat made no call that Processing can repeat (statistics over "
-                                 "an area, a STAC search, a Processing algorithm).")
+                                 "an area, a STAC search, loading STAC items, a spectral index of an item, a "
+                                 "Processing algorithm).")
         else:
             text = session_to_markdown(record) if kind == "markdown" else self._map_script(title)
             target.write_text(text, encoding="utf-8")

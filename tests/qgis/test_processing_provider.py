@@ -16,6 +16,7 @@ from qgis.core import QgsApplication, QgsProcessingFeedback
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.tools.canvas.processing_provider import StacGisProvider
 from stacgis_agent.tools.server import build_server
+from testkit.qgis_drivers.modeler_view import show_in_the_modeler
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
 from testkit.worlds.collection_world import COLLECTION, DATES, served_collection_world
@@ -164,29 +165,7 @@ async def test_a_chat_exported_as_a_model_runs_in_processing_and_rebuilds_its_nu
     from qgis.PyQt.QtCore import QSize
 
     monkeypatch.setattr(qgis_iface, "iconSize", lambda dockedToolbar=False: QSize(24, 24), raising=False)
-    _show_in_the_modeler(model, "Collection statistics over time")
-
-
-def _show_in_the_modeler(model, step_title: str) -> None:
-    """Opens the model in QGIS's own Graphical Modeler dialog; its canvas shows the step by its title.
-    With STACGIS_SCREENSHOTS=<folder> it also saves a picture of the dialog there (the README's)."""
-    from processing.modeler.ModelerDialog import ModelerDialog
-    from qgis.PyQt.QtWidgets import QApplication, QGraphicsTextItem
-
-    dialog = ModelerDialog.create(model) if hasattr(ModelerDialog, "create") else ModelerDialog(model)
-    dialog.resize(1100, 620)
-    dialog.show()
-    for _ in range(20):
-        QApplication.processEvents()
-    scene = dialog.view().scene() if hasattr(dialog, "view") else dialog.findChild(type(dialog.centralWidget())).scene()
-    titles = " ".join(i.toPlainText() for i in scene.items() if isinstance(i, QGraphicsTextItem))
-    shown = titles or " ".join(getattr(i, "component", lambda: None)() and i.component().description() or ""
-                               for i in scene.items() if hasattr(i, "component"))
-    assert step_title in shown, shown
-    folder = os.environ.get("STACGIS_SCREENSHOTS")
-    if folder:
-        dialog.grab().save(str(Path(folder) / "modeler-chat-model.png"))
-    dialog.close()
+    show_in_the_modeler(model, ["Collection statistics over time"])
 
 
 def _ramp_raster(path: Path) -> Path:
