@@ -22,7 +22,6 @@ from stacgis_agent.agent.llm.ollama import OllamaProvider
 from stacgis_agent.agent.loop import AgentLoop
 from stacgis_agent.agent.map_context import MapContext
 from stacgis_agent.agent.stores.sqlite_sessions import SqliteSessionStore
-from stacgis_agent.tools.canvas import family
 from stacgis_agent.tools.canvas.processing_provider import StacGisProvider
 from stacgis_agent.tools.server import build_server
 from testkit.llm.agent_harness import settings as chat_settings
@@ -87,7 +86,7 @@ async def _chat(api, qgis_iface, tmp_path, message: str, turns: list) -> tuple[l
         provider = OllamaProvider(emu.url, "qwen3:8b")
         async with httpx.AsyncClient() as http:
             server = build_server(canvas_deps(http, api.url, str(tmp_path / "chat-outputs"), qgis_iface),
-                                  extra_families=[family])
+                                  canvas=True)
             loop = AgentLoop(provider, server, chat_settings(ollama_url=emu.url), session_id="chat",
                              session_store=store)
             try:
