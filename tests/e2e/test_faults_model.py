@@ -72,7 +72,8 @@ def test_model_not_installed_says_ollama_pull(plugin, emu):
 def test_a_model_without_native_tools_is_driven_by_constrained_json(make_plugin, emu):
     emu.add_model("gemma3:1b", ("completion",), 32768)
     plugin = make_plugin(chat_model="gemma3:1b")
-    emu.script(Turn(content='{"tool": "list_catalogs", "arguments": {}}'),
+    # list_catalogs is held back: the constrained JSON names it through call_tool
+    emu.script(Turn(content='{"tool": "call_tool", "arguments": {"name": "list_catalogs", "arguments": {}}}'),
                Turn(content='{"answer": "One catalog: the offline demo."}'))
     send(plugin, "Which catalogs do I have?")
     wait_turn(plugin, 30)
