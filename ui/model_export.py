@@ -95,7 +95,6 @@ def write_model(record: SessionRecord, target: Path) -> int:
         QgsProcessingModelAlgorithm,
         QgsProcessingModelChildAlgorithm,
         QgsProcessingModelChildDependency,
-        QgsProcessingModelChildParameterSource,
         QgsProcessingModelOutput,
     )
     from qgis.PyQt.QtCore import QPointF
@@ -119,7 +118,7 @@ def write_model(record: SessionRecord, target: Path) -> int:
                 continue  # the model's own outputs, below
             sources = parameter_sources(definitions.get(name), value, made)
             earlier |= {s.outputChildId() for s in sources
-                        if s.source() == QgsProcessingModelChildParameterSource.ChildOutput}
+                        if s.source() == child_output()}
             child.addParameterSources(name, sources)
         child.setDependencies([QgsProcessingModelChildDependency(c) for c in sorted(earlier)])
         outputs = {}
@@ -137,3 +136,12 @@ def write_model(record: SessionRecord, target: Path) -> int:
     if not model.toFile(str(target)):
         raise OSError(f"QGIS could not write the model to {target}")
     return len(model.childAlgorithms())
+
+
+def child_output() -> Any:
+    """The source kind of a step's input that is an earlier step's output: an enum of the class up to
+    QGIS 3.24, of `Qgis` (`Qgis.ProcessingModelChildParameterSource`) from QGIS 3.26 on."""
+    from qgis.core import Qgis, QgsProcessingModelChildParameterSource
+
+    scoped = getattr(Qgis, "ProcessingModelChildParameterSource", None)
+    return scoped.ChildOutput if scoped is not None else QgsProcessingModelChildParameterSource.ChildOutput

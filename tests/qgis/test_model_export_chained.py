@@ -113,9 +113,8 @@ async def test_a_chat_becomes_a_chained_model_that_rebuilds_its_layers_and_numbe
         provider, s2_servers, qgis_iface, qgis_new_project, tmp_path, monkeypatch):
     import processing
     from qgis.core import QgsProcessingModelAlgorithm
-    from qgis.core import QgsProcessingModelChildParameterSource as Source
 
-    from stacgis_agent.ui.model_export import write_model
+    from stacgis_agent.ui.model_export import child_output, write_model
 
     api, world = s2_servers
     events, record = await _chat(api, qgis_iface, tmp_path, "Fill the gaps of the red band of that scene and give "
@@ -140,7 +139,7 @@ async def test_a_chat_becomes_a_chained_model_that_rebuilds_its_layers_and_numbe
     assert ndvi.parameterSources()["INDEX"][0].staticValue() == 0  # NDVI, the provider's first option
     for consumer, producer in ((fill, load), (stats, fill), (ndvi_stats, ndvi)):
         [source] = consumer.parameterSources()["INPUT"]
-        assert source.source() == Source.ChildOutput, consumer.description()
+        assert source.source() == child_output(), consumer.description()
         assert (source.outputChildId(), source.outputName()) == (producer.childId(), "OUTPUT")
         assert producer.childId() in [d.childId for d in consumer.dependencies()]
     assert model.dependsOnChildAlgorithms(ndvi_stats.childId()) == {ndvi.childId()}
@@ -176,9 +175,8 @@ async def test_items_loaded_from_a_search_are_a_step_and_a_layer_named_by_id_is_
     its id; a view of two tiles in two CRSs (two rasters, which loaditems refuses) is left out of the model."""
     import processing
     from qgis.core import QgsProcessingModelAlgorithm
-    from qgis.core import QgsProcessingModelChildParameterSource as Source
 
-    from stacgis_agent.ui.model_export import write_model
+    from stacgis_agent.ui.model_export import child_output, write_model
 
     api, world = s2_servers
     bbox = world.lonlat_bbox()
@@ -208,7 +206,7 @@ async def test_items_loaded_from_a_search_are_a_step_and_a_layer_named_by_id_is_
     assert load.parameterSources()["ITEM_IDS"][0].staticValue() == f"A-{DATES[0]}"
     assert load.parameterSources()["COLLECTION"][0].staticValue() == COLLECTION
     [source] = statistics.parameterSources()["INPUT"]
-    assert source.source() == Source.ChildOutput and source.outputChildId() == load.childId()
+    assert source.source() == child_output() and source.outputChildId() == load.childId()
 
     run = processing.run(model, {d.name(): "TEMPORARY_OUTPUT" for d in model.destinationParameterDefinitions()})
     done = run["CHILD_RESULTS"]
