@@ -26,6 +26,7 @@ for tier in $TIERS; do
   plugins=()
   [ "$tier" = unit ] && plugins=(-p no:pytest_qgis)
   start=$(date +%s)
+  mkdir -p "$(dirname "/work/logs/$tier.log")"  # a tier may be one file: tests/qgis/test_x.py
   QT_QPA_PLATFORM=offscreen timeout "${TIER_TIMEOUT:-1500}" $venv/bin/python -m pytest "${plugins[@]}" "tests/$tier" -q \
     -p no:cacheprovider --timeout 300 -W "default::DeprecationWarning" >/work/logs/$tier.log 2>&1
   rc=$?
