@@ -79,6 +79,8 @@ def test_a_model_without_native_tools_is_driven_by_constrained_json(make_plugin,
     wait_turn(plugin, 30)
     assert chat(plugin)[-1] == ("assistant", "One catalog: the offline demo.")
     assert any("constrained JSON" in e for e in feed(plugin))
+    fed_back = emu.chat_requests()[1]["messages"][-1]["content"]
+    assert fed_back.startswith("Result of list_catalogs: 1 catalog(s): Demo (offline)")  # the named tool ran
     assert "format" in emu.chat_requests()[0] and "tools" not in emu.chat_requests()[0]
 
 
