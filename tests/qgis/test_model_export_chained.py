@@ -7,9 +7,6 @@ an empty project, writes the rasters the chat made (same pixels) and gives the c
 
 from __future__ import annotations
 
-import os
-import sys
-
 import httpx
 import numpy as np
 import pytest
@@ -28,6 +25,7 @@ from testkit.llm.agent_harness import settings as chat_settings
 from testkit.llm.ollama_emulator import Turn
 from testkit.llm.reactive_emulator import ReactiveEmulator, tool_results
 from testkit.qgis_drivers.modeler_view import show_in_the_modeler
+from testkit.qgis_drivers.processing_framework import start_processing
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.worlds.collection_world import COLLECTION, DATES, NODATA, served_collection_world
 
@@ -43,10 +41,7 @@ def s2_servers(tmp_path_factory):
 
 @pytest.fixture
 def provider(qgis_app, s2_servers, tmp_path):
-    sys.path.append(os.path.join(QgsApplication.pkgDataPath(), "python", "plugins"))
-    from processing.core.Processing import Processing  # QGIS's own framework, as in the desktop
-
-    Processing.initialize()
+    start_processing()  # QGIS's Processing framework, as in the desktop app
     api, _world = s2_servers
     made = StacGisProvider(lambda: Settings(catalogs=[CatalogConfig(name="test", url=api.url)]),
                            lambda: tmp_path / "provider-outputs")

@@ -5,8 +5,6 @@ MCP tool the chat calls; footprints come back as a layer; Processing's cancel st
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
 import httpx
@@ -17,6 +15,7 @@ from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.tools.canvas.processing_provider import StacGisProvider
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.modeler_view import show_in_the_modeler
+from testkit.qgis_drivers.processing_framework import start_processing
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
 from testkit.worlds.collection_world import COLLECTION, DATES, served_collection_world
@@ -30,10 +29,7 @@ def s2_servers(tmp_path_factory):
 
 @pytest.fixture
 def provider(qgis_app, s2_servers, tmp_path):
-    sys.path.append(os.path.join(QgsApplication.pkgDataPath(), "python", "plugins"))
-    from processing.core.Processing import Processing  # QGIS's own framework, as in the desktop
-
-    Processing.initialize()
+    start_processing()  # QGIS's Processing framework, as in the desktop app
     api, _world = s2_servers
     settings = Settings(catalogs=[CatalogConfig(name="test", url=api.url)])
     outputs = tmp_path / "out"

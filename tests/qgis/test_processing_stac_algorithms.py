@@ -7,8 +7,6 @@ classes, with the numbers the steps give one by one. Real QGIS Processing, a rea
 from __future__ import annotations
 
 import json
-import os
-import sys
 import threading
 import time
 from pathlib import Path
@@ -23,6 +21,7 @@ from qgis.core import QgsApplication, QgsProcessingException, QgsProcessingFeedb
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.tools.canvas.processing_provider import INDICES, StacGisProvider
 from stacgis_agent.tools.server import build_server
+from testkit.qgis_drivers.processing_framework import start_processing
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient
 from testkit.worlds.collection_world import COLLECTION, DATES, NODATA, OFFSET, SCALE, served_collection_world
@@ -39,10 +38,7 @@ def s2_servers(tmp_path_factory):
 
 @pytest.fixture
 def provider(qgis_app, s2_servers, tmp_path):
-    sys.path.append(os.path.join(QgsApplication.pkgDataPath(), "python", "plugins"))
-    from processing.core.Processing import Processing  # QGIS's own framework, as in the desktop
-
-    Processing.initialize()
+    start_processing()  # QGIS's Processing framework, as in the desktop app
     api, world = s2_servers
     cog_host = urlparse(world.base_url).netloc
     settings = Settings(catalogs=[CatalogConfig(name="test", url=api.url, headers={"X-Api-Key": SECRET},

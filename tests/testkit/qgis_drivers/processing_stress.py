@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -39,10 +38,9 @@ def start_qgis():
 
     app = QgsApplication([], True)
     app.initQgis()
-    sys.path.append(os.path.join(QgsApplication.pkgDataPath(), "python", "plugins"))
-    from processing.core.Processing import Processing  # QGIS's Processing framework, as in the desktop app
+    from testkit.qgis_drivers.processing_framework import start_processing
 
-    Processing.initialize()
+    start_processing()  # QGIS's Processing framework, as in the desktop app
     window = QMainWindow()
     canvas = QgsMapCanvas(window)
     window.setCentralWidget(canvas)

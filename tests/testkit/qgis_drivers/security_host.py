@@ -48,10 +48,9 @@ def main() -> int:
 
     app = QgsApplication([], True)
     app.initQgis()
-    sys.path.append(os.path.join(QgsApplication.pkgDataPath(), "python", "plugins"))
-    from processing.core.Processing import Processing  # QGIS's Processing framework, as in the desktop app
+    from testkit.qgis_drivers.processing_framework import start_processing
 
-    Processing.initialize()
+    start_processing()  # QGIS's Processing framework, as in the desktop app
     window = QMainWindow()
     iface = QgisInterface(QgsMapCanvas(window), MockMessageBar(), window)
     iface.addDockWidget = lambda area, dock: window.addDockWidget(area, dock)
