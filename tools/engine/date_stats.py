@@ -53,15 +53,17 @@ class PeriodAccumulator:
 
 def mosaic_of(results: list[Any], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """(values, observed): the first valid value per cell in sort order, NaN where any item's cloud mask flags
-    the cell; where any item had data."""
+    the cell; where any item had data. Each result covers its own part of the grid (`window`)."""
     mosaic = np.full(shape, np.nan, np.float32)
     observed = np.zeros(shape, bool)
     for result in sorted(results, key=lambda r: (r.sort_key, r.item_id)):
         if result.values is None:
             continue
-        empty = np.isnan(mosaic) & np.isfinite(result.values)
-        mosaic[empty] = result.values[empty]
-        observed |= result.observed
+        view = _view(result)
+        target = mosaic[view]
+        empty = np.isnan(target) & np.isfinite(result.values)
+        target[empty] = result.values[empty]
+        observed[view] |= result.observed
     mosaic[cloud_flags(results, shape)] = np.nan
     return mosaic, observed
 
@@ -71,8 +73,15 @@ def cloud_flags(results: list[Any], shape: tuple[int, int]) -> np.ndarray:
     flagged = np.zeros(shape, bool)
     for result in results:
         if result.values is not None and getattr(result, "flagged", None) is not None:
-            flagged |= result.flagged
+            flagged[_view(result)] |= result.flagged
     return flagged
+
+
+def _view(result: Any) -> tuple[slice, slice]:
+    """Where a result's arrays lie on the grid (the whole grid for a result without a window)."""
+    row, col = getattr(result, "window", (0, 0))
+    rows, cols = result.values.shape
+    return np.s_[row:row + rows, col:col + cols]
 
 
 def period_of(date: str, group_by: str) -> str:

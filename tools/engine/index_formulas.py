@@ -78,6 +78,6 @@ def index_named(name: str) -> SpectralIndex | None:
 
 def evaluate(name: str, bands: dict[str, np.ndarray]) -> np.ndarray:
     """The index from reflectances (scale/offset applied, NaN where invalid); NaN where undefined."""
-    values = _FORMULAS[name](bands).astype(np.float32)
+    values = _FORMULAS[name](bands).astype(np.float32, copy=False)
     values[~np.isfinite(values)] = np.nan
     return values

@@ -101,6 +101,7 @@ class ItemResult:
     level: str = ""  # "full resolution" or "overview k"
     flagged: np.ndarray | None = None  # bool: the item has data and its cloud mask flags the cell (any sample)
     seconds: float = 0.0  # how long the read took, for the time-left estimate
+    window: tuple[int, int] = (0, 0)  # (row, column) of the grid where the arrays' first cell lies
 
 
 @contextlib.contextmanager
@@ -116,15 +117,23 @@ def gdal_config(options: dict[str, str]) -> Iterator[None]:
 
 
 def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
-    """Warps every band the task needs onto its grid (from the overview matching the grid's resolution),
-    applies scale/offset/nodata, computes the index and removes the cells the cloud mask flags."""
+    """Reads every band the task needs onto the part of its grid the item covers (from the overview matching the
+    grid's resolution), applies scale/offset/nodata, computes the index and removes the cells the cloud mask
+    flags. The result's arrays cover only that part (`window`): a tile of a large area is not a whole grid."""
     started = time.perf_counter()
     with gdal_config(task.options):
         arrays: dict[str, np.ndarray] = {}
         total_bytes = 0
         level = ""
+        first = next(iter(task.bands.values()))
+        first_ds = open_dataset(first.path)
+        part = _item_window(first_ds, task.grid)
+        if part is None:  # the item's file misses the area: no more requests for it
+            return ItemResult(task.item_id, task.date, task.sort_key, None, None, 0, _overview_level(
+                first_ds, task.grid)[0], seconds=time.perf_counter() - started)
+        window, grid = part
         for name, ref in task.bands.items():
-            values, nbytes, level = _warp(ref, task.grid, "average", cancel)
+            values, nbytes, level = _warp(ref, grid, "average", cancel, ds=first_ds if ref is first else None)
             total_bytes += nbytes
             if values is None:  # the item's data misses the area: no more requests for it
                 return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level,
@@ -139,13 +148,48 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
             observed &= np.isfinite(band_values)
         flagged = None
         if task.mask is not None:
-            flagged, unknown, nbytes = _mask_cells(task.mask, task.mask_classes, task.grid, cancel)
+            flagged, unknown, nbytes = _mask_cells(task.mask, task.mask_classes, grid, cancel)
             total_bytes += nbytes
             if flagged is not None:
-                values = np.where(flagged | unknown, np.nan, values).astype(np.float32)
+                values = np.where(flagged | unknown, np.nan, values).astype(np.float32, copy=False)
                 flagged &= observed  # where this item has no data (its swath's end) it says nothing of the sky
-        return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32), observed,
-                          total_bytes, level, flagged, time.perf_counter() - started)
+        return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32, copy=False), observed,
+                          total_bytes, level, flagged, time.perf_counter() - started, window)
+
+
+def _item_window(ds: Any, grid: Grid) -> tuple[tuple[int, int], Grid] | None:
+    """((row, column), part): the part of `grid` the file covers, as a grid of its own (the same pixels), and
+    where it lies in `grid`; a pixel wider on each side when the file is in another CRS. None when they do not
+    meet. The whole grid when the file's corners cannot be drawn in the grid's CRS."""
+    from osgeo import osr
+
+    gt = ds.GetGeoTransform()
+    points = [(gt[0] + gt[1] * c + gt[2] * r, gt[3] + gt[4] * c + gt[5] * r)
+              for c in np.linspace(0, ds.RasterXSize, 5) for r in np.linspace(0, ds.RasterYSize, 5)]
+    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
+    pad = 0
+    if not src.IsSame(dst):
+        for s in (src, dst):
+            s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+        tr = osr.CoordinateTransformation(src, dst)
+        points = [tr.TransformPoint(x, y)[:2] for x, y in points]
+        pad = 1
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    if not all(math.isfinite(v) for v in xs + ys):
+        return (0, 0), grid
+    minx, _miny, _maxx, maxy = grid.bounds
+    res_x, res_y = grid.resolution, (grid.bounds[3] - grid.bounds[1]) / grid.height
+    c0 = max(0, math.floor((min(xs) - minx) / res_x + 1e-9) - pad)
+    c1 = min(grid.width, math.ceil((max(xs) - minx) / res_x - 1e-9) + pad)
+    r0 = max(0, math.floor((maxy - max(ys)) / res_y + 1e-9) - pad)
+    r1 = min(grid.height, math.ceil((maxy - min(ys)) / res_y - 1e-9) + pad)
+    if c1 <= c0 or r1 <= r0:
+        return None
+    if (c0, r0, c1, r1) == (0, 0, grid.width, grid.height):
+        return (0, 0), grid
+    part = Grid(grid.crs_wkt, (minx + c0 * res_x, maxy - r1 * res_y, minx + c1 * res_x, maxy - r0 * res_y),
+                c1 - c0, r1 - r0)
+    return (r0, c0), part
 
 
 def mask_samples(native: float, grid: Grid) -> int:
@@ -194,7 +238,10 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     if scaled:
         scale = ref.scale if ref.scale is not None else (source_band.GetScale() or 1.0)
         offset = ref.offset if ref.offset is not None else (source_band.GetOffset() or 0.0)
-        values = values * np.float32(scale) + np.float32(offset)
+        if scale != 1.0:
+            values *= np.float32(scale)
+        if offset:
+            values += np.float32(offset)
     return values, nbytes, level
 
 
@@ -242,7 +289,7 @@ def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: f
             raise OSError(f"reading {path} failed: {exc}") from None
         if data is None:
             raise OSError(f"reading {path} failed: {gdal.GetLastErrorMsg() or 'unreadable block'}")
-        values = data.astype(np.float32)
+        values = data.astype(np.float32, copy=False)
         if nodata is not None:
             values[data == nodata] = np.nan
         if m > 1:
@@ -281,7 +328,7 @@ def _warped(ds: Any, ref: BandRef, grid: Grid, resampling: str, nodata: float | 
         if cancel is not None and cancel.is_set():
             raise Cancelled()
         raise OSError(f"reading {ref.path} failed: {gdal.GetLastErrorMsg()}")
-    return out.GetRasterBand(1).ReadAsArray().astype(np.float32)
+    return out.GetRasterBand(1).ReadAsArray().astype(np.float32, copy=False)
 
 
 def _stop_if_cancelled(cancel: Any) -> None:
