@@ -60,11 +60,11 @@ def run_stackstac(job: dict):
     def stack(assets, resampling):
         return stackstac.stack(job["items"], assets=assets, epsg=int(job["crs"].split(":")[1]),
                                resolution=job["resolution"], bounds=tuple(job["bounds"]), resampling=resampling,
-                               chunksize=2048, rescale=False, fill_value=0, dtype="uint16")
+                               chunksize=2048, rescale=False, fill_value=float("nan"), dtype="float64")
 
     bands, scl = stack(["red", "nir"], Resampling.average), stack(["scl"], Resampling.nearest)
-    bands = bands.groupby("time").map(stackstac.mosaic, nodata=0)
-    scl = scl.groupby("time").map(stackstac.mosaic, nodata=0)
+    bands = bands.groupby("time").map(stackstac.mosaic)  # per date, the first tile with data wins
+    scl = scl.groupby("time").map(stackstac.mosaic)
     inside = _inside(bands, job)
     means = _masked_means(bands.sel(band="red").where(inside, 0), bands.sel(band="nir").where(inside, 0),
                           scl.sel(band="scl"), job["excluded"], job["scale"], job["offset"])

@@ -1,6 +1,6 @@
 """The world `bench_vs_odc_stac.py` reads: Sentinel-2-L2A-like items of one summer, generated once.
 
-2 × 2 tiles of 15.36 km in UTM 32N (red and nir at 10 m, SCL at 20 m, 512-pixel blocks and overviews as
+2 × 2 tiles of 15.36 km (120 items) in UTM 32N (red and nir at 10 m, SCL at 20 m, 512-pixel blocks and overviews as
 Sentinel-2 COGs have them), overlapping by 1.28 km; DATES dates, one of them overcast, clouds and their
 shadows as SCL classes, a swath edge (nodata, SCL 0) on one tile, and in the overlaps clouds that only one
 tile's SCL flags (two processings of one acquisition). The scene, its noise and the clouds are functions of the
@@ -27,8 +27,9 @@ WEST, NORTH = 500000.0, 5400000.0
 STEP = (SIZE - OVERLAP) * PIXEL
 TILES = {f"T{j}{i}": (WEST + i * STEP, NORTH - j * STEP) for j in (0, 1) for i in (0, 1)}
 WIDTH = 2 * SIZE - OVERLAP  # the world's 10 m grid, all tiles
-DATES = [f"2023-{m:02d}-{d:02d}" for m in (6, 7, 8) for d in (3, 13, 23)] + ["2023-09-02"]
-OVERCAST = "2023-07-13"
+DATES = [str(np.datetime64("2023-04-02") + 6 * k) for k in range(30)]  # April to September, every 6 days
+OVERCAST = "2023-07-07"
+JULY = [d for d in DATES if d[5:7] == "07"]  # the month the full-resolution comparisons read
 SCALE, OFFSET, NODATA = 0.0001, -0.1, 0
 EXCLUDED = (0, 1, 3, 8, 9, 10)  # SCL: no data, saturated, cloud shadow, cloud medium/high, cirrus
 COLLECTION = "s2-bench"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs inside a matrix root (see test_matrix.sh), in the copied checkout: venvs, then the tiers.
 # Full logs: /work/logs/TIER.log inside the root. Env: TIERS ("unit qgis integration e2e"), SUITE, TIER_TIMEOUT
-# (seconds per tier, default 1500), REQ_HASH (the venv is rebuilt when the requirements change).
+# (seconds per tier, default 1500), REQ_HASH (the venv is rebuilt when the requirements change), MATRIX_COMMAND
+# (run this instead of the tiers, e.g. a bench).
 set -uo pipefail
 # A git repository of its own: some tests (the package zip) list files the way git does.
 git init -q . && git add -A || exit 1
@@ -19,6 +20,10 @@ echo "matrix[$SUITE]: make setup-servers; test packages: $(scripts/test_packages
 make --no-print-directory setup-servers || exit 1
 echo "$REQ_HASH" >$venv/.req-hash
 echo "matrix[$SUITE]: QGIS $(/usr/bin/python3 -c "from qgis.core import Qgis; print(Qgis.QGIS_VERSION)" 2>/dev/null); $(/usr/bin/python3 --version)"
+if [ -n "${MATRIX_COMMAND:-}" ]; then  # one command in the root's checkout instead of the tiers (a bench)
+  PATH="$venv/bin:$PATH" QT_QPA_PLATFORM=offscreen bash -c "$MATRIX_COMMAND"
+  exit $?
+fi
 status=0
 mkdir -p /work/logs
 for tier in $TIERS; do

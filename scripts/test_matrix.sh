@@ -5,6 +5,7 @@
 #   MATRIX_TIERS="unit qgis integration e2e"  tiers to run in each root (all but the model tier)
 #   MATRIX_CACHE=/var/cache/stacgis-agent-matrix  where roots are kept and reused between runs
 #   MATRIX_TIER_TIMEOUT=1500  seconds a tier may take before it is stopped (and fails)
+#   MATRIX_COMMAND="python bench/bench_gdal_reads.py"  run this in each root's checkout instead of the tiers
 # Each root is built once by matrix_root.sh; the checkout is copied in fresh every run and gets
 # venvs of its own inside the root (reused while the requirements do not change).
 set -euo pipefail
@@ -44,7 +45,7 @@ for suite in "${suites[@]}"; do
   nice -n 10 chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
     CI="${CI:-}" PIP_CERT=/etc/ssl/certs/host-ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 REQ_HASH="$req_hash" TIERS="$tiers" SUITE="$suite" \
-    TIER_TIMEOUT="${MATRIX_TIER_TIMEOUT:-1500}" \
+    TIER_TIMEOUT="${MATRIX_TIER_TIMEOUT:-1500}" MATRIX_COMMAND="${MATRIX_COMMAND:-}" \
     bash -c "cd /work/stacgis && scripts/matrix_inside.sh"
   rc=$?
   set -e

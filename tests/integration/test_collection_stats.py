@@ -119,6 +119,20 @@ async def test_overview_mode_says_which_resolution_reads_fewer_bytes_and_stays_c
     assert coarse_bytes < full_bytes / 3
 
 
+async def test_the_bytes_it_reports_are_the_bytes_the_server_sent(make_deps, stac_api, s2_world, cog_server):
+    """The progress line's "MB read" and the result's bytes_read: what the server sent (counted there), at
+    overviews and at full resolution, from files GDAL has not read before (links under a fresh folder each)."""
+    deps = make_deps(httpx.AsyncClient(timeout=10), {"local": stac_api.url})
+    for exact, folder in ((False, "s2lyon-bytes-overview"), (True, "s2lyon-bytes-full")):
+        items = [_fresh_copy(cog_server, item, folder) for item in s2_world.items]
+        cog_server.reset_counts()
+        data = await compute(deps, items, s2_world.collection(), s2_world.area, index="NDVI", asset=None,
+                             group_by="date", mask_clouds=True, exact=exact, max_pixels=4096)
+        served = sum(cog_server.bytes_sent.values())
+        assert served > 0
+        assert data["bytes_read"] == pytest.approx(served, rel=0.03), (exact, data["bytes_read"], served)
+
+
 def _fresh_copy(cog_server, item: dict, folder: str) -> dict:
     """The item with its files under a path no earlier test read (links to the same files): GDAL's /vsicurl/
     cache holds what earlier tests fetched, and the bytes served are counted here."""

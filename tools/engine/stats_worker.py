@@ -22,7 +22,7 @@ from .gdal_env import open_dataset, read_options
 MASK_SAMPLES = 4  # the cloud mask is read up to 4 × 4 samples per grid cell: a cell with any flagged sample is out
 WARP_CHUNK_BYTES = 150_000  # small warp chunks (GDAL refuses < 100 kB): Stop is checked between block reads
 ALIGNED_READS = True  # a grid on the file's own pixels is read directly, not warped (bench/ compares both)
-HEADER_BYTES = 16_384  # GDAL's first read of a remote GeoTIFF (header and tile index)
+CHUNK_BYTES = 16_384  # GDAL fetches a remote file in 16 kB chunks (CPL_VSIL_CURL_CHUNK_SIZE), the first at open
 
 
 class Cancelled(Exception):
@@ -228,7 +228,7 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         return None, 0, level
     _stop_if_cancelled(cancel)  # each step below may wait on the network: Stop is checked between them
     read_band = source_band if factor == 1 else source_band.GetOverview(level_index(level))
-    nbytes = HEADER_BYTES + _block_bytes(read_band, window, factor)
+    nbytes = _fetched_bytes(read_band, window, factor, _file_size(ref.path))
     _stop_if_cancelled(cancel)
     corner = _aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
     if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
@@ -394,14 +394,32 @@ def _source_window(ds: Any, grid: Grid) -> tuple[int, int, int, int] | None:
     return c0, r0, c1 - c0, r1 - r0
 
 
-def _block_bytes(band: Any, window: tuple[int, int, int, int], factor: int) -> int:
-    """Compressed bytes of the COG blocks a read of `window` (full-resolution pixels) touches."""
+def _file_size(path: str) -> int | None:
+    """The file's size as GDAL learnt it when opening it (no request of its own for a remote file)."""
+    stat = gdal.VSIStatL(path)
+    return stat.size if stat is not None else None
+
+
+def _fetched_bytes(band: Any, window: tuple[int, int, int, int], factor: int, file_size: int | None = None) -> int:
+    """The bytes the server sends for a read of `window` (full-resolution pixels) from a fresh open: GDAL's
+    16 kB chunks holding the header and every COG block the read touches, each chunk once (neighbouring small
+    blocks share one). Counted from the COG's block index, not from GDAL's network layer, whose counters are
+    process-wide."""
     bx, by = band.GetBlockSize()
     c0, r0 = window[0] // factor, window[1] // factor
     cols, rows = max(1, math.ceil(window[2] / factor)), max(1, math.ceil(window[3] / factor))
-    total = 0
+    chunks, unindexed = {0}, 0
+    raw = bx * by * gdal.GetDataTypeSize(band.DataType) // 8
     for y in range(r0 // by, min((r0 + rows - 1) // by, (band.YSize - 1) // by) + 1):
         for x in range(c0 // bx, min((c0 + cols - 1) // bx, (band.XSize - 1) // bx) + 1):
-            size = band.GetMetadataItem(f"BLOCK_SIZE_{x}_{y}", "TIFF")
-            total += int(size) if size else bx * by * gdal.GetDataTypeSize(band.DataType) // 8
-    return total
+            offset, size = band.GetMetadataItem(f"BLOCK_OFFSET_{x}_{y}", "TIFF"), band.GetMetadataItem(
+                f"BLOCK_SIZE_{x}_{y}", "TIFF")
+            if not offset or not size:  # no GeoTIFF block index: the block's uncompressed size
+                unindexed += raw
+                continue
+            if int(size):
+                chunks.update(range(int(offset) // CHUNK_BYTES, (int(offset) + int(size) - 1) // CHUNK_BYTES + 1))
+    fetched = len(chunks) * CHUNK_BYTES
+    if file_size and max(chunks) == (file_size - 1) // CHUNK_BYTES:  # the last chunk ends at the end of the file
+        fetched -= CHUNK_BYTES - (file_size - max(chunks) * CHUNK_BYTES)
+    return fetched + unindexed
