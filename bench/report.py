@@ -233,6 +233,22 @@ def layer_stall(out: str) -> list[Row]:
     return rows
 
 
+def vs_odc_stac(out: str) -> list[Row]:
+    rows = []
+    line = r"^{}.*?\s+([\d.]+) – ([\d.]+)\s+([\d.]+)\s+\d+\s+([\d.]+)"
+    for section in re.split(r"\n(?=overviews|full resolution)", out)[1:]:
+        name = "overviews" if section.startswith("overviews") else "full resolution"
+        ours, odc = _find(line.format("this plugin, in-process"), section), _find(line.format("odc-stac"), section)
+        rows.append(Row("vs_odc_stac", f"collection statistics, {name}: wall time (error {ours[4]})",
+                        f"{_num(ours[1]):.1f} s", f"odc-stac {_num(odc[1]):.1f} s (error {odc[4]})",
+                        _ratio(_num(ours[1]), _num(odc[1]))))
+        rows.append(Row("vs_odc_stac", f"collection statistics, {name}: MB served", f"{_num(ours[3]):.1f}",
+                        f"odc-stac {_num(odc[3]):.1f}", _ratio(_num(ours[3]), _num(odc[3]))))
+    if not rows:
+        raise ValueError("no comparison table")
+    return rows
+
+
 @dataclass
 class Bench:
     name: str
@@ -251,6 +267,7 @@ BENCHES = [
     Bench("stores_gate", stores_gate, quick_args=("--pairs", "500")),
     Bench("stores_memory", stores_memory, quick_args=("--sizes", "1000,10000", "--queries", "50")),
     Bench("stores_sessions", stores_sessions), Bench("stream_parser", stream_parser), Bench("ui_stall", ui_stall),
+    Bench("vs_odc_stac", vs_odc_stac, slow=True, timeout_s=1800),
 ]
 
 
