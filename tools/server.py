@@ -44,13 +44,15 @@ def families(canvas: bool = False) -> tuple[ModuleType, ...]:
     return TOOL_FAMILIES + family.MODULES
 
 
-def build_server(deps: ToolDeps, *, canvas: bool = False) -> MCPServer:
+def build_server(deps: ToolDeps, *, canvas: bool = False, tasks: Any = None) -> MCPServer:
+    """`tasks`: a `tools.outside.tasks.ToolTasks` to offer long analyses as MCP tasks (the outside endpoint)."""
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[ToolDeps]:
         yield deps  # the owner closes deps
 
     # log_level: MCPServer calls logging.basicConfig, which would make QGIS log every HTTP request
-    server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING")
+    server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING",
+                                   extensions=[tasks] if tasks is not None else None)
     if canvas:
         from .canvas import family
 
@@ -59,7 +61,8 @@ def build_server(deps: ToolDeps, *, canvas: bool = False) -> MCPServer:
         add_family(server, module, deps)
     server.middleware.append(SessionStatsMiddleware(deps))
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
-    server.middleware.append(HeavyCallLimit(server))  # after the OK: a slot is not held while the user decides
+    # after the OK: a slot is not held while the user decides, and a task never skips the question
+    server.middleware.append(HeavyCallLimit(server, tasks=tasks))
     return server
 
 
