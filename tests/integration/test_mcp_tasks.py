@@ -26,6 +26,7 @@ from testkit.servers.mcp_tasks_client import (
     poll_until_done,
     tasks_cancel,
     tasks_get,
+    tasks_update,
 )
 from testkit.servers.slow_cogs import SlowCogServer
 from testkit.servers.stac_api import free_port
@@ -165,6 +166,22 @@ async def test_another_client_can_neither_read_nor_cancel_a_task(world):
         body = {"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"taskId": handle.task_id}}
         answer = await http.post(endpoint.url, json=body, headers={"authorization": f"Bearer {old}"})
     assert answer.status_code == 401
+
+
+async def test_a_finished_task_is_kept_for_a_while_then_forgotten(world):
+    endpoint, tokens, _slow, _profile = world
+    endpoint.tasks.keep_s = 1.0  # an hour in use
+    async with connect(endpoint, tokens(), extensions=[TasksClient()]) as client:
+        handle = await _start(client)
+        ack = await tasks_update(client.session, handle.task_id, {"unknown": {"action": "accept"}})
+        assert ack.result_type == "complete"  # acknowledged; the job never asks, so the answer is ignored
+        done = await poll_until_done(client.session, handle.task_id)
+        assert done.status == "completed" and done.ttl_ms is not None
+        assert (await tasks_get(client.session, handle.task_id)).status == "completed"  # read again
+        await asyncio.sleep(1.2)
+        with pytest.raises(MCPError) as gone:
+            await tasks_get(client.session, handle.task_id)
+        assert gone.value.error.code == -32602 and "kept" in gone.value.error.message
 
 
 async def test_tasks_count_in_the_limit_on_long_analyses(world):
