@@ -150,6 +150,8 @@ async def test_another_client_can_neither_read_nor_cancel_a_task(world):
                 with pytest.raises(MCPError) as refused:
                     await call(other.session, handle.task_id)
                 assert refused.value.error.code == -32602 and "no task" in refused.value.error.message
+            legacy = await other.call_tool("collection_statistics", CALL)  # no task handle on a handshake-era wire
+            assert not legacy.is_error and len(legacy.structured_content["rows"]) == ITEMS
         async with connect(endpoint, tokens()) as undeclared:  # a client without the extension may not ask
             with pytest.raises(MCPError) as refused:
                 await tasks_get(undeclared.session, handle.task_id)

@@ -27,6 +27,7 @@ from mcp.server.extension import Extension, MethodBinding
 from mcp.server.mcpserver.server import require_client_extension
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, RequestParams
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
 
 from .heavy_calls import client_key
@@ -122,7 +123,10 @@ class ToolTasks(Extension):
                 MethodBinding("tasks/cancel", TaskParams, self._cancel)]
 
     def wanted(self, ctx: Any) -> bool:
-        """Whether this request declared the extension: only then may it get a task (the spec's MUST)."""
+        """Whether this request declared the extension (only then may it get a task: the spec's MUST) on a
+        protocol that can carry a task handle (2026-07-28 on; a handshake-era session gets plain calls)."""
+        if getattr(ctx, "protocol_version", None) not in MODERN_PROTOCOL_VERSIONS:
+            return False
         session = getattr(ctx, "session", None)
         capabilities = getattr(session, "client_capabilities", None)
         return TASKS in (getattr(capabilities, "extensions", None) or {})
