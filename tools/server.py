@@ -77,10 +77,14 @@ class SessionStatsMiddleware:
             return await call_next(ctx)  # a preflight (what would this call do?) is not a call
         name = str((ctx.params or {}).get("name", "?"))
         started = time.perf_counter()
-        failed = True
+        failed: bool | None = True
         try:
             result = await call_next(ctx)
+            if isinstance(result, dict) and result.get("resultType") == "task":
+                failed = None  # the call goes on as a task: tools.outside.tasks records it when it ends
+                return result
             failed = bool(getattr(result, "is_error", False) or (isinstance(result, dict) and result.get("isError")))
             return result
         finally:
-            self.deps.stats.record(name, time.perf_counter() - started, failed)
+            if failed is not None:
+                self.deps.stats.record(name, time.perf_counter() - started, failed)

@@ -52,7 +52,7 @@ async def world(tmp_path):
     endpoint = McpHttpEndpoint(deps, tokens, free_port())
     await endpoint.start()
     try:
-        yield endpoint, tokens, slow, tmp_path / "profile"
+        yield endpoint, tokens, slow, tmp_path / "profile", deps
     finally:
         await endpoint.stop()
         slow.stop()
@@ -83,7 +83,7 @@ async def _until_reading(slow: SlowCogServer, at_least: int = 1) -> None:
 
 
 async def test_a_task_runs_collection_statistics_to_the_rows_of_a_plain_call(world):
-    endpoint, tokens, _slow, _profile = world
+    endpoint, tokens, _slow, _profile, _deps = world
     progress: list[str] = []
 
     async def on_progress(_done, _total, message):
@@ -111,16 +111,21 @@ async def test_a_task_runs_collection_statistics_to_the_rows_of_a_plain_call(wor
 
 
 async def test_the_official_client_can_wait_for_a_task_as_for_a_plain_call(world):
-    endpoint, tokens, slow, _profile = world
+    endpoint, tokens, slow, _profile, deps = world
+    started = time.perf_counter()
     async with connect(endpoint, tokens(), extensions=[TasksClient()]) as client:
         result = await client.call_tool("collection_statistics", CALL)  # the claim polls the task to its end
+    took = time.perf_counter() - started
     assert not result.is_error, result.content[0].text
     assert len(result.structured_content["rows"]) == ITEMS
     assert slow.requests >= 2 * ITEMS  # a whole run reads two ranges of every file
+    counted = deps.stats.summary()["by_tool"]["collection_statistics"]
+    assert counted["calls"] == 1 and counted["errors"] == 0
+    assert counted["seconds"] > 0.8 * took  # the session's statistics count the task's job, not its handle
 
 
 async def test_cancelling_a_task_stops_its_reads(world):
-    endpoint, tokens, slow, _profile = world
+    endpoint, tokens, slow, _profile, _deps = world
     async with connect(endpoint, tokens(), extensions=[TasksClient()]) as client:
         handle = await _start(client)
         await _until_reading(slow, 6)
@@ -141,7 +146,7 @@ async def test_cancelling_a_task_stops_its_reads(world):
 
 
 async def test_another_client_can_neither_read_nor_cancel_a_task(world):
-    endpoint, tokens, _slow, profile = world
+    endpoint, tokens, _slow, profile, _deps = world
     async with connect(endpoint, tokens(), extensions=[TasksClient()]) as owner:
         handle = await _start(owner)
         # the same token over an MCP session of its own is another client
@@ -171,7 +176,7 @@ async def test_another_client_can_neither_read_nor_cancel_a_task(world):
 
 
 async def test_a_finished_task_is_kept_for_a_while_then_forgotten(world):
-    endpoint, tokens, _slow, _profile = world
+    endpoint, tokens, _slow, _profile, _deps = world
     endpoint.tasks.keep_s = 1.0  # an hour in use
     async with connect(endpoint, tokens(), extensions=[TasksClient()]) as client:
         handle = await _start(client)
@@ -187,7 +192,7 @@ async def test_a_finished_task_is_kept_for_a_while_then_forgotten(world):
 
 
 async def test_tasks_count_in_the_limit_on_long_analyses(world):
-    endpoint, tokens, slow, _profile = world
+    endpoint, tokens, slow, _profile, _deps = world
     async with connect(endpoint, tokens(), extensions=[TasksClient()]) as client:
         handles = [await _start(client) for _ in range(3)]  # one runs, two wait their turn
         assert all(isinstance(h, TaskHandle) for h in handles)

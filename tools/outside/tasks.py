@@ -148,6 +148,15 @@ class ToolTasks(Extension):
 
     async def _run(self, task: _Task, run: Callable[[Any], Awaitable[Any]], ctx: Any) -> None:
         try:
+            await self._finish(task, run, ctx)
+        finally:  # the session's statistics count the whole job, as for a plain call
+            stats = getattr(ctx.lifespan_context, "stats", None)
+            if stats is not None:
+                failed = task.status != "completed" or bool((task.result or {}).get("isError"))
+                stats.record(task.tool, time.time() - task.created, failed)
+
+    async def _finish(self, task: _Task, run: Callable[[Any], Awaitable[Any]], ctx: Any) -> None:
+        try:
             result = await run(ctx)
         except asyncio.CancelledError:
             task.end("cancelled", "cancelled by the client" if task.cancel_asked else
