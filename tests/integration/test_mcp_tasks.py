@@ -245,3 +245,37 @@ async def test_a_destructive_call_of_a_tasks_client_still_waits_for_the_users_ok
     assert result.is_error and "declined" in result.content[0].text
     assert asked and "Old fact" in asked[0]
     assert [h.id for h in await store.recent("ana")] == [memory_id]
+
+
+async def test_a_task_over_a_stac_api_world_gives_the_rows_of_the_docks_own_call(tmp_path, stac_api, make_deps):
+    """Against the STAC API (stac-fastapi-pgstac) and COGs in two UTM zones: the NDVI rows an outside client
+    gets from a task are those the dock's in-process server computes."""
+    from mcp import Client as InProcess
+
+    from stacgis_agent.tools.server import build_server
+    from testkit.servers.cog_server import CogServer
+    from testkit.worlds.collection_world import make_collection_world
+
+    (tmp_path / "world").mkdir()
+    cogs = CogServer(tmp_path / "world").start()
+    world = make_collection_world(tmp_path / "world", cogs.url, collection="s2-lyon-tasks")
+    stac_api.load([world.collection()], world.items)
+    deps = make_deps(httpx.AsyncClient(timeout=30), {"local": stac_api.url})
+    tokens = TokenFile(tmp_path / "profile")
+    endpoint = McpHttpEndpoint(deps, tokens, free_port())
+    await endpoint.start()
+    call = {"collection": world.collection_id, "datetime": "2024-03-01/2024-05-31", "index": "NDVI",
+            "polygon": world.area, "exact": True}
+    try:
+        async with InProcess(build_server(deps)) as dock:
+            mine = await dock.call_tool("collection_statistics", call)
+        async with connect(endpoint, tokens(), extensions=[TasksClient()]) as client:
+            handle = await client.session.call_tool("collection_statistics", call, allow_claimed=True)
+            assert isinstance(handle, TaskHandle)
+            done = await poll_until_done(client.session, handle.task_id)
+    finally:
+        await endpoint.stop()
+        cogs.stop()
+    assert not mine.is_error, mine.content[0].text
+    assert done.status == "completed" and not done.result["isError"]
+    assert rows_of(done.result) == mine.structured_content["rows"] and len(rows_of(done.result)) == 3
