@@ -142,9 +142,15 @@ class ToolTasks(Extension):
         self._tasks[task.task_id] = task
         job_ctx = dataclasses.replace(ctx, session=_TaskSession(ctx.session, task))
         task.job = asyncio.get_running_loop().create_task(self._run(task, run, job_ctx), name=f"mcp-task-{tool}")
-        task.job.add_done_callback(lambda _job: release())
+        task.job.add_done_callback(lambda _job: self._ended(task, release))
         log.info("task %s… started for %s", task.task_id[:6], tool)
         return {"resultType": "task", **task.wire(self.keep_s)}
+
+    @staticmethod
+    def _ended(task: _Task, release: Callable[[], None]) -> None:
+        release()
+        if task.finished is None:  # cancelled before its first step: it never ran
+            task.end("cancelled", "cancelled by the client" if task.cancel_asked else "cancelled before it started")
 
     async def _run(self, task: _Task, run: Callable[[Any], Awaitable[Any]], ctx: Any) -> None:
         try:
