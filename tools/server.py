@@ -44,13 +44,15 @@ def families(canvas: bool = False) -> tuple[ModuleType, ...]:
     return TOOL_FAMILIES + family.MODULES
 
 
-def build_server(deps: ToolDeps, *, canvas: bool = False) -> MCPServer:
+def build_server(deps: ToolDeps, *, canvas: bool = False, tasks: Any = None) -> MCPServer:
+    """`tasks`: a `tools.outside.tasks.ToolTasks` to offer long analyses as MCP tasks (the outside endpoint)."""
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[ToolDeps]:
         yield deps  # the owner closes deps
 
     # log_level: MCPServer calls logging.basicConfig, which would make QGIS log every HTTP request
-    server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING")
+    server: MCPServer = MCPServer("stacgis-agent", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING",
+                                   extensions=[tasks] if tasks is not None else None)
     if canvas:
         from .canvas import family
 
@@ -59,7 +61,8 @@ def build_server(deps: ToolDeps, *, canvas: bool = False) -> MCPServer:
         add_family(server, module, deps)
     server.middleware.append(SessionStatsMiddleware(deps))
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
-    server.middleware.append(HeavyCallLimit(server))  # after the OK: a slot is not held while the user decides
+    # after the OK: a slot is not held while the user decides, and a task never skips the question
+    server.middleware.append(HeavyCallLimit(server, tasks=tasks))
     return server
 
 
@@ -74,10 +77,14 @@ class SessionStatsMiddleware:
             return await call_next(ctx)  # a preflight (what would this call do?) is not a call
         name = str((ctx.params or {}).get("name", "?"))
         started = time.perf_counter()
-        failed = True
+        failed: bool | None = True
         try:
             result = await call_next(ctx)
+            if isinstance(result, dict) and result.get("resultType") == "task":
+                failed = None  # the call goes on as a task: tools.outside.tasks records it when it ends
+                return result
             failed = bool(getattr(result, "is_error", False) or (isinstance(result, dict) and result.get("isError")))
             return result
         finally:
-            self.deps.stats.record(name, time.perf_counter() - started, failed)
+            if failed is not None:
+                self.deps.stats.record(name, time.perf_counter() - started, failed)

@@ -24,6 +24,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from ...agent.paths import PLUGINS_DIR
 from ..deps import ToolDeps
 from ..server import build_server
+from .tasks import ToolTasks
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +115,10 @@ class EndpointAccess:
         return json.dumps({"mcpServers": {"qgis-stac-agent": stdio, "qgis-stac-agent-http": http}}, indent=2)
 
 
-def build_external_server(deps: ToolDeps, canvas: bool = False) -> MCPServer:
-    """The same tools as the embedded server, with destructive calls gated by elicitation (tools.confirmation)."""
-    return build_server(deps, canvas=canvas)
+def build_external_server(deps: ToolDeps, canvas: bool = False, tasks: ToolTasks | None = None) -> MCPServer:
+    """The same tools as the embedded server, with destructive calls gated by elicitation (tools.confirmation),
+    and long analyses offered as MCP tasks to clients that declare the tasks extension (tools.outside.tasks)."""
+    return build_server(deps, canvas=canvas, tasks=tasks)
 
 
 class _Guard:
@@ -183,7 +185,8 @@ def bind_loopback(port: int) -> socket.socket:
 class McpHttpEndpoint:
     def __init__(self, deps: ToolDeps, token: str | Callable[[], str], port: int, canvas: bool = False) -> None:
         self.port = port
-        self.server = build_external_server(deps, canvas)
+        self.tasks = ToolTasks()
+        self.server = build_external_server(deps, canvas, self.tasks)
         security = TransportSecuritySettings(allowed_hosts=[f"{LOOPBACK}:{port}", f"localhost:{port}"],
                                              allowed_origins=[f"http://{LOOPBACK}:{port}", f"http://localhost:{port}"])
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security,
@@ -222,6 +225,7 @@ class McpHttpEndpoint:
             listener.close()
 
     async def stop(self) -> None:
+        await self.tasks.close()  # a task's job would outlive the server it reports to
         self._uvicorn.should_exit = True
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, SystemExit):
