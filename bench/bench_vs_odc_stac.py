@@ -6,7 +6,7 @@ time, the bytes the server sent (counted at the server) and the largest error of
 a full-resolution numpy truth, at overviews and at full resolution; then the plugin on a separately started
 Dask scheduler with 1 and 2 worker processes.
 
-    python bench/bench_vs_odc_stac.py [--repeat N] [--no-dask]
+    python bench/bench_vs_odc_stac.py [--repeat N] [--no-dask] [--no-stackstac] [--only overviews|full]
 
 The odc-stac environment is made once under .build/odc-venv (pip install odc-stac stackstac); the world's files
 once under $BENCH_DIR (default .build)/bench-vs-odc (about 300 MB).
@@ -111,6 +111,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--no-dask", action="store_true")
     parser.add_argument("--no-stackstac", action="store_true")
+    parser.add_argument("--only", choices=("overviews", "full"), help="one of the two comparisons")
     args = parser.parse_args()
     if args.job:
         job = json.loads(Path(args.job).read_text())
@@ -129,6 +130,8 @@ def main() -> None:
         xs, ys = zip(*odc_world.AREA_UTM)
         for exact, dates, title in ((False, odc_world.DATES, "overviews (the plugin's default)"),
                                     (True, FULL_RES_DATES, "full resolution (exact=true), one month")):
+            if args.only and args.only != ("full" if exact else "overviews"):
+                continue
             chosen = [i for i in items if i["properties"]["datetime"][:10] in dates]
             job = {**base, "items": chosen, "exact": exact}
             ours = [run("product", job, cogs) for _ in range(args.repeat)]

@@ -42,13 +42,31 @@ class PeriodAccumulator:
                                "cloud_excluded_pixels": self.cloud_excluded}
         covered = int(self.ever_valid.sum()) if self.ever_valid is not None else 0
         row["valid_fraction"] = round(covered / area_pixels, 4) if area_pixels else 0.0
-        if values.size:
-            v = values.astype(np.float64)
-            row.update(mean=float(v.mean()), median=float(np.median(v)), min=float(v.min()), max=float(v.max()),
-                       std=float(v.std()))
+        if values.size:  # sums in float64, without a float64 copy of every value (millions per date)
+            mean = float(np.mean(values, dtype=np.float64))
+            row.update(mean=mean, median=_median(values), min=float(values.min()), max=float(values.max()),
+                       std=_std(values, mean))
         else:
             row.update(mean=None, median=None, min=None, max=None, std=None)
         return row
+
+
+def _std(values: np.ndarray, mean: float) -> float:
+    deviations = values - np.float32(mean)
+    deviations *= deviations
+    return float(np.sqrt(np.mean(deviations, dtype=np.float64)))
+
+
+def _median(values: np.ndarray) -> float:
+    """numpy's median (the mean of the two middle values when there is an even number), partitioning `values`
+    in place: they are this period's own copy."""
+    n = values.size
+    middle = n // 2
+    if n % 2:
+        values.partition(middle)
+        return float(values[middle])
+    values.partition((middle - 1, middle))
+    return (float(values[middle - 1]) + float(values[middle])) / 2
 
 
 def mosaic_of(results: list[Any], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
