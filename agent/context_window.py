@@ -12,6 +12,7 @@ import re
 from typing import Any, Sequence
 
 from .conversation import ConversationMemory
+from .dock_text import SaidError, say, translatable
 from .llm.types import Message, ToolSpec
 
 log = logging.getLogger(__name__)
@@ -22,7 +23,7 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _ID_KEYS = ("id", "ids", "layer_id", "item_id", "collection", "name", "path", "url", "href", "crs")
 
 
-class ContextTooSmall(Exception):
+class ContextTooSmall(SaidError):
     """Even after compaction the prompt does not fit; the message says what to do."""
 
 
@@ -170,10 +171,10 @@ class ContextFitter:
               tools: Sequence[ToolSpec] | None) -> tuple[list[Message], list[str], int]:
         estimate = self.estimator.estimate(messages, tools)
         if estimate > self.budget:
-            raise ContextTooSmall(
-                f"This request needs about {estimate} tokens but the model's context window (num_ctx) is "
-                f"{self.num_ctx}. Increase num_ctx in the plugin settings if your GPU memory allows it, "
-                "use fewer tools, or start a new chat.")
+            raise ContextTooSmall(say(translatable(
+                "This request needs about {estimate} tokens but the model's context window (num_ctx) is {num_ctx}. "
+                "Increase num_ctx in the plugin settings if your GPU memory allows it, use fewer tools, or start "
+                "a new chat."), estimate=estimate, num_ctx=self.num_ctx))
         for action in actions:
             log.info("context: %s (estimate %d / %d tokens)", action, estimate, self.num_ctx)
         return messages, actions, turn_start

@@ -16,6 +16,8 @@ import typing
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
+from .dock_text import Said
+
 log = logging.getLogger(__name__)
 
 EVENT_KINDS: dict[str, type[Event]] = {}  # "tool_start" -> ToolStart, every kind in this file
@@ -88,7 +90,8 @@ class ToolError(Event):
     step: int
     call_id: str
     tool_name: str
-    error: str
+    error: str  # what the model reads back (English)
+    said: Said = field(default_factory=Said)  # what happened, for the dock, when the runner or host wrote it
 
 
 @dataclass(frozen=True)
@@ -122,11 +125,13 @@ class ProviderSwitched(Event):
     from_provider: str
     to_provider: str
     reason: str
+    said: Said = field(default_factory=Said)  # the reason in its parts, said in the dock's language
 
 
 @dataclass(frozen=True)
 class Notice(Event):
-    text: str  # protocol in use, store fallback, compaction: things the user should know
+    text: str  # protocol in use, store fallback, compaction: things the user should know (English)
+    said: Said = field(default_factory=Said)  # the text in its parts, when the core wrote it for the dock
 
 
 @dataclass(frozen=True)
@@ -137,8 +142,9 @@ class IterationLimit(Event):
 
 @dataclass(frozen=True)
 class Error(Event):
-    message: str
+    message: str  # in English (the log, tests)
     recoverable: bool = True
+    said: Said = field(default_factory=Said)  # the message in its parts, said in the dock's language (ui/said_text.py)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
 from .context_window import ContextFitter
+from .dock_text import say, translatable
 from .events import (
     AskUser,
     Content,
@@ -28,7 +29,7 @@ from .events import (
     ToolStart,
     Usage,
 )
-from .llm.errors import LLMError
+from .llm.errors import cut_answer
 from .llm.types import (
     ChatResponse,
     ContentChunk,
@@ -102,9 +103,11 @@ class ProtocolNotices:
         self.announced = chunk.protocol
         if chunk.protocol == "constrained":
             why = f" ({chunk.reason})" if chunk.reason else ""
-            return Notice(f"Tool calling for {chunk.model}: constrained JSON{why}. The tools are described "
-                          "in the prompt and each reply is forced to be one JSON action.")
-        return Notice(f"Tool calling for {chunk.model}: the model's native tool calls.")
+            said = say(translatable("Tool calling for {model}: constrained JSON{why}. The tools are described in the "
+                                    "prompt and each reply is forced to be one JSON action."), model=chunk.model, why=why)
+        else:
+            said = say(translatable("Tool calling for {model}: the model's native tool calls."), model=chunk.model)
+        return Notice(said.text(), said)
 
 
 @dataclass
@@ -167,8 +170,10 @@ class TurnRunner:
             response = await self._complete(step, messages, specs)
             last_thought = response.thinking[-600:]
             if len(response.tool_calls) > MAX_CALLS_PER_STEP and not answer_now:
-                self.emit(Notice(f"The model asked for {len(response.tool_calls)} tool calls in one step; only the "
-                                 f"first {MAX_CALLS_PER_STEP} run. It can ask for more in its next step."))
+                said = say(translatable("The model asked for {count} tool calls in one step; only the first {limit} "
+                                        "run. It can ask for more in its next step."),
+                           count=len(response.tool_calls), limit=MAX_CALLS_PER_STEP)
+                self.emit(Notice(said.text(), said))
                 response = dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_STEP])
             if response.tool_calls and not answer_now:
                 self.memory.add_assistant(response.as_message())
@@ -258,7 +263,7 @@ class TurnRunner:
                         state.streamed += chunk.text
                         self.emit(Content(chunk.text))
                 elif isinstance(chunk, ProviderSwitchChunk):
-                    self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason))
+                    self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason, chunk.said))
                 elif isinstance(chunk, ProtocolChunk):
                     notice = self.ports.protocols.notice_for(chunk)
                     if notice is not None:
@@ -270,8 +275,7 @@ class TurnRunner:
             if close is not None:
                 await close()
         if final is None:
-            raise LLMError("The model's answer ended before it was complete. Send the message again.",
-                           before_output=False)
+            raise cut_answer()
         if getattr(final, "context_overflow", ""):
             self.emit(Notice(final.context_overflow))
         full, reread = self.ports.prompt_cache.observe(messages, specs, final.usage.prompt_eval_count)

@@ -21,7 +21,7 @@ from ..agent.events import AskUser, Content, Done, Error, IterationLimit, ToolRe
 from .ask_user_widget import AskUserWidget
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
-from .i18n import tr
+from .i18n import said, tr
 from .streamed_markdown import StreamedMarkdownView
 from .untrusted_text import plain_tooltip
 
@@ -180,7 +180,7 @@ class ConversationView(QScrollArea):
         self._add(widget)
 
     def on_error(self, event: Error) -> None:
-        self.add_status(event.message, error=True)
+        self.add_status(said(event.said, event.message), error=True)
 
     def on_iteration_limit(self, event: IterationLimit) -> None:
         self.add_status(tr("The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise "

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Protocol, Sequence, Union
 
+from ..dock_text import Said
+
 Message = dict[str, Any]
 ToolSpec = dict[str, Any]  # Ollama/OpenAI tool format: {"type": "function", "function": {...}}
 
@@ -81,6 +83,7 @@ class ProviderSwitchChunk:
     from_provider: str
     to_provider: str
     reason: str
+    said: Said = field(default_factory=Said)  # the reason in its parts, for the dock
 
 
 @dataclass(frozen=True)
