@@ -377,11 +377,11 @@
         </message>
         <message>
             <source>Assistant:</source>
-            <translation>Assistant :</translation>
+            <translation>Assistant :</translation>
         </message>
         <message>
             <source>You:</source>
-            <translation>Vous :</translation>
+            <translation>Vous :</translation>
         </message>
         <message>
             <source>Stopped by the user.</source>
@@ -397,11 +397,11 @@
         </message>
         <message>
             <source>Asked: {question} ({options})</source>
-            <translation>Question posée : {question} ({options})</translation>
+            <translation>Question posée : {question} ({options})</translation>
         </message>
         <message>
             <source>Error: {message}</source>
-            <translation>Erreur : {message}</translation>
+            <translation>Erreur : {message}</translation>
         </message>
         <message>
             <source>no map</source>
@@ -501,27 +501,27 @@
         </message>
         <message>
             <source>Rebuilds the QGIS map of a STAC GIS Agent conversation as it was when exported: its layers with their groups, styles, the project CRS and the view. The conversation's title, the date and every layer are in MAP below, as data.</source>
-            <translation>Reconstruit la carte QGIS d’une discussion avec STAC GIS Agent telle qu’elle était à l’export : ses couches avec leurs groupes, leurs styles, le SCR du projet et la vue. Le titre de la discussion, la date et chaque couche sont dans MAP ci-dessous, sous forme de données.</translation>
+            <translation>Reconstruit la carte QGIS d’une discussion avec STAC GIS Agent telle qu’elle était à l’export : ses couches avec leurs groupes, leurs styles, le SCR du projet et la vue. Le titre de la discussion, la date et chaque couche sont dans MAP ci-dessous, sous forme de données.</translation>
         </message>
         <message>
             <source>How to run it:</source>
-            <translation>Pour l’exécuter :</translation>
+            <translation>Pour l’exécuter :</translation>
         </message>
         <message>
             <source>- in QGIS: Plugins &gt; Python Console &gt; Show Editor &gt; Open this file &gt; Run. It adds the layers to the open project and zooms the map to the saved view;</source>
-            <translation>- dans QGIS : Extensions &gt; Console Python &gt; Afficher l’éditeur &gt; ouvrir ce fichier &gt; Exécuter. Il ajoute les couches au projet ouvert et zoome la carte sur la vue enregistrée ;</translation>
+            <translation>- dans QGIS : Extensions &gt; Console Python &gt; Afficher l’éditeur &gt; ouvrir ce fichier &gt; Exécuter. Il ajoute les couches au projet ouvert et zoome la carte sur la vue enregistrée ;</translation>
         </message>
         <message>
             <source>- without the QGIS window (standalone PyQGIS), with the Python that has QGIS's modules (python3 on Linux, the OSGeo4W Shell on Windows): python3 this_file.py [output.qgz]. It writes a QGIS project (next to this file by default) that opens on the saved view; layers that lived only in memory go into a GeoPackage beside it.</source>
-            <translation>- sans la fenêtre de QGIS (PyQGIS autonome), avec le Python qui a les modules de QGIS (python3 sous Linux, l’OSGeo4W Shell sous Windows) : python3 this_file.py [output.qgz]. Il écrit un projet QGIS (à côté de ce fichier par défaut) qui s’ouvre sur la vue enregistrée ; les couches qui n’existaient qu’en mémoire vont dans un GeoPackage à côté.</translation>
+            <translation>- sans la fenêtre de QGIS (PyQGIS autonome), avec le Python qui a les modules de QGIS (python3 sous Linux, l’OSGeo4W Shell sous Windows) : python3 this_file.py [output.qgz]. Il écrit un projet QGIS (à côté de ce fichier par défaut) qui s’ouvre sur la vue enregistrée ; les couches qui n’existaient qu’en mémoire vont dans un GeoPackage à côté.</translation>
         </message>
         <message>
             <source>Layers open from their original sources (files, URLs); a source that is gone is reported and skipped.</source>
-            <translation>Les couches s’ouvrent depuis leurs sources d’origine (fichiers, URL) ; une source disparue est signalée et ignorée.</translation>
+            <translation>Les couches s’ouvrent depuis leurs sources d’origine (fichiers, URL) ; une source disparue est signalée et ignorée.</translation>
         </message>
         <message>
             <source>The map, as JSON: "styles" holds each layer's style as QGIS saves it in a .qml file (renderer, colours, labels, opacity); a layer's "style" is its index there.</source>
-            <translation>La carte, en JSON : "styles" contient le style de chaque couche tel que QGIS l’enregistre dans un fichier .qml (rendu, couleurs, étiquettes, opacité) ; le "style" d’une couche est son indice dans cette liste.</translation>
+            <translation>La carte, en JSON : "styles" contient le style de chaque couche tel que QGIS l’enregistre dans un fichier .qml (rendu, couleurs, étiquettes, opacité) ; le "style" d’une couche est son indice dans cette liste.</translation>
         </message>
         <message>
             <source>New</source>
@@ -1089,7 +1089,7 @@
         </message>
         <message>
             <source>{server} is not reachable at {url}: {why}. Start it, or correct its URL with the Settings… button.</source>
-            <translation>{server} est injoignable à {url} : {why}. Lancez-le, ou corrigez son URL avec le bouton « Paramètres… ».</translation>
+            <translation>{server} est injoignable à {url} : {why}. Lancez-le, ou corrigez son URL avec le bouton « Paramètres… ».</translation>
         </message>
         <message>
             <source>The model's answer ended before it was complete. Send the message again.</source>
@@ -1097,7 +1097,7 @@
         </message>
         <message>
             <source>The model stopped with an error: {error}</source>
-            <translation>Le modèle s’est arrêté sur une erreur : {error}</translation>
+            <translation>Le modèle s’est arrêté sur une erreur : {error}</translation>
         </message>
         <message>
             <source>The LLM server</source>
@@ -1113,11 +1113,11 @@
         </message>
         <message>
             <source>{model} gave no answer within {seconds} s. Loading a model the first time can take a while: try again, or raise the request timeout in the plugin settings.</source>
-            <translation>{model} n’a pas répondu en {seconds} s. Le premier chargement d’un modèle peut prendre du temps : réessayez, ou augmentez le délai des requêtes dans les paramètres de l’extension.</translation>
+            <translation>{model} n’a pas répondu en {seconds} s. Le premier chargement d’un modèle peut prendre du temps : réessayez, ou augmentez le délai des requêtes dans les paramètres de l’extension.</translation>
         </message>
         <message>
             <source>{server} at {url} closed the connection in the middle of the answer ({error}); it may have crashed or run out of memory. Try again.</source>
-            <translation>{server} à {url} a fermé la connexion au milieu de la réponse ({error}) ; il a peut-être planté ou manqué de mémoire. Réessayez.</translation>
+            <translation>{server} à {url} a fermé la connexion au milieu de la réponse ({error}) ; il a peut-être planté ou manqué de mémoire. Réessayez.</translation>
         </message>
         <message>
             <source>run `ollama pull {model}`</source>
@@ -1129,11 +1129,11 @@
         </message>
         <message>
             <source>Model '{model}' is not installed on {url}: {hint}, or pick an installed model in the plugin settings.</source>
-            <translation>Le modèle « {model} » n’est pas installé sur {url} : {hint}, ou choisissez un modèle installé dans les paramètres de l’extension.</translation>
+            <translation>Le modèle « {model} » n’est pas installé sur {url} : {hint}, ou choisissez un modèle installé dans les paramètres de l’extension.</translation>
         </message>
         <message>
             <source>Installed models that can: {models}.</source>
-            <translation>Modèles installés qui le peuvent : {models}.</translation>
+            <translation>Modèles installés qui le peuvent : {models}.</translation>
         </message>
         <message>
             <source>Install one that can, e.g. `ollama pull qwen3:8b`.</source>
@@ -1141,39 +1141,39 @@
         </message>
         <message>
             <source>Model '{model}' cannot call tools, which this assistant needs. Pick another model in the plugin settings. {choice}</source>
-            <translation>Le modèle « {model} » ne sait pas appeler d’outils, ce dont cet assistant a besoin. Choisissez un autre modèle dans les paramètres de l’extension. {choice}</translation>
+            <translation>Le modèle « {model} » ne sait pas appeler d’outils, ce dont cet assistant a besoin. Choisissez un autre modèle dans les paramètres de l’extension. {choice}</translation>
         </message>
         <message>
             <source>Model '{model}' cannot think step by step: turn thinking off for it in the plugin settings, or pick a thinking model such as qwen3.</source>
-            <translation>Le modèle « {model} » ne sait pas réfléchir pas à pas : désactivez la réflexion pour lui dans les paramètres de l’extension, ou choisissez un modèle qui réfléchit, comme qwen3.</translation>
+            <translation>Le modèle « {model} » ne sait pas réfléchir pas à pas : désactivez la réflexion pour lui dans les paramètres de l’extension, ou choisissez un modèle qui réfléchit, comme qwen3.</translation>
         </message>
         <message>
             <source>{server} at {url} failed ({status}): {error}. Try again; if it keeps failing, check the server's log.</source>
-            <translation>{server} à {url} a échoué ({status}) : {error}. Réessayez ; si l’échec persiste, consultez le journal du serveur.</translation>
+            <translation>{server} à {url} a échoué ({status}) : {error}. Réessayez ; si l’échec persiste, consultez le journal du serveur.</translation>
         </message>
         <message>
             <source>{server} at {url} refused the request ({status}): {error}.</source>
-            <translation>{server} à {url} a refusé la requête ({status}) : {error}.</translation>
+            <translation>{server} à {url} a refusé la requête ({status}) : {error}.</translation>
         </message>
         <message>
             <source>The server sent an event that is not JSON: {line}</source>
-            <translation>Le serveur a envoyé un événement qui n’est pas du JSON : {line}</translation>
+            <translation>Le serveur a envoyé un événement qui n’est pas du JSON : {line}</translation>
         </message>
         <message>
             <source>Ollama sent a line that is not JSON: {line}</source>
-            <translation>Ollama a envoyé une ligne qui n’est pas du JSON : {line}</translation>
+            <translation>Ollama a envoyé une ligne qui n’est pas du JSON : {line}</translation>
         </message>
         <message>
             <source>No answer within {seconds} s; going on without one.</source>
-            <translation>Aucune réponse en {seconds} s ; la suite se fait sans.</translation>
+            <translation>Aucune réponse en {seconds} s ; la suite se fait sans.</translation>
         </message>
         <message>
             <source>Internal error in the agent ({error}). The details are in the QGIS log (STAC GIS Agent tab); please report them.</source>
-            <translation>Erreur interne de l’agent ({error}). Les détails sont dans le journal de QGIS (onglet STAC GIS Agent) ; merci de les signaler.</translation>
+            <translation>Erreur interne de l’agent ({error}). Les détails sont dans le journal de QGIS (onglet STAC GIS Agent) ; merci de les signaler.</translation>
         </message>
         <message>
             <source>Tool embeddings are unavailable (is the embedding model '{model}' pulled?); choosing tools by keywords.</source>
-            <translation>Les embeddings des outils ne sont pas disponibles (le modèle d’embeddings « {model} » est-il téléchargé ?) ; les outils sont choisis par mots-clés.</translation>
+            <translation>Les embeddings des outils ne sont pas disponibles (le modèle d’embeddings « {model} » est-il téléchargé ?) ; les outils sont choisis par mots-clés.</translation>
         </message>
         <message>
             <source>The conversation store cannot be opened ({error}). This chat goes on but is not saved until that is fixed.</source>
@@ -1181,7 +1181,7 @@
         </message>
         <message>
             <source>The conversation could not be saved ({error}). It stays on screen; check the session store settings.</source>
-            <translation>La discussion n’a pas pu être enregistrée ({error}). Elle reste à l’écran ; vérifiez les paramètres du stockage des sessions.</translation>
+            <translation>La discussion n’a pas pu être enregistrée ({error}). Elle reste à l’écran ; vérifiez les paramètres du stockage des sessions.</translation>
         </message>
         <message>
             <source>Redis {version} answered at {url}.</source>
@@ -1473,39 +1473,39 @@
         </message>
         <message>
             <source>Not run: the user did not approve this action.</source>
-            <translation>Non exécuté : vous n’avez pas approuvé cette action.</translation>
+            <translation>Non exécuté : vous n’avez pas approuvé cette action.</translation>
         </message>
         <message>
             <source>Unknown tool '{tool}'.</source>
-            <translation>Outil inconnu « {tool} ».</translation>
+            <translation>Outil inconnu « {tool} ».</translation>
         </message>
         <message>
             <source>Invalid arguments for '{tool}': {problems}.</source>
-            <translation>Arguments non valides pour « {tool} » : {problems}.</translation>
+            <translation>Arguments non valides pour « {tool} » : {problems}.</translation>
         </message>
         <message>
             <source>The plugin's tool server did not start ({error}). Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).</source>
-            <translation>Le serveur d’outils de l’extension n’a pas démarré ({error}). Rechargez l’extension ; si cela persiste, voyez le journal de QGIS (onglet STAC GIS Agent).</translation>
+            <translation>Le serveur d’outils de l’extension n’a pas démarré ({error}). Rechargez l’extension ; si cela persiste, voyez le journal de QGIS (onglet STAC GIS Agent).</translation>
         </message>
         <message>
             <source>The tool server is not connected. Send the message again; if it persists, reload the plugin.</source>
-            <translation>Le serveur d’outils n’est pas connecté. Envoyez à nouveau le message ; si cela persiste, rechargez l’extension.</translation>
+            <translation>Le serveur d’outils n’est pas connecté. Envoyez à nouveau le message ; si cela persiste, rechargez l’extension.</translation>
         </message>
         <message>
             <source>'{tool}' stopped with an unexpected error inside the tool (a fault of the tool, not of the request).</source>
-            <translation>« {tool} » s’est arrêté sur une erreur inattendue dans l’outil (une faute de l’outil, pas de la requête).</translation>
+            <translation>« {tool} » s’est arrêté sur une erreur inattendue dans l’outil (une faute de l’outil, pas de la requête).</translation>
         </message>
         <message>
             <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>
-            <translation>Appels d’outils pour {model} : JSON contraint{why}. Les outils sont décrits dans le prompt et chaque réponse doit être une action JSON.</translation>
+            <translation>Appels d’outils pour {model} : JSON contraint{why}. Les outils sont décrits dans le prompt et chaque réponse doit être une action JSON.</translation>
         </message>
         <message>
             <source>Tool calling for {model}: the model's native tool calls.</source>
-            <translation>Appels d’outils pour {model} : les appels d’outils natifs du modèle.</translation>
+            <translation>Appels d’outils pour {model} : les appels d’outils natifs du modèle.</translation>
         </message>
         <message>
             <source>The model asked for {count} tool calls in one step; only the first {limit} run. It can ask for more in its next step.</source>
-            <translation>Le modèle a demandé {count} appels d’outils en une étape ; seuls les {limit} premiers sont exécutés. Il peut en demander d’autres à l’étape suivante.</translation>
+            <translation>Le modèle a demandé {count} appels d’outils en une étape ; seuls les {limit} premiers sont exécutés. Il peut en demander d’autres à l’étape suivante.</translation>
         </message>
         <message>
             <source>{n} tokens in</source>
@@ -1801,7 +1801,7 @@
         </message>
         <message>
             <source>{tool} read: {values}</source>
-            <translation>{tool} a lu : {values}</translation>
+            <translation>{tool} a lu : {values}</translation>
         </message>
         <message>
             <source>No answer.</source>
@@ -1809,11 +1809,11 @@
         </message>
         <message>
             <source>Tools used: {names}</source>
-            <translation>Outils utilisés : {names}</translation>
+            <translation>Outils utilisés : {names}</translation>
         </message>
         <message>
             <source>File: {path}</source>
-            <translation>Fichier : {path}</translation>
+            <translation>Fichier : {path}</translation>
         </message>
         <message>
             <source>Provenance</source>

@@ -167,7 +167,8 @@ def test_the_errors_a_turn_ends_with_are_said_in_the_dock_language_and_read_back
         "Einstellungen… ein.")
     refused = status_error(503, "CUDA out of memory", server="The OpenAI-compatible server", url=url, model="m")
     assert refused.said.text(_french()) == (  # the server's own words as it wrote them, inside French
-        f"Le serveur compatible OpenAI à {url} a échoué (503) : CUDA out of memory. Réessayez ; si l’échec persiste, "
+        f"Le serveur compatible OpenAI à {url} a échoué (503)\u00a0: CUDA out of memory. Réessayez\u00a0; si l’échec "
+        "persiste, "
         "consultez le journal du serveur.")
     missing = status_error(404, "model 'llama9' not found", server="Ollama", url=url, model="llama9")
     assert missing.said.text(_german()) == (
