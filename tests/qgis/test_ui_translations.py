@@ -277,6 +277,11 @@ def test_a_turn_that_fails_speaks_the_chosen_language(plugin_in, monkeypatch, tm
     assert any(line.startswith(said["ended"]) for line in feed), feed
     left = untranslated(shown_texts(plugin.dock) + feed, lang)
     assert left == [], f"English left in the {lang} dock:\n" + "\n".join(left)
+    answer = [bubble for bubble in panel.conversation.bubbles() if bubble.role == "assistant"][-1]
+    panel.conversation.show_undo(answer.message_id)  # its Undo and Copy: the widest buttons of the chat
+    assert answer.undo_button.isVisibleTo(panel.conversation)
+    narrowest = panel.conversation.widget().minimumSizeHint().width()
+    assert narrowest <= 240, narrowest  # the chat fits a narrow dock: its lines wrap, none is cut on the right
 
     # The report the Sessions tab exports says its headings in the dock's language too.
     record = run_coroutine(plugin.runtime.stores.sessions.history(plugin.runtime.session.session_id))
