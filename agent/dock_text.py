@@ -36,11 +36,20 @@ class Said:
 
 
 def say(template: str, **fields: Any) -> Said:
-    """A Said of a translatable("…") template; a field that is not a Said is kept as its text."""
-    return Said(template, {name: value if isinstance(value, Said) else str(value) for name, value in fields.items()})
+    """A Said of a translatable("…") template; a field that is not a Said is kept as its text, a list as a list
+    (said one after another, ", " between them)."""
+    return Said(template, {name: _kept(value) for name, value in fields.items()})
+
+
+def _kept(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_kept(v) for v in value]
+    return value if isinstance(value, Said) else str(value)
 
 
 def _filled(value: Any, tr: Translate) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_filled(v, tr) for v in value)
     if isinstance(value, dict):  # a Said read back from a session log
         value = Said(str(value.get("template", "")), dict(value.get("fields") or {}))
     return value.text(tr) if isinstance(value, Said) else str(value)

@@ -139,7 +139,7 @@ class ToolCallRunner:
             return f"{said.text()} Use one of the tools you were given: {names}.", said
         blocked = self.policy.why_not_allowed(call.name)
         if blocked:
-            return blocked, Said()
+            return blocked, self.policy.why_not_allowed_said(call.name)
         problems = self.host.validate(call.name, call.arguments)
         if problems:  # jsonschema's words, as it wrote them
             said = say(translatable("Invalid arguments for '{tool}': {problems}."), tool=call.name,

@@ -1184,6 +1184,34 @@
             <translation>Die Unterhaltung konnte nicht gespeichert werden ({error}). Sie bleibt auf dem Bildschirm; prüfen Sie die Einstellungen des Sitzungsspeichers.</translation>
         </message>
         <message>
+            <source>a QGIS project</source>
+            <translation>ein QGIS-Projekt</translation>
+        </message>
+        <message>
+            <source>a layer</source>
+            <translation>einen Layer</translation>
+        </message>
+        <message>
+            <source>a raster layer</source>
+            <translation>einen Rasterlayer</translation>
+        </message>
+        <message>
+            <source>a vector layer</source>
+            <translation>einen Vektorlayer</translation>
+        </message>
+        <message>
+            <source>selected features</source>
+            <translation>ausgewählte Objekte</translation>
+        </message>
+        <message>
+            <source>an active layer</source>
+            <translation>einen aktiven Layer</translation>
+        </message>
+        <message>
+            <source>'{tool}' cannot run yet: it needs {needs}.</source>
+            <translation>„{tool}“ kann noch nicht laufen: es braucht {needs}.</translation>
+        </message>
+        <message>
             <source>Redis {version} answered at {url}.</source>
             <translation>Redis {version} hat unter {url} geantwortet.</translation>
         </message>

@@ -1184,6 +1184,34 @@
             <translation>La discussion n’a pas pu être enregistrée ({error}). Elle reste à l’écran ; vérifiez les paramètres du stockage des sessions.</translation>
         </message>
         <message>
+            <source>a QGIS project</source>
+            <translation>un projet QGIS</translation>
+        </message>
+        <message>
+            <source>a layer</source>
+            <translation>une couche</translation>
+        </message>
+        <message>
+            <source>a raster layer</source>
+            <translation>une couche raster</translation>
+        </message>
+        <message>
+            <source>a vector layer</source>
+            <translation>une couche vecteur</translation>
+        </message>
+        <message>
+            <source>selected features</source>
+            <translation>des entités sélectionnées</translation>
+        </message>
+        <message>
+            <source>an active layer</source>
+            <translation>une couche active</translation>
+        </message>
+        <message>
+            <source>'{tool}' cannot run yet: it needs {needs}.</source>
+            <translation>« {tool} » ne peut pas encore s’exécuter : il lui faut {needs}.</translation>
+        </message>
+        <message>
             <source>Redis {version} answered at {url}.</source>
             <translation>Redis {version} a répondu à l’adresse {url}.</translation>
         </message>

@@ -29,6 +29,7 @@ from stacgis_agent.agent.events import (
     event_to_dict,
 )
 from stacgis_agent.agent.llm.http_errors import status_error, transport_error
+from stacgis_agent.agent.permissions import Policy
 from stacgis_agent.agent.settings_validation import validate_settings
 from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
 from stacgis_agent.agent.stores.errors import StoreUnavailable
@@ -216,3 +217,19 @@ def test_the_script_comments_are_in_the_dock_language_and_only_ever_comments():
     assert all(line.startswith("# ") for line in hostile.splitlines()) and hostile.isascii()
     compile(hostile + "VALUE = 1\n", "script", "exec")  # comments only: nothing a translation says can run
     assert ascii_text("Schließen à l’écran – „gut“") == "Schliessen a l'ecran - \"gut\""
+
+
+def test_a_call_that_must_wait_says_what_it_needs_in_the_dock_language_and_the_model_reads_english():
+    policy = Policy.from_tools([{"name": "zonal_statistics", "_meta": {"stacgis": {
+        "requires": ["qgis", "selection", "vector_layer"]}}}])
+    policy.set_state({"qgis"})
+    assert policy.why_not_allowed("zonal_statistics").startswith(
+        "Tool 'zonal_statistics' is not available yet: it needs selection, vector layer.")
+    said = event_from_dict(event_to_dict(ToolError(1, "c1", "zonal_statistics", "…",
+                                                   policy.why_not_allowed_said("zonal_statistics")))).said
+    assert said.text(_german()) == "„zonal_statistics“ kann noch nicht laufen: es braucht ausgewählte Objekte, " \
+                                   "einen Vektorlayer."
+    assert said.text(_french()) == "«\u00a0zonal_statistics\u00a0» ne peut pas encore s’exécuter\u00a0: il lui faut " \
+                                   "des entités sélectionnées, une couche vecteur."
+    policy.set_state({"qgis", "selection", "vector_layer"})
+    assert policy.why_not_allowed_said("zonal_statistics").template == ""  # it may run: nothing to say
