@@ -12,7 +12,7 @@ import re
 from typing import Any, Sequence
 
 from .conversation import ConversationMemory
-from .dock_text import SaidError, say, translatable
+from .dock_text import Said, SaidError, say, translatable
 from .llm.types import Message, ToolSpec
 
 log = logging.getLogger(__name__)
@@ -118,6 +118,7 @@ class ContextFitter:
         self.estimator = estimator or TokenEstimator()
         # room for the answer itself; Ollama counts generated tokens against num_ctx too
         self.reserve = reserve_tokens if reserve_tokens is not None else min(2048, num_ctx // 6)
+        self.said_actions: list[Said] = []  # the last fit's actions in their parts, for the dock's notice
 
     @property
     def budget(self) -> int:
@@ -131,6 +132,7 @@ class ContextFitter:
         next step starts from the compacted state."""
         tail = tail or []
         actions: list[str] = []
+        self.said_actions = []
 
         def build() -> list[Message]:
             return head + memory.window(keep_from=turn_start) + tail
@@ -143,12 +145,16 @@ class ContextFitter:
             build(), tools) <= self.budget)
         if compacted:
             actions.append(f"compacted {compacted} tool result(s) of earlier requests")
+            self.said_actions.append(say(translatable("compacted {count} tool result(s) of earlier requests"),
+                                         count=compacted))
             messages = build()
             if self.estimator.estimate(messages, tools) <= self.budget:
                 return self._done(messages, actions, turn_start, tools)
         compacted = self._compact_turn_results(memory, turn_start)
         if compacted:
             actions.append(f"compacted {compacted} earlier tool result(s) of this turn")
+            self.said_actions.append(say(translatable("compacted {count} earlier tool result(s) of this turn"),
+                                         count=compacted))
             messages = build()
         dropped = 0
         while self.estimator.estimate(messages, tools) > self.budget:
@@ -160,10 +166,13 @@ class ContextFitter:
             messages = build()
         if dropped:
             actions.append(f"dropped the {dropped} oldest turn(s) of the conversation")
+            self.said_actions.append(say(translatable("dropped the {count} oldest turn(s) of the conversation"),
+                                         count=dropped))
         if self.estimator.estimate(messages, tools) > self.budget:
             compacted = self._compact_turn_results(memory, turn_start, keep_last=0)
             if compacted:
                 actions.append(f"compacted {compacted} more tool result(s)")
+                self.said_actions.append(say(translatable("compacted {count} more tool result(s)"), count=compacted))
                 messages = build()
         return self._done(messages, actions, turn_start, tools)
 
@@ -214,3 +223,9 @@ class ContextFitter:
                 count += 1
         return count
 
+
+def fitted_said(actions: list[Said]) -> Said:
+    """"To fit the model's context window I compacted … and dropped …", for the dock."""
+    done: Said | list[Said] = actions[0] if len(actions) == 1 else say(
+        translatable("{first} and {last}"), first=actions[:-1], last=actions[-1])
+    return say(translatable("To fit the model's context window I {actions}."), actions=done)

@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 EVENT_KINDS: dict[str, type[Event]] = {}  # "tool_start" -> ToolStart, every kind in this file
 _LEGACY_KINDS = {"user": "user_message"}  # names older session logs used
+_NOTHING_SAID = asdict(Said())
 
 
 class Event:
@@ -36,8 +37,10 @@ class Event:
         EVENT_KINDS[cls.kind] = cls
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able data for session logs and exports: {"type": "tool_start", ...}."""
-        return {"type": self.kind, **asdict(self)}  # type: ignore[call-overload]
+        """Plain JSON-able data for session logs and exports: {"type": "tool_start", ...}; a Said with nothing to
+        say (text written as it is shown) is left out, and restored as such."""
+        data = asdict(self)  # type: ignore[call-overload]
+        return {"type": self.kind, **{k: v for k, v in data.items() if v != _NOTHING_SAID}}
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
-from .context_window import ContextFitter
-from .dock_text import say, translatable
+from .context_window import ContextFitter, fitted_said
+from .dock_text import Said, say, translatable
 from .events import (
     AskUser,
     Content,
@@ -166,7 +166,8 @@ class TurnRunner:
             tail = [{"role": "system", "content": SUMMARISE_NOW if summarise else ANSWER_NOW}] if answer_now else []
             messages, actions, turn_start = self.fitter.fit(head, self.memory, turn_start, specs, tail)
             if actions:
-                self.emit(Notice("To fit the model's context window I " + " and ".join(actions) + "."))
+                self.emit(Notice("To fit the model's context window I " + " and ".join(actions) + ".",
+                                 fitted_said(self.fitter.said_actions)))
             response = await self._complete(step, messages, specs)
             last_thought = response.thinking[-600:]
             if len(response.tool_calls) > MAX_CALLS_PER_STEP and not answer_now:
@@ -263,7 +264,8 @@ class TurnRunner:
                         state.streamed += chunk.text
                         self.emit(Content(chunk.text))
                 elif isinstance(chunk, ProviderSwitchChunk):
-                    self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason, chunk.said))
+                    self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason,
+                                               getattr(chunk.cause, "said", None) or Said()))
                 elif isinstance(chunk, ProtocolChunk):
                     notice = self.ports.protocols.notice_for(chunk)
                     if notice is not None:
@@ -277,7 +279,7 @@ class TurnRunner:
         if final is None:
             raise cut_answer()
         if getattr(final, "context_overflow", ""):
-            self.emit(Notice(final.context_overflow))
+            self.emit(Notice(final.context_overflow, getattr(final, "overflow_said", None) or Said()))
         full, reread = self.ports.prompt_cache.observe(messages, specs, final.usage.prompt_eval_count)
         state.prompt_tokens += full
         state.reread_tokens += reread

@@ -1084,8 +1084,32 @@
             <translation>Die gemeinsame Chat-Warteschlange ist nicht erreichbar ({reason}); diese Nachricht läuft ohne sie.</translation>
         </message>
         <message>
+            <source>compacted {count} tool result(s) of earlier requests</source>
+            <translation>{count} Werkzeugergebnis(se) früherer Anfragen verdichtet</translation>
+        </message>
+        <message>
+            <source>compacted {count} earlier tool result(s) of this turn</source>
+            <translation>{count} frühere Werkzeugergebnis(se) dieser Antwort verdichtet</translation>
+        </message>
+        <message>
+            <source>dropped the {count} oldest turn(s) of the conversation</source>
+            <translation>die {count} ältesten Fragen und Antworten der Unterhaltung weggelassen</translation>
+        </message>
+        <message>
+            <source>compacted {count} more tool result(s)</source>
+            <translation>{count} weitere Werkzeugergebnis(se) verdichtet</translation>
+        </message>
+        <message>
             <source>This request needs about {estimate} tokens but the model's context window (num_ctx) is {num_ctx}. Increase num_ctx in the plugin settings if your GPU memory allows it, use fewer tools, or start a new chat.</source>
             <translation>Diese Anfrage braucht etwa {estimate} Token, aber das Kontextfenster des Modells (num_ctx) ist {num_ctx}. Erhöhen Sie num_ctx in den Einstellungen des Plugins, wenn der Speicher Ihrer GPU es erlaubt, nutzen Sie weniger Werkzeuge oder beginnen Sie eine neue Unterhaltung.</translation>
+        </message>
+        <message>
+            <source>{first} and {last}</source>
+            <translation>{first} und {last}</translation>
+        </message>
+        <message>
+            <source>To fit the model's context window I {actions}.</source>
+            <translation>Um ins Kontextfenster des Modells zu passen, habe ich {actions}.</translation>
         </message>
         <message>
             <source>{server} is not reachable at {url}: {why}. Start it, or correct its URL with the Settings… button.</source>
@@ -1154,6 +1178,10 @@
         <message>
             <source>{server} at {url} refused the request ({status}): {error}.</source>
             <translation>{server} unter {url} hat die Anfrage abgelehnt ({status}): {error}.</translation>
+        </message>
+        <message>
+            <source>The conversation (about {estimate} tokens) is larger than the model's context window ({num_ctx} tokens): the server dropped the oldest messages and read only {read} tokens. Start a new chat, or raise the context size in the plugin settings.</source>
+            <translation>Die Unterhaltung (etwa {estimate} Token) ist größer als das Kontextfenster des Modells ({num_ctx} Token): Der Server hat die ältesten Nachrichten weggelassen und nur {read} Token gelesen. Beginnen Sie eine neue Unterhaltung oder erhöhen Sie die Kontextgröße in den Einstellungen des Plugins.</translation>
         </message>
         <message>
             <source>The server sent an event that is not JSON: {line}</source>
@@ -1766,10 +1794,6 @@
         <message>
             <source>Nothing to undo: the project is already at that point.</source>
             <translation>Nichts zurückzunehmen: Das Projekt ist bereits auf diesem Stand.</translation>
-        </message>
-        <message>
-            <source>{first} and {last}</source>
-            <translation>{first} und {last}</translation>
         </message>
         <message>
             <source>Redid turns {turns}</source>

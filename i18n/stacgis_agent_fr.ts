@@ -1084,8 +1084,32 @@
             <translation>La file d’attente partagée des discussions est injoignable ({reason}) ; ce message s’exécute sans elle.</translation>
         </message>
         <message>
+            <source>compacted {count} tool result(s) of earlier requests</source>
+            <translation>compacté {count} résultat(s) d’outil des requêtes précédentes</translation>
+        </message>
+        <message>
+            <source>compacted {count} earlier tool result(s) of this turn</source>
+            <translation>compacté {count} résultat(s) d’outil antérieur(s) de ce tour</translation>
+        </message>
+        <message>
+            <source>dropped the {count} oldest turn(s) of the conversation</source>
+            <translation>retiré les {count} plus anciens tours de la discussion</translation>
+        </message>
+        <message>
+            <source>compacted {count} more tool result(s)</source>
+            <translation>compacté {count} résultat(s) d’outil de plus</translation>
+        </message>
+        <message>
             <source>This request needs about {estimate} tokens but the model's context window (num_ctx) is {num_ctx}. Increase num_ctx in the plugin settings if your GPU memory allows it, use fewer tools, or start a new chat.</source>
             <translation>Cette requête demande environ {estimate} jetons, mais la fenêtre de contexte du modèle (num_ctx) est de {num_ctx}. Augmentez num_ctx dans les paramètres de l’extension si la mémoire de votre GPU le permet, utilisez moins d’outils, ou commencez une nouvelle discussion.</translation>
+        </message>
+        <message>
+            <source>{first} and {last}</source>
+            <translation>{first} et {last}</translation>
+        </message>
+        <message>
+            <source>To fit the model's context window I {actions}.</source>
+            <translation>Pour tenir dans la fenêtre de contexte du modèle, j’ai {actions}.</translation>
         </message>
         <message>
             <source>{server} is not reachable at {url}: {why}. Start it, or correct its URL with the Settings… button.</source>
@@ -1154,6 +1178,10 @@
         <message>
             <source>{server} at {url} refused the request ({status}): {error}.</source>
             <translation>{server} à {url} a refusé la requête ({status}) : {error}.</translation>
+        </message>
+        <message>
+            <source>The conversation (about {estimate} tokens) is larger than the model's context window ({num_ctx} tokens): the server dropped the oldest messages and read only {read} tokens. Start a new chat, or raise the context size in the plugin settings.</source>
+            <translation>La discussion (environ {estimate} jetons) dépasse la fenêtre de contexte du modèle ({num_ctx} jetons) : le serveur a retiré les messages les plus anciens et n’a lu que {read} jetons. Commencez une nouvelle discussion, ou augmentez la taille du contexte dans les paramètres de l’extension.</translation>
         </message>
         <message>
             <source>The server sent an event that is not JSON: {line}</source>
@@ -1766,10 +1794,6 @@
         <message>
             <source>Nothing to undo: the project is already at that point.</source>
             <translation>Rien à annuler : le projet en est déjà à ce point.</translation>
-        </message>
-        <message>
-            <source>{first} and {last}</source>
-            <translation>{first} et {last}</translation>
         </message>
         <message>
             <source>Redid turns {turns}</source>

@@ -36,7 +36,7 @@ class FallbackProvider:
                     self.primary.name, exc, self.backup.name)
         self.last_switch = ProviderSwitchChunk(from_provider=self.primary.name,
                                                to_provider=self.backup.name, reason=str(exc),
-                                               said=exc.said)
+                                               cause=exc)
         return self.last_switch
 
     def _can_switch(self, exc: LLMError) -> bool:

@@ -16,6 +16,7 @@ import httpx
 
 from stacgis_agent.agent.chat_slot import chat_slot
 from stacgis_agent.agent.config import CatalogConfig, Settings
+from stacgis_agent.agent.context_window import fitted_said
 from stacgis_agent.agent.dock_text import say, translatable
 from stacgis_agent.agent.events import (
     Content,
@@ -29,6 +30,7 @@ from stacgis_agent.agent.events import (
     event_to_dict,
 )
 from stacgis_agent.agent.llm.http_errors import status_error, transport_error
+from stacgis_agent.agent.llm.http_provider import overflow_notice
 from stacgis_agent.agent.permissions import Policy
 from stacgis_agent.agent.settings_validation import validate_settings
 from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
@@ -233,3 +235,16 @@ def test_a_call_that_must_wait_says_what_it_needs_in_the_dock_language_and_the_m
                                    "des entités sélectionnées, une couche vecteur."
     policy.set_state({"qgis", "selection", "vector_layer"})
     assert policy.why_not_allowed_said("zonal_statistics").template == ""  # it may run: nothing to say
+
+
+def test_what_was_done_to_fit_the_context_window_is_said_in_the_dock_language():
+    fitted = fitted_said([say(translatable("compacted {count} tool result(s) of earlier requests"), count=3),
+                          say(translatable("dropped the {count} oldest turn(s) of the conversation"), count=2)])
+    assert fitted.text() == ("To fit the model's context window I compacted 3 tool result(s) of earlier requests and "
+                             "dropped the 2 oldest turn(s) of the conversation.")
+    assert fitted.text(_german()) == ("Um ins Kontextfenster des Modells zu passen, habe ich 3 Werkzeugergebnis(se) "
+                                      "früherer Anfragen verdichtet und die 2 ältesten Fragen und Antworten der "
+                                      "Unterhaltung weggelassen.")
+    dropped = overflow_notice(9000, 4000, 4096)
+    assert "read only 4000 tokens" in dropped.text() and dropped.text(_french()).startswith(
+        "La discussion (environ 9000 jetons) dépasse la fenêtre de contexte du modèle (4096 jetons)")
