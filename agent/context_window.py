@@ -12,6 +12,7 @@ import re
 from typing import Any, Sequence
 
 from .conversation import ConversationMemory
+from .dock_text import Said, SaidError, say, translatable
 from .llm.types import Message, ToolSpec
 
 log = logging.getLogger(__name__)
@@ -22,7 +23,7 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _ID_KEYS = ("id", "ids", "layer_id", "item_id", "collection", "name", "path", "url", "href", "crs")
 
 
-class ContextTooSmall(Exception):
+class ContextTooSmall(SaidError):
     """Even after compaction the prompt does not fit; the message says what to do."""
 
 
@@ -117,6 +118,7 @@ class ContextFitter:
         self.estimator = estimator or TokenEstimator()
         # room for the answer itself; Ollama counts generated tokens against num_ctx too
         self.reserve = reserve_tokens if reserve_tokens is not None else min(2048, num_ctx // 6)
+        self.said_actions: list[Said] = []  # the last fit's actions in their parts, for the dock's notice
 
     @property
     def budget(self) -> int:
@@ -130,6 +132,7 @@ class ContextFitter:
         next step starts from the compacted state."""
         tail = tail or []
         actions: list[str] = []
+        self.said_actions = []
 
         def build() -> list[Message]:
             return head + memory.window(keep_from=turn_start) + tail
@@ -142,12 +145,16 @@ class ContextFitter:
             build(), tools) <= self.budget)
         if compacted:
             actions.append(f"compacted {compacted} tool result(s) of earlier requests")
+            self.said_actions.append(say(translatable("compacted {count} tool result(s) of earlier requests"),
+                                         count=compacted))
             messages = build()
             if self.estimator.estimate(messages, tools) <= self.budget:
                 return self._done(messages, actions, turn_start, tools)
         compacted = self._compact_turn_results(memory, turn_start)
         if compacted:
             actions.append(f"compacted {compacted} earlier tool result(s) of this turn")
+            self.said_actions.append(say(translatable("compacted {count} earlier tool result(s) of this turn"),
+                                         count=compacted))
             messages = build()
         dropped = 0
         while self.estimator.estimate(messages, tools) > self.budget:
@@ -159,10 +166,13 @@ class ContextFitter:
             messages = build()
         if dropped:
             actions.append(f"dropped the {dropped} oldest turn(s) of the conversation")
+            self.said_actions.append(say(translatable("dropped the {count} oldest turn(s) of the conversation"),
+                                         count=dropped))
         if self.estimator.estimate(messages, tools) > self.budget:
             compacted = self._compact_turn_results(memory, turn_start, keep_last=0)
             if compacted:
                 actions.append(f"compacted {compacted} more tool result(s)")
+                self.said_actions.append(say(translatable("compacted {count} more tool result(s)"), count=compacted))
                 messages = build()
         return self._done(messages, actions, turn_start, tools)
 
@@ -170,10 +180,10 @@ class ContextFitter:
               tools: Sequence[ToolSpec] | None) -> tuple[list[Message], list[str], int]:
         estimate = self.estimator.estimate(messages, tools)
         if estimate > self.budget:
-            raise ContextTooSmall(
-                f"This request needs about {estimate} tokens but the model's context window (num_ctx) is "
-                f"{self.num_ctx}. Increase num_ctx in the plugin settings if your GPU memory allows it, "
-                "use fewer tools, or start a new chat.")
+            raise ContextTooSmall(say(translatable(
+                "This request needs about {estimate} tokens but the model's context window (num_ctx) is {num_ctx}. "
+                "Increase num_ctx in the plugin settings if your GPU memory allows it, use fewer tools, or start "
+                "a new chat."), estimate=estimate, num_ctx=self.num_ctx))
         for action in actions:
             log.info("context: %s (estimate %d / %d tokens)", action, estimate, self.num_ctx)
         return messages, actions, turn_start
@@ -213,3 +223,9 @@ class ContextFitter:
                 count += 1
         return count
 
+
+def fitted_said(actions: list[Said]) -> Said:
+    """"To fit the model's context window I compacted … and dropped …", for the dock."""
+    done: Said | list[Said] = actions[0] if len(actions) == 1 else say(
+        translatable("{first} and {last}"), first=actions[:-1], last=actions[-1])
+    return say(translatable("To fit the model's context window I {actions}."), actions=done)

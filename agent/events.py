@@ -16,10 +16,13 @@ import typing
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
+from .dock_text import Said
+
 log = logging.getLogger(__name__)
 
 EVENT_KINDS: dict[str, type[Event]] = {}  # "tool_start" -> ToolStart, every kind in this file
 _LEGACY_KINDS = {"user": "user_message"}  # names older session logs used
+_NOTHING_SAID = asdict(Said())
 
 
 class Event:
@@ -34,8 +37,10 @@ class Event:
         EVENT_KINDS[cls.kind] = cls
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able data for session logs and exports: {"type": "tool_start", ...}."""
-        return {"type": self.kind, **asdict(self)}  # type: ignore[call-overload]
+        """Plain JSON-able data for session logs and exports: {"type": "tool_start", ...}; a Said with nothing to
+        say (text written as it is shown) is left out, and restored as such."""
+        data = asdict(self)  # type: ignore[call-overload]
+        return {"type": self.kind, **{k: v for k, v in data.items() if v != _NOTHING_SAID}}
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,8 @@ class ToolError(Event):
     step: int
     call_id: str
     tool_name: str
-    error: str
+    error: str  # what the model reads back (English)
+    said: Said = field(default_factory=Said)  # what happened, for the dock, when the runner or host wrote it
 
 
 @dataclass(frozen=True)
@@ -122,11 +128,13 @@ class ProviderSwitched(Event):
     from_provider: str
     to_provider: str
     reason: str
+    said: Said = field(default_factory=Said)  # the reason in its parts, said in the dock's language
 
 
 @dataclass(frozen=True)
 class Notice(Event):
-    text: str  # protocol in use, store fallback, compaction: things the user should know
+    text: str  # protocol in use, store fallback, compaction: things the user should know (English)
+    said: Said = field(default_factory=Said)  # the text in its parts, when the core wrote it for the dock
 
 
 @dataclass(frozen=True)
@@ -137,8 +145,9 @@ class IterationLimit(Event):
 
 @dataclass(frozen=True)
 class Error(Event):
-    message: str
+    message: str  # in English (the log, tests)
     recoverable: bool = True
+    said: Said = field(default_factory=Said)  # the message in its parts, said in the dock's language (ui/said_text.py)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import Any, AsyncIterator
 from .config import Settings
 from .context_window import ContextTooSmall, TokenEstimator
 from .conversation import ConversationMemory
+from .dock_text import Said, say, translatable
 from .events import AgentEvent, AskUser, Content, Done, Error, Notice, Thinking, ToolResult, UserMessage
 from .llm.errors import LLMError
 from .llm.types import ChatOptions, Provider, ToolSpec
@@ -155,7 +156,8 @@ class AgentLoop:
         try:
             return await asyncio.wait_for(future, timeout=self.settings.ask_user_timeout_s)
         except asyncio.TimeoutError:
-            self._emit(Notice(f"No answer within {self.settings.ask_user_timeout_s:g} s; going on without one."))
+            self._emit(_notice(say(translatable("No answer within {seconds} s; going on without one."),
+                                   seconds=f"{self.settings.ask_user_timeout_s:g}")))
             return None
         finally:
             self._pending.pop(request.request_id, None)
@@ -184,23 +186,24 @@ class AgentLoop:
         except asyncio.CancelledError:
             raise  # run() reports the stop and saves
         except (LLMError, ToolHostError) as exc:
-            self._fail(str(exc), recoverable=True)
+            self._fail(exc.said, str(exc), recoverable=True)
             await self._save()
         except ContextTooSmall as exc:
-            self._fail(str(exc), recoverable=False)
+            self._fail(exc.said, str(exc), recoverable=False)
             await self._save()
         except Exception as exc:  # our own bug: stop loudly, keep the UI alive
             log.exception("agent turn failed")
-            self._fail(f"Internal error in the agent ({type(exc).__name__}: {exc}). The details are in the "
-                       "QGIS log (STAC GIS Agent tab); please report them.", recoverable=False)
+            said = say(translatable("Internal error in the agent ({error}). The details are in the QGIS log (STAC "
+                                    "GIS Agent tab); please report them."), error=f"{type(exc).__name__}: {exc}")
+            self._fail(said, said.text(), recoverable=False)
             await self._save()
         finally:
             self._queue.put_nowait(_END)
 
-    def _fail(self, message: str, recoverable: bool) -> None:
+    def _fail(self, said: Said, message: str, recoverable: bool) -> None:
         assert self._turn is not None
         self._close_memory("[interrupted by an error]")
-        self._emit(Error(message, recoverable=recoverable))
+        self._emit(Error(message, recoverable=recoverable, said=said))
         self._emit(Done(self.session_id, self._turn.message_id, "", time.time(),
                         self._turn.usage(self.options.num_ctx)))
 
@@ -233,8 +236,9 @@ class AgentLoop:
         self.tool_set.measure(self._specs, self.estimator.estimate)
         await self.selector.index(ToolText(t.name, t.description or "") for t in tools)
         if not self.selector.embeddings_ok and tools:
-            self._emit(Notice("Tool embeddings are unavailable (is the embedding model "
-                              f"'{self.settings.embedding_model}' pulled?); choosing tools by keywords."))
+            self._emit(_notice(say(translatable("Tool embeddings are unavailable (is the embedding model '{model}' "
+                                                "pulled?); choosing tools by keywords."),
+                                   model=self.settings.embedding_model)))
         self.system_prompt = build_system_prompt(self.settings.max_steps, self.settings.catalogs,
                                                  resources=await self._preloaded_resources(),
                                                  held_back=self.tool_set.holds_back)
@@ -246,8 +250,8 @@ class AgentLoop:
                 self.log = list(record.events)
             except Exception as exc:
                 log.warning("could not load session %s: %s", self.session_id, exc)
-                self._emit(Notice(f"The conversation store cannot be opened ({exc}). This chat goes on but is "
-                                  "not saved until that is fixed."))
+                self._emit(_notice(say(translatable("The conversation store cannot be opened ({error}). This chat "
+                                                    "goes on but is not saved until that is fixed."), error=exc)))
         self._ready = True
 
     async def _preloaded_resources(self) -> list[str]:
@@ -276,8 +280,8 @@ class AgentLoop:
         except Exception as exc:
             log.warning("could not save session %s: %s", self.session_id, exc)
             if self._queue is not None:
-                self._emit(Notice(f"The conversation could not be saved ({exc}). It stays on screen; "
-                                  "check the session store settings."))
+                self._emit(_notice(say(translatable("The conversation could not be saved ({error}). It stays on "
+                                                    "screen; check the session store settings."), error=exc)))
 
     def _log_event(self, event: AgentEvent) -> None:
         """Appends to the session log, joining streamed fragments into one entry."""
@@ -315,3 +319,7 @@ def _format_tools(tools: list[Any]) -> dict[str, ToolSpec]:
     from .llm.schema import format_tools  # owned by the LLM provider layer
 
     return {spec["function"]["name"]: spec for spec in format_tools(tools)}
+
+
+def _notice(said: Said) -> Notice:
+    return Notice(said.text(), said)

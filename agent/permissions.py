@@ -14,10 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from .dock_text import Said, say, translatable
 from .safety import Safety, tool_policy_meta, tool_safety
 
 STATE_MARKER = "[tools] "  # starts the state note appended to the newest message; session titles cut it off
 NAMED = 4  # tools named per missing state in the note; the rest are counted
+
+# The states in the analyst's words, for the dock's line of a call that must wait (others show by their name).
+STATE_WORDS = {"qgis": say(translatable("a QGIS project")), "layer": say(translatable("a layer")),
+               "raster_layer": say(translatable("a raster layer")),
+               "vector_layer": say(translatable("a vector layer")),
+               "selection": say(translatable("selected features")),
+               "active_layer": say(translatable("an active layer"))}
 
 # When a tool provides one of these, the generic states it implies hold as well.
 _IMPLIED = {"raster_layer": {"layer"}, "vector_layer": {"layer"}, "mesh_layer": {"layer"},
@@ -87,6 +95,15 @@ class Policy:
         providers = sorted(n for n, r in self.rules.items() if set(missing) & r.provides)[:5]
         hint = f" First use one of: {', '.join(providers)}." if providers else ""
         return f"Tool '{name}' is not available yet: it needs {needs}.{hint}"
+
+    def why_not_allowed_said(self, name: str) -> Said:
+        """why_not_allowed for the dock: what the call waits for, in the analyst's words (empty when it may run)."""
+        rule = self.rules.get(name)
+        missing = sorted(rule.requires - self.state) if rule is not None else []
+        if not missing:
+            return Said()
+        needs = [STATE_WORDS.get(m) or m.replace("_", " ") for m in missing]
+        return say(translatable("'{tool}' cannot run yet: it needs {needs}."), tool=name, needs=needs)
 
     def state_note(self) -> str:
         """What the project's state lets the model do now, in one line for the newest message.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Optional
 
 from .conversation import ConversationMemory
+from .dock_text import Said, say, translatable
 from .events import AskUser, ToolError, ToolProgress, ToolResult, ToolStart
 from .llm.types import ToolCall
 from .permissions import Policy
@@ -106,7 +107,7 @@ class ToolCallRunner:
             return await self._ask_user_tool(step, call)
         problem = self._check(call)
         if problem:
-            return self._fail(step, call, problem)
+            return self._fail(step, call, *problem)
         cleared = False  # the gate judged this call and it may run: sent with the gate's grant, judged once
         known = any(pending.id == call.id for pending, _ in self._pending) or call.id in self._decisions
         if not known and not self.policy.is_read_only(call.name):
@@ -120,8 +121,9 @@ class ToolCallRunner:
                 cleared = by_gate
         if known:
             if not await self._confirmed(call):
-                return self._fail(step, call, "Not run: the user did not approve this action. Do not retry it; "
-                                              "ask the user what they want instead.")
+                said = say(translatable("Not run: the user did not approve this action."))
+                return self._fail(step, call, said.text() + " Do not retry it; ask the user what they want instead.",
+                                  said)
             cleared = True
         if not self.policy.is_read_only(call.name):
             self._changed = True
@@ -129,17 +131,20 @@ class ToolCallRunner:
         outcome = await self._call(call, step, cleared)
         return self._finish(step, call, outcome, (time.perf_counter() - started) * 1000)
 
-    def _check(self, call: ToolCall) -> str | None:
+    def _check(self, call: ToolCall) -> tuple[str, Said] | None:
+        """Why the call cannot run: (what the model reads, what the dock says of it)."""
         if call.name not in self.host.tools:
             names = ", ".join(sorted(self.policy.allowed())[:30])
-            return f"Unknown tool '{call.name}'. Use one of the tools you were given: {names}."
+            said = say(translatable("Unknown tool '{tool}'."), tool=call.name)
+            return f"{said.text()} Use one of the tools you were given: {names}.", said
         blocked = self.policy.why_not_allowed(call.name)
         if blocked:
-            return blocked
+            return blocked, self.policy.why_not_allowed_said(call.name)
         problems = self.host.validate(call.name, call.arguments)
-        if problems:
-            return (f"Invalid arguments for '{call.name}': " + "; ".join(problems)
-                    + ". Call it again with corrected arguments.")
+        if problems:  # jsonschema's words, as it wrote them
+            said = say(translatable("Invalid arguments for '{tool}': {problems}."), tool=call.name,
+                       problems="; ".join(problems))
+            return f"{said.text()} Call it again with corrected arguments.", said
         return None
 
     async def _call(self, call: ToolCall, step: int = 0, cleared: bool = False) -> ToolOutcome:
@@ -160,13 +165,13 @@ class ToolCallRunner:
         if changed:
             log.debug("state after %s: %s", call.name, sorted(self.policy.state))
         if not outcome.ok:
-            return self._fail(step, call, outcome.text)  # one sentence and what to do, made by the host
+            return self._fail(step, call, outcome.text, outcome.said)  # what went wrong and what to do, by the host
         self.emit(ToolResult(step, call.id, call.name, outcome.value, round(duration_ms, 2)))
         self.memory.add_tool_result(call.id, call.name, outcome.text, outcome.images)
         return CallReport(call, True, outcome.text)
 
-    def _fail(self, step: int, call: ToolCall, message: str) -> CallReport:
-        self.emit(ToolError(step, call.id, call.name, message))
+    def _fail(self, step: int, call: ToolCall, message: str, said: Said | None = None) -> CallReport:
+        self.emit(ToolError(step, call.id, call.name, message, said or Said()))
         self.memory.add_tool_result(call.id, call.name, json.dumps({"error": message}, ensure_ascii=False))
         return CallReport(call, False, message)
 

@@ -11,19 +11,20 @@ import asyncio
 import json
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 from mcp import Client
 from mcp_types import ElicitResult
 
+from .dock_text import Said, SaidError, say, translatable
 from .safety import ASSESSMENT_KEY, GRANT_KEY, PREFLIGHT_KEY, Assessment
 
 log = logging.getLogger(__name__)
 
 
-class ToolHostError(Exception):
+class ToolHostError(SaidError):
     """The embedded tool server could not be reached; the message says what to do."""
 
 
@@ -33,6 +34,7 @@ class ToolOutcome:
     value: Any  # plain data shown in the UI (structured content, or text)
     text: str  # what the model reads back
     images: tuple[str, ...] = ()  # base64 images the tool returned (MCP ImageContent), for vision models
+    said: Said = field(default_factory=Said)  # what went wrong for the dock, when the host wrote it (not the tool)
 
 
 class ToolHost:
@@ -62,8 +64,9 @@ class ToolHost:
             await ready
         except Exception as exc:
             self._owner = None
-            raise ToolHostError(f"The plugin's tool server did not start ({exc}). "
-                                "Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).") from exc
+            raise ToolHostError(say(translatable(
+                "The plugin's tool server did not start ({error}). Reload the plugin; if it persists, see the "
+                "QGIS log (STAC GIS Agent tab)."), error=exc)) from exc
         await self.refresh_tools()
         await self.refresh_resources()
 
@@ -165,8 +168,8 @@ class ToolHost:
 
     def _require(self) -> Client:
         if self._client is None:
-            raise ToolHostError("The tool server is not connected. Send the message again; "
-                                "if it persists, reload the plugin.")
+            raise ToolHostError(say(translatable("The tool server is not connected. Send the message again; if it "
+                                                 "persists, reload the plugin.")))
         return self._client
 
     async def aclose(self) -> None:
@@ -225,10 +228,12 @@ def failed(name: str, detail: str) -> ToolOutcome:
     if detail:
         stop = "" if detail.endswith(("?", "!")) else "."
         message = f"{detail}{stop} Fix the arguments or try another tool."  # as the tool wrote it ("bbox …")
-    else:  # a crash inside the tool: the SDK keeps its text on the server side
-        message = (f"'{name}' stopped with an unexpected error inside the tool (a fault of the tool, not of "
-                   "the request). Try another tool, or tell the user this step could not be done.")
-    return ToolOutcome(False, message, message)
+        return ToolOutcome(False, message, message)
+    # A crash inside the tool: the SDK keeps its text on the server side.
+    said = say(translatable("'{tool}' stopped with an unexpected error inside the tool (a fault of the tool, not "
+                            "of the request)."), tool=name)
+    message = f"{said.text()} Try another tool, or tell the user this step could not be done."
+    return ToolOutcome(False, message, message, said=said)
 
 
 def _maybe_json(text: str) -> Any:

@@ -16,7 +16,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
-from .context_window import ContextFitter
+from .context_window import ContextFitter, fitted_said
+from .dock_text import Said, say, translatable
 from .events import (
     AskUser,
     Content,
@@ -28,7 +29,7 @@ from .events import (
     ToolStart,
     Usage,
 )
-from .llm.errors import LLMError
+from .llm.errors import cut_answer
 from .llm.types import (
     ChatResponse,
     ContentChunk,
@@ -102,9 +103,11 @@ class ProtocolNotices:
         self.announced = chunk.protocol
         if chunk.protocol == "constrained":
             why = f" ({chunk.reason})" if chunk.reason else ""
-            return Notice(f"Tool calling for {chunk.model}: constrained JSON{why}. The tools are described "
-                          "in the prompt and each reply is forced to be one JSON action.")
-        return Notice(f"Tool calling for {chunk.model}: the model's native tool calls.")
+            said = say(translatable("Tool calling for {model}: constrained JSON{why}. The tools are described in the "
+                                    "prompt and each reply is forced to be one JSON action."), model=chunk.model, why=why)
+        else:
+            said = say(translatable("Tool calling for {model}: the model's native tool calls."), model=chunk.model)
+        return Notice(said.text(), said)
 
 
 @dataclass
@@ -163,12 +166,15 @@ class TurnRunner:
             tail = [{"role": "system", "content": SUMMARISE_NOW if summarise else ANSWER_NOW}] if answer_now else []
             messages, actions, turn_start = self.fitter.fit(head, self.memory, turn_start, specs, tail)
             if actions:
-                self.emit(Notice("To fit the model's context window I " + " and ".join(actions) + "."))
+                self.emit(Notice("To fit the model's context window I " + " and ".join(actions) + ".",
+                                 fitted_said(self.fitter.said_actions)))
             response = await self._complete(step, messages, specs)
             last_thought = response.thinking[-600:]
             if len(response.tool_calls) > MAX_CALLS_PER_STEP and not answer_now:
-                self.emit(Notice(f"The model asked for {len(response.tool_calls)} tool calls in one step; only the "
-                                 f"first {MAX_CALLS_PER_STEP} run. It can ask for more in its next step."))
+                said = say(translatable("The model asked for {count} tool calls in one step; only the first {limit} "
+                                        "run. It can ask for more in its next step."),
+                           count=len(response.tool_calls), limit=MAX_CALLS_PER_STEP)
+                self.emit(Notice(said.text(), said))
                 response = dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_STEP])
             if response.tool_calls and not answer_now:
                 self.memory.add_assistant(response.as_message())
@@ -258,7 +264,8 @@ class TurnRunner:
                         state.streamed += chunk.text
                         self.emit(Content(chunk.text))
                 elif isinstance(chunk, ProviderSwitchChunk):
-                    self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason))
+                    self.emit(ProviderSwitched(chunk.from_provider, chunk.to_provider, chunk.reason,
+                                               getattr(chunk.cause, "said", None) or Said()))
                 elif isinstance(chunk, ProtocolChunk):
                     notice = self.ports.protocols.notice_for(chunk)
                     if notice is not None:
@@ -270,10 +277,9 @@ class TurnRunner:
             if close is not None:
                 await close()
         if final is None:
-            raise LLMError("The model's answer ended before it was complete. Send the message again.",
-                           before_output=False)
+            raise cut_answer()
         if getattr(final, "context_overflow", ""):
-            self.emit(Notice(final.context_overflow))
+            self.emit(Notice(final.context_overflow, getattr(final, "overflow_said", None) or Said()))
         full, reread = self.ports.prompt_cache.observe(messages, specs, final.usage.prompt_eval_count)
         state.prompt_tokens += full
         state.reread_tokens += reread

@@ -1,7 +1,10 @@
 """Run inside QGIS (`scripts/language_screenshots.sh`), with QGIS's locale set to German or French: a real
 session on the shipped demo catalog in that language (the model scripted by the Ollama emulator, answering in
-the analyst's language), then a screenshot of the dock (docs/screenshots/dock-<lang>.png), and QGIS quits.
-Before the session, the welcome card and the settings dialog are saved to .build for a look at narrow widths."""
+the analyst's language), then a screenshot of the dock (docs/screenshots/dock-<lang>.png); then, at 320 px, the
+same chat (dock-<lang>-320.png) and a turn that goes wrong (a tool that does not exist, then the model's server
+failing: dock-<lang>-320-error.png), and QGIS quits. With STACGIS_SCREENSHOT_NARROW=0 only the first picture is
+taken (the HiDPI run: QT_SCALE_FACTOR=2, 320 px). Before the session, the welcome card and the settings dialog are
+saved to .build for a look at narrow widths."""
 
 import asyncio
 import os
@@ -20,6 +23,8 @@ LANG = os.environ["STACGIS_SCREENSHOT_LANG"]
 OUT = Path(os.environ["STACGIS_SCREENSHOT"])
 PEEK = ROOT / ".build" / "language-screenshots"
 DOCK_WIDTH = int(os.environ.get("STACGIS_DOCK_WIDTH", "430"))
+NARROW = os.environ.get("STACGIS_SCREENSHOT_NARROW", "1") == "1"
+FAILING = {"de": "Puffere alle Parzellen um 10 m", "fr": "Fais un tampon de 10 m autour des parcelles"}
 SESSION = {
     "de": ("Zeige mir den NDVI vom Juni um die Kartenmitte und nenne seinen Mittelwert",
            """### NDVI um Lyon, 15. Juni 2025
@@ -46,6 +51,13 @@ Ernte zu sehen.
 La couche **demo-ndvi demo-ndvi-2025-06-15** est sur la carte avec une rampe divergente : les champs sont
 verts, le fleuve orange (NDVI négatif). Demandez-moi de comparer avec septembre pour voir la moisson.
 """),
+}
+
+THINKING = {  # what the scripted model thinks, in the analyst's language as the answer (a model may think in English)
+    "de": ("Die Nutzerin schreibt Deutsch: die NDVI-Sammlung der Demo durchsuchen und auf Deutsch antworten.",
+           "Ein Item vom 15. Juni. Sein NDVI-Asset auf die Karte legen."),
+    "fr": ("L’analyste écrit en français : chercher dans la collection NDVI de la démo et répondre en français.",
+           "Un item du 15 juin. Mettre son asset NDVI sur la carte."),
 }
 
 emulator = OllamaEmulator().start()
@@ -103,10 +115,10 @@ async def session() -> None:
     valid = raw[raw != band.GetNoDataValue()] * band.GetScale()
     question, answer = SESSION[LANG]
     emulator.script(
-        Turn(thinking="The user writes in another language; search the demo NDVI collection, answer in theirs.",
+        Turn(thinking=THINKING[LANG][0],
              tool_calls=[("search_items", {"collections": ["demo-ndvi"], "datetime": "2025-06-01/2025-06-30",
                                            "bbox": [4.82, 45.75, 4.85, 45.77]})]),
-        Turn(thinking="One item on 15 June. Put its NDVI asset on the map.",
+        Turn(thinking=THINKING[LANG][1],
              tool_calls=[("load_stac_asset", {"collection": "demo-ndvi", "item_id": "demo-ndvi-2025-06-15"})]),
         Turn(tool_calls=[("get_raster_statistics", {"source": "demo-ndvi demo-ndvi-2025-06-15", "exact": True})]),
         Turn(content=answer.format(mean=_decimal(valid.mean()), min=_decimal(valid.min()), max=_decimal(valid.max()),
@@ -123,11 +135,36 @@ async def session() -> None:
     await asyncio.sleep(2.0)
 
 
-def shoot() -> None:
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    ok = _dock().grab().save(str(OUT))
-    print(f"screenshot {'saved to' if ok else 'FAILED:'} {OUT}", flush=True)
+def _save(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ok = _dock().grab().save(str(path))
+    print(f"screenshot {'saved to' if ok else 'FAILED:'} {path}", flush=True)
+
+
+async def narrow_and_failing() -> None:
+    """The chat at 320 px, then a turn that goes wrong: a tool the model made up, then its server failing."""
+    _save(OUT)
     _peek(iface.mainWindow(), "window")
+    if not NARROW:
+        return
+    iface.mainWindow().resizeDocks([_dock()], [320], Qt.Orientation.Horizontal)
+    await asyncio.sleep(1.0)
+    _save(OUT.with_name(f"{OUT.stem}-320.png"))
+    emulator.script(Turn(tool_calls=[("buffer_parcels", {"distance": 10})]),
+                    Turn(http_status=500, http_error="llama runner process has terminated: signal: killed"))
+    panel = plugins["stacgis_agent"].runtime.panel
+    panel.input.setPlainText(FAILING[LANG])
+    panel.input.submit()
+    await asyncio.sleep(0.2)
+    while panel.session.busy:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)
+    _save(OUT.with_name(f"{OUT.stem}-320-error.png"))
+
+
+def finish(task) -> None:
+    if task.exception():
+        print("screenshots failed:", repr(task.exception()), flush=True)
     emulator.stop()
     QTimer.singleShot(200, QgsApplication.instance().quit)
 
@@ -135,7 +172,8 @@ def shoot() -> None:
 def start() -> None:
     task = asyncio.ensure_future(session())
     task.add_done_callback(lambda t: (t.exception() and print("session failed:", repr(t.exception()), flush=True),
-                                      QTimer.singleShot(500, shoot)))
+                                      QTimer.singleShot(500, lambda: asyncio.ensure_future(
+                                          narrow_and_failing()).add_done_callback(finish))))
 
 
 iface.mainWindow().resize(1600, 1000)

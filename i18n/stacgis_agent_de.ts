@@ -376,6 +376,34 @@
             <translation>Startet…</translation>
         </message>
         <message>
+            <source>Assistant:</source>
+            <translation>Assistent:</translation>
+        </message>
+        <message>
+            <source>You:</source>
+            <translation>Sie:</translation>
+        </message>
+        <message>
+            <source>Stopped by the user.</source>
+            <translation>Vom Benutzer angehalten.</translation>
+        </message>
+        <message>
+            <source>Called {tool}</source>
+            <translation>{tool} aufgerufen</translation>
+        </message>
+        <message>
+            <source>{tool} completed in {ms} ms</source>
+            <translation>{tool} abgeschlossen in {ms} ms</translation>
+        </message>
+        <message>
+            <source>Asked: {question} ({options})</source>
+            <translation>Gefragt: {question} ({options})</translation>
+        </message>
+        <message>
+            <source>Error: {message}</source>
+            <translation>Fehler: {message}</translation>
+        </message>
+        <message>
             <source>no map</source>
             <translation>keine Karte</translation>
         </message>
@@ -470,6 +498,30 @@
         <message>
             <source>STAC GIS Agent needs a few Python packages that QGIS does not ship:</source>
             <translation>STAC GIS Agent braucht einige Python-Pakete, die QGIS nicht mitbringt:</translation>
+        </message>
+        <message>
+            <source>Rebuilds the QGIS map of a STAC GIS Agent conversation as it was when exported: its layers with their groups, styles, the project CRS and the view. The conversation's title, the date and every layer are in MAP below, as data.</source>
+            <translation>Baut die QGIS-Karte einer Unterhaltung mit STAC GIS Agent so wieder auf, wie sie beim Export war: ihre Layer mit ihren Gruppen, Stilen, dem KBS des Projekts und der Ansicht. Der Titel der Unterhaltung, das Datum und jeder Layer stehen unten in MAP, als Daten.</translation>
+        </message>
+        <message>
+            <source>How to run it:</source>
+            <translation>So führen Sie es aus:</translation>
+        </message>
+        <message>
+            <source>- in QGIS: Plugins &gt; Python Console &gt; Show Editor &gt; Open this file &gt; Run. It adds the layers to the open project and zooms the map to the saved view;</source>
+            <translation>- in QGIS: Erweiterungen &gt; Python-Konsole &gt; Editor anzeigen &gt; diese Datei öffnen &gt; Ausführen. Es fügt die Layer dem geöffneten Projekt hinzu und zoomt die Karte auf die gespeicherte Ansicht;</translation>
+        </message>
+        <message>
+            <source>- without the QGIS window (standalone PyQGIS), with the Python that has QGIS's modules (python3 on Linux, the OSGeo4W Shell on Windows): python3 this_file.py [output.qgz]. It writes a QGIS project (next to this file by default) that opens on the saved view; layers that lived only in memory go into a GeoPackage beside it.</source>
+            <translation>- ohne das QGIS-Fenster (eigenständiges PyQGIS), mit dem Python, das die Module von QGIS hat (python3 unter Linux, die OSGeo4W Shell unter Windows): python3 this_file.py [output.qgz]. Es schreibt ein QGIS-Projekt (standardmäßig neben diese Datei), das sich mit der gespeicherten Ansicht öffnet; Layer, die nur im Speicher lagen, kommen in ein GeoPackage daneben.</translation>
+        </message>
+        <message>
+            <source>Layers open from their original sources (files, URLs); a source that is gone is reported and skipped.</source>
+            <translation>Layer werden aus ihren ursprünglichen Quellen geöffnet (Dateien, URLs); eine Quelle, die nicht mehr da ist, wird gemeldet und übersprungen.</translation>
+        </message>
+        <message>
+            <source>The map, as JSON: "styles" holds each layer's style as QGIS saves it in a .qml file (renderer, colours, labels, opacity); a layer's "style" is its index there.</source>
+            <translation>Die Karte als JSON: "styles" enthält den Stil jedes Layers, wie QGIS ihn in einer .qml-Datei speichert (Darstellung, Farben, Beschriftungen, Deckkraft); der "style" eines Layers ist sein Index dort.</translation>
         </message>
         <message>
             <source>New</source>
@@ -1032,6 +1084,162 @@
             <translation>Die gemeinsame Chat-Warteschlange ist nicht erreichbar ({reason}); diese Nachricht läuft ohne sie.</translation>
         </message>
         <message>
+            <source>compacted {count} tool result(s) of earlier requests</source>
+            <translation>{count} Werkzeugergebnis(se) früherer Anfragen verdichtet</translation>
+        </message>
+        <message>
+            <source>compacted {count} earlier tool result(s) of this turn</source>
+            <translation>{count} frühere Werkzeugergebnis(se) dieser Antwort verdichtet</translation>
+        </message>
+        <message>
+            <source>dropped the {count} oldest turn(s) of the conversation</source>
+            <translation>die {count} ältesten Fragen und Antworten der Unterhaltung weggelassen</translation>
+        </message>
+        <message>
+            <source>compacted {count} more tool result(s)</source>
+            <translation>{count} weitere Werkzeugergebnis(se) verdichtet</translation>
+        </message>
+        <message>
+            <source>This request needs about {estimate} tokens but the model's context window (num_ctx) is {num_ctx}. Increase num_ctx in the plugin settings if your GPU memory allows it, use fewer tools, or start a new chat.</source>
+            <translation>Diese Anfrage braucht etwa {estimate} Token, aber das Kontextfenster des Modells (num_ctx) ist {num_ctx}. Erhöhen Sie num_ctx in den Einstellungen des Plugins, wenn der Speicher Ihrer GPU es erlaubt, nutzen Sie weniger Werkzeuge oder beginnen Sie eine neue Unterhaltung.</translation>
+        </message>
+        <message>
+            <source>{first} and {last}</source>
+            <translation>{first} und {last}</translation>
+        </message>
+        <message>
+            <source>To fit the model's context window I {actions}.</source>
+            <translation>Um ins Kontextfenster des Modells zu passen, habe ich {actions}.</translation>
+        </message>
+        <message>
+            <source>{server} is not reachable at {url}: {why}. Start it, or correct its URL with the Settings… button.</source>
+            <translation>{server} ist unter {url} nicht erreichbar: {why}. Starten Sie ihn oder korrigieren Sie seine URL mit der Schaltfläche Einstellungen….</translation>
+        </message>
+        <message>
+            <source>The model's answer ended before it was complete. Send the message again.</source>
+            <translation>Die Antwort des Modells brach ab, bevor sie vollständig war. Senden Sie die Nachricht erneut.</translation>
+        </message>
+        <message>
+            <source>The model stopped with an error: {error}</source>
+            <translation>Das Modell hat mit einem Fehler aufgehört: {error}</translation>
+        </message>
+        <message>
+            <source>The LLM server</source>
+            <translation>Der LLM-Server</translation>
+        </message>
+        <message>
+            <source>The OpenAI-compatible server</source>
+            <translation>Der OpenAI-kompatible Server</translation>
+        </message>
+        <message>
+            <source>no answer within {seconds} s</source>
+            <translation>keine Antwort innerhalb von {seconds} s</translation>
+        </message>
+        <message>
+            <source>{model} gave no answer within {seconds} s. Loading a model the first time can take a while: try again, or raise the request timeout in the plugin settings.</source>
+            <translation>{model} hat innerhalb von {seconds} s nicht geantwortet. Das erste Laden eines Modells kann dauern: Versuchen Sie es erneut oder erhöhen Sie die Zeitüberschreitung für Anfragen in den Einstellungen des Plugins.</translation>
+        </message>
+        <message>
+            <source>{server} at {url} closed the connection in the middle of the answer ({error}); it may have crashed or run out of memory. Try again.</source>
+            <translation>{server} unter {url} hat die Verbindung mitten in der Antwort geschlossen ({error}); er ist vielleicht abgestürzt oder hatte zu wenig Speicher. Versuchen Sie es erneut.</translation>
+        </message>
+        <message>
+            <source>run `ollama pull {model}`</source>
+            <translation>führen Sie `ollama pull {model}` aus</translation>
+        </message>
+        <message>
+            <source>load it on the server</source>
+            <translation>laden Sie es auf dem Server</translation>
+        </message>
+        <message>
+            <source>Model '{model}' is not installed on {url}: {hint}, or pick an installed model in the plugin settings.</source>
+            <translation>Das Modell „{model}“ ist auf {url} nicht installiert: {hint}, oder wählen Sie ein installiertes Modell in den Einstellungen des Plugins.</translation>
+        </message>
+        <message>
+            <source>Installed models that can: {models}.</source>
+            <translation>Installierte Modelle, die es können: {models}.</translation>
+        </message>
+        <message>
+            <source>Install one that can, e.g. `ollama pull qwen3:8b`.</source>
+            <translation>Installieren Sie eines, das es kann, z. B. `ollama pull qwen3:8b`.</translation>
+        </message>
+        <message>
+            <source>Model '{model}' cannot call tools, which this assistant needs. Pick another model in the plugin settings. {choice}</source>
+            <translation>Das Modell „{model}“ kann keine Werkzeuge aufrufen, was dieser Assistent braucht. Wählen Sie in den Einstellungen des Plugins ein anderes Modell. {choice}</translation>
+        </message>
+        <message>
+            <source>Model '{model}' cannot think step by step: turn thinking off for it in the plugin settings, or pick a thinking model such as qwen3.</source>
+            <translation>Das Modell „{model}“ kann nicht Schritt für Schritt überlegen: Schalten Sie das Überlegen für es in den Einstellungen des Plugins aus oder wählen Sie ein Modell, das überlegt, etwa qwen3.</translation>
+        </message>
+        <message>
+            <source>{server} at {url} failed ({status}): {error}. Try again; if it keeps failing, check the server's log.</source>
+            <translation>{server} unter {url} ist fehlgeschlagen ({status}): {error}. Versuchen Sie es erneut; wenn es weiter fehlschlägt, sehen Sie im Protokoll des Servers nach.</translation>
+        </message>
+        <message>
+            <source>{server} at {url} refused the request ({status}): {error}.</source>
+            <translation>{server} unter {url} hat die Anfrage abgelehnt ({status}): {error}.</translation>
+        </message>
+        <message>
+            <source>The conversation (about {estimate} tokens) is larger than the model's context window ({num_ctx} tokens): the server dropped the oldest messages and read only {read} tokens. Start a new chat, or raise the context size in the plugin settings.</source>
+            <translation>Die Unterhaltung (etwa {estimate} Token) ist größer als das Kontextfenster des Modells ({num_ctx} Token): Der Server hat die ältesten Nachrichten weggelassen und nur {read} Token gelesen. Beginnen Sie eine neue Unterhaltung oder erhöhen Sie die Kontextgröße in den Einstellungen des Plugins.</translation>
+        </message>
+        <message>
+            <source>The server sent an event that is not JSON: {line}</source>
+            <translation>Der Server hat ein Ereignis gesendet, das kein JSON ist: {line}</translation>
+        </message>
+        <message>
+            <source>Ollama sent a line that is not JSON: {line}</source>
+            <translation>Ollama hat eine Zeile gesendet, die kein JSON ist: {line}</translation>
+        </message>
+        <message>
+            <source>No answer within {seconds} s; going on without one.</source>
+            <translation>Keine Antwort innerhalb von {seconds} s; es geht ohne weiter.</translation>
+        </message>
+        <message>
+            <source>Internal error in the agent ({error}). The details are in the QGIS log (STAC GIS Agent tab); please report them.</source>
+            <translation>Interner Fehler im Agenten ({error}). Die Einzelheiten stehen im QGIS-Protokoll (Reiter STAC GIS Agent); bitte melden Sie sie.</translation>
+        </message>
+        <message>
+            <source>Tool embeddings are unavailable (is the embedding model '{model}' pulled?); choosing tools by keywords.</source>
+            <translation>Die Embeddings der Werkzeuge sind nicht verfügbar (ist das Embedding-Modell „{model}“ geladen?); Werkzeuge werden nach Stichwörtern gewählt.</translation>
+        </message>
+        <message>
+            <source>The conversation store cannot be opened ({error}). This chat goes on but is not saved until that is fixed.</source>
+            <translation>Der Speicher der Unterhaltungen lässt sich nicht öffnen ({error}). Diese Unterhaltung geht weiter, wird aber erst gespeichert, wenn das behoben ist.</translation>
+        </message>
+        <message>
+            <source>The conversation could not be saved ({error}). It stays on screen; check the session store settings.</source>
+            <translation>Die Unterhaltung konnte nicht gespeichert werden ({error}). Sie bleibt auf dem Bildschirm; prüfen Sie die Einstellungen des Sitzungsspeichers.</translation>
+        </message>
+        <message>
+            <source>a QGIS project</source>
+            <translation>ein QGIS-Projekt</translation>
+        </message>
+        <message>
+            <source>a layer</source>
+            <translation>einen Layer</translation>
+        </message>
+        <message>
+            <source>a raster layer</source>
+            <translation>einen Rasterlayer</translation>
+        </message>
+        <message>
+            <source>a vector layer</source>
+            <translation>einen Vektorlayer</translation>
+        </message>
+        <message>
+            <source>selected features</source>
+            <translation>ausgewählte Objekte</translation>
+        </message>
+        <message>
+            <source>an active layer</source>
+            <translation>einen aktiven Layer</translation>
+        </message>
+        <message>
+            <source>'{tool}' cannot run yet: it needs {needs}.</source>
+            <translation>„{tool}“ kann noch nicht laufen: es braucht {needs}.</translation>
+        </message>
+        <message>
             <source>Redis {version} answered at {url}.</source>
             <translation>Redis {version} hat unter {url} geantwortet.</translation>
         </message>
@@ -1320,6 +1528,42 @@
             <translation>{server} ist wieder erreichbar.</translation>
         </message>
         <message>
+            <source>Not run: the user did not approve this action.</source>
+            <translation>Nicht ausgeführt: Sie haben diese Aktion nicht bestätigt.</translation>
+        </message>
+        <message>
+            <source>Unknown tool '{tool}'.</source>
+            <translation>Unbekanntes Werkzeug „{tool}“.</translation>
+        </message>
+        <message>
+            <source>Invalid arguments for '{tool}': {problems}.</source>
+            <translation>Ungültige Argumente für „{tool}“: {problems}.</translation>
+        </message>
+        <message>
+            <source>The plugin's tool server did not start ({error}). Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).</source>
+            <translation>Der Werkzeugserver des Plugins ist nicht gestartet ({error}). Laden Sie das Plugin neu; wenn es so bleibt, sehen Sie im QGIS-Protokoll nach (Reiter STAC GIS Agent).</translation>
+        </message>
+        <message>
+            <source>The tool server is not connected. Send the message again; if it persists, reload the plugin.</source>
+            <translation>Der Werkzeugserver ist nicht verbunden. Senden Sie die Nachricht erneut; wenn es so bleibt, laden Sie das Plugin neu.</translation>
+        </message>
+        <message>
+            <source>'{tool}' stopped with an unexpected error inside the tool (a fault of the tool, not of the request).</source>
+            <translation>„{tool}“ brach mit einem unerwarteten Fehler im Werkzeug ab (ein Fehler des Werkzeugs, nicht der Anfrage).</translation>
+        </message>
+        <message>
+            <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>
+            <translation>Werkzeugaufrufe für {model}: eingeschränktes JSON{why}. Die Werkzeuge werden im Prompt beschrieben, und jede Antwort muss eine JSON-Aktion sein.</translation>
+        </message>
+        <message>
+            <source>Tool calling for {model}: the model's native tool calls.</source>
+            <translation>Werkzeugaufrufe für {model}: die eigenen Werkzeugaufrufe des Modells.</translation>
+        </message>
+        <message>
+            <source>The model asked for {count} tool calls in one step; only the first {limit} run. It can ask for more in its next step.</source>
+            <translation>Das Modell wollte {count} Werkzeugaufrufe in einem Schritt; nur die ersten {limit} laufen. Weitere kann es im nächsten Schritt anfordern.</translation>
+        </message>
+        <message>
             <source>{n} tokens in</source>
             <translation>{n} Token ein</translation>
         </message>
@@ -1552,10 +1796,6 @@
             <translation>Nichts zurückzunehmen: Das Projekt ist bereits auf diesem Stand.</translation>
         </message>
         <message>
-            <source>{first} and {last}</source>
-            <translation>{first} und {last}</translation>
-        </message>
-        <message>
             <source>Redid turns {turns}</source>
             <translation>Antworten {turns} wiederhergestellt</translation>
         </message>
@@ -1610,6 +1850,30 @@
         <message>
             <source>Cannot be brought back: {changes}.</source>
             <translation>Nicht wiederherstellbar: {changes}.</translation>
+        </message>
+        <message>
+            <source>{tool} read: {values}</source>
+            <translation>{tool} las: {values}</translation>
+        </message>
+        <message>
+            <source>No answer.</source>
+            <translation>Keine Antwort.</translation>
+        </message>
+        <message>
+            <source>Tools used: {names}</source>
+            <translation>Verwendete Werkzeuge: {names}</translation>
+        </message>
+        <message>
+            <source>File: {path}</source>
+            <translation>Datei: {path}</translation>
+        </message>
+        <message>
+            <source>Provenance</source>
+            <translation>Herkunft der Daten</translation>
+        </message>
+        <message>
+            <source>No STAC data or Processing was used in this chat.</source>
+            <translation>In dieser Unterhaltung wurden keine STAC-Daten und kein Processing verwendet.</translation>
         </message>
         <message>
             <source>{catalog}: {problem}</source>

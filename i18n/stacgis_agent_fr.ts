@@ -376,6 +376,34 @@
             <translation>Démarrage…</translation>
         </message>
         <message>
+            <source>Assistant:</source>
+            <translation>Assistant :</translation>
+        </message>
+        <message>
+            <source>You:</source>
+            <translation>Vous :</translation>
+        </message>
+        <message>
+            <source>Stopped by the user.</source>
+            <translation>Arrêté par l’utilisateur.</translation>
+        </message>
+        <message>
+            <source>Called {tool}</source>
+            <translation>Appel de {tool}</translation>
+        </message>
+        <message>
+            <source>{tool} completed in {ms} ms</source>
+            <translation>{tool} terminé en {ms} ms</translation>
+        </message>
+        <message>
+            <source>Asked: {question} ({options})</source>
+            <translation>Question posée : {question} ({options})</translation>
+        </message>
+        <message>
+            <source>Error: {message}</source>
+            <translation>Erreur : {message}</translation>
+        </message>
+        <message>
             <source>no map</source>
             <translation>pas de carte</translation>
         </message>
@@ -470,6 +498,30 @@
         <message>
             <source>STAC GIS Agent needs a few Python packages that QGIS does not ship:</source>
             <translation>STAC GIS Agent a besoin de quelques paquets Python que QGIS ne fournit pas :</translation>
+        </message>
+        <message>
+            <source>Rebuilds the QGIS map of a STAC GIS Agent conversation as it was when exported: its layers with their groups, styles, the project CRS and the view. The conversation's title, the date and every layer are in MAP below, as data.</source>
+            <translation>Reconstruit la carte QGIS d’une discussion avec STAC GIS Agent telle qu’elle était à l’export : ses couches avec leurs groupes, leurs styles, le SCR du projet et la vue. Le titre de la discussion, la date et chaque couche sont dans MAP ci-dessous, sous forme de données.</translation>
+        </message>
+        <message>
+            <source>How to run it:</source>
+            <translation>Pour l’exécuter :</translation>
+        </message>
+        <message>
+            <source>- in QGIS: Plugins &gt; Python Console &gt; Show Editor &gt; Open this file &gt; Run. It adds the layers to the open project and zooms the map to the saved view;</source>
+            <translation>- dans QGIS : Extensions &gt; Console Python &gt; Afficher l’éditeur &gt; ouvrir ce fichier &gt; Exécuter. Il ajoute les couches au projet ouvert et zoome la carte sur la vue enregistrée ;</translation>
+        </message>
+        <message>
+            <source>- without the QGIS window (standalone PyQGIS), with the Python that has QGIS's modules (python3 on Linux, the OSGeo4W Shell on Windows): python3 this_file.py [output.qgz]. It writes a QGIS project (next to this file by default) that opens on the saved view; layers that lived only in memory go into a GeoPackage beside it.</source>
+            <translation>- sans la fenêtre de QGIS (PyQGIS autonome), avec le Python qui a les modules de QGIS (python3 sous Linux, l’OSGeo4W Shell sous Windows) : python3 this_file.py [output.qgz]. Il écrit un projet QGIS (à côté de ce fichier par défaut) qui s’ouvre sur la vue enregistrée ; les couches qui n’existaient qu’en mémoire vont dans un GeoPackage à côté.</translation>
+        </message>
+        <message>
+            <source>Layers open from their original sources (files, URLs); a source that is gone is reported and skipped.</source>
+            <translation>Les couches s’ouvrent depuis leurs sources d’origine (fichiers, URL) ; une source disparue est signalée et ignorée.</translation>
+        </message>
+        <message>
+            <source>The map, as JSON: "styles" holds each layer's style as QGIS saves it in a .qml file (renderer, colours, labels, opacity); a layer's "style" is its index there.</source>
+            <translation>La carte, en JSON : "styles" contient le style de chaque couche tel que QGIS l’enregistre dans un fichier .qml (rendu, couleurs, étiquettes, opacité) ; le "style" d’une couche est son indice dans cette liste.</translation>
         </message>
         <message>
             <source>New</source>
@@ -1032,6 +1084,162 @@
             <translation>La file d’attente partagée des discussions est injoignable ({reason}) ; ce message s’exécute sans elle.</translation>
         </message>
         <message>
+            <source>compacted {count} tool result(s) of earlier requests</source>
+            <translation>compacté {count} résultat(s) d’outil des requêtes précédentes</translation>
+        </message>
+        <message>
+            <source>compacted {count} earlier tool result(s) of this turn</source>
+            <translation>compacté {count} résultat(s) d’outil antérieur(s) de ce tour</translation>
+        </message>
+        <message>
+            <source>dropped the {count} oldest turn(s) of the conversation</source>
+            <translation>retiré les {count} plus anciens tours de la discussion</translation>
+        </message>
+        <message>
+            <source>compacted {count} more tool result(s)</source>
+            <translation>compacté {count} résultat(s) d’outil de plus</translation>
+        </message>
+        <message>
+            <source>This request needs about {estimate} tokens but the model's context window (num_ctx) is {num_ctx}. Increase num_ctx in the plugin settings if your GPU memory allows it, use fewer tools, or start a new chat.</source>
+            <translation>Cette requête demande environ {estimate} jetons, mais la fenêtre de contexte du modèle (num_ctx) est de {num_ctx}. Augmentez num_ctx dans les paramètres de l’extension si la mémoire de votre GPU le permet, utilisez moins d’outils, ou commencez une nouvelle discussion.</translation>
+        </message>
+        <message>
+            <source>{first} and {last}</source>
+            <translation>{first} et {last}</translation>
+        </message>
+        <message>
+            <source>To fit the model's context window I {actions}.</source>
+            <translation>Pour tenir dans la fenêtre de contexte du modèle, j’ai {actions}.</translation>
+        </message>
+        <message>
+            <source>{server} is not reachable at {url}: {why}. Start it, or correct its URL with the Settings… button.</source>
+            <translation>{server} est injoignable à {url} : {why}. Lancez-le, ou corrigez son URL avec le bouton « Paramètres… ».</translation>
+        </message>
+        <message>
+            <source>The model's answer ended before it was complete. Send the message again.</source>
+            <translation>La réponse du modèle s’est arrêtée avant d’être complète. Envoyez à nouveau le message.</translation>
+        </message>
+        <message>
+            <source>The model stopped with an error: {error}</source>
+            <translation>Le modèle s’est arrêté sur une erreur : {error}</translation>
+        </message>
+        <message>
+            <source>The LLM server</source>
+            <translation>Le serveur LLM</translation>
+        </message>
+        <message>
+            <source>The OpenAI-compatible server</source>
+            <translation>Le serveur compatible OpenAI</translation>
+        </message>
+        <message>
+            <source>no answer within {seconds} s</source>
+            <translation>aucune réponse en {seconds} s</translation>
+        </message>
+        <message>
+            <source>{model} gave no answer within {seconds} s. Loading a model the first time can take a while: try again, or raise the request timeout in the plugin settings.</source>
+            <translation>{model} n’a pas répondu en {seconds} s. Le premier chargement d’un modèle peut prendre du temps : réessayez, ou augmentez le délai des requêtes dans les paramètres de l’extension.</translation>
+        </message>
+        <message>
+            <source>{server} at {url} closed the connection in the middle of the answer ({error}); it may have crashed or run out of memory. Try again.</source>
+            <translation>{server} à {url} a fermé la connexion au milieu de la réponse ({error}) ; il a peut-être planté ou manqué de mémoire. Réessayez.</translation>
+        </message>
+        <message>
+            <source>run `ollama pull {model}`</source>
+            <translation>exécutez `ollama pull {model}`</translation>
+        </message>
+        <message>
+            <source>load it on the server</source>
+            <translation>chargez-le sur le serveur</translation>
+        </message>
+        <message>
+            <source>Model '{model}' is not installed on {url}: {hint}, or pick an installed model in the plugin settings.</source>
+            <translation>Le modèle « {model} » n’est pas installé sur {url} : {hint}, ou choisissez un modèle installé dans les paramètres de l’extension.</translation>
+        </message>
+        <message>
+            <source>Installed models that can: {models}.</source>
+            <translation>Modèles installés qui le peuvent : {models}.</translation>
+        </message>
+        <message>
+            <source>Install one that can, e.g. `ollama pull qwen3:8b`.</source>
+            <translation>Installez-en un qui le peut, par ex. `ollama pull qwen3:8b`.</translation>
+        </message>
+        <message>
+            <source>Model '{model}' cannot call tools, which this assistant needs. Pick another model in the plugin settings. {choice}</source>
+            <translation>Le modèle « {model} » ne sait pas appeler d’outils, ce dont cet assistant a besoin. Choisissez un autre modèle dans les paramètres de l’extension. {choice}</translation>
+        </message>
+        <message>
+            <source>Model '{model}' cannot think step by step: turn thinking off for it in the plugin settings, or pick a thinking model such as qwen3.</source>
+            <translation>Le modèle « {model} » ne sait pas réfléchir pas à pas : désactivez la réflexion pour lui dans les paramètres de l’extension, ou choisissez un modèle qui réfléchit, comme qwen3.</translation>
+        </message>
+        <message>
+            <source>{server} at {url} failed ({status}): {error}. Try again; if it keeps failing, check the server's log.</source>
+            <translation>{server} à {url} a échoué ({status}) : {error}. Réessayez ; si l’échec persiste, consultez le journal du serveur.</translation>
+        </message>
+        <message>
+            <source>{server} at {url} refused the request ({status}): {error}.</source>
+            <translation>{server} à {url} a refusé la requête ({status}) : {error}.</translation>
+        </message>
+        <message>
+            <source>The conversation (about {estimate} tokens) is larger than the model's context window ({num_ctx} tokens): the server dropped the oldest messages and read only {read} tokens. Start a new chat, or raise the context size in the plugin settings.</source>
+            <translation>La discussion (environ {estimate} jetons) dépasse la fenêtre de contexte du modèle ({num_ctx} jetons) : le serveur a retiré les messages les plus anciens et n’a lu que {read} jetons. Commencez une nouvelle discussion, ou augmentez la taille du contexte dans les paramètres de l’extension.</translation>
+        </message>
+        <message>
+            <source>The server sent an event that is not JSON: {line}</source>
+            <translation>Le serveur a envoyé un événement qui n’est pas du JSON : {line}</translation>
+        </message>
+        <message>
+            <source>Ollama sent a line that is not JSON: {line}</source>
+            <translation>Ollama a envoyé une ligne qui n’est pas du JSON : {line}</translation>
+        </message>
+        <message>
+            <source>No answer within {seconds} s; going on without one.</source>
+            <translation>Aucune réponse en {seconds} s ; la suite se fait sans.</translation>
+        </message>
+        <message>
+            <source>Internal error in the agent ({error}). The details are in the QGIS log (STAC GIS Agent tab); please report them.</source>
+            <translation>Erreur interne de l’agent ({error}). Les détails sont dans le journal de QGIS (onglet STAC GIS Agent) ; merci de les signaler.</translation>
+        </message>
+        <message>
+            <source>Tool embeddings are unavailable (is the embedding model '{model}' pulled?); choosing tools by keywords.</source>
+            <translation>Les embeddings des outils ne sont pas disponibles (le modèle d’embeddings « {model} » est-il téléchargé ?) ; les outils sont choisis par mots-clés.</translation>
+        </message>
+        <message>
+            <source>The conversation store cannot be opened ({error}). This chat goes on but is not saved until that is fixed.</source>
+            <translation>Le stockage des discussions ne peut pas être ouvert ({error}). Cette discussion continue mais n’est pas enregistrée tant que ce n’est pas réglé.</translation>
+        </message>
+        <message>
+            <source>The conversation could not be saved ({error}). It stays on screen; check the session store settings.</source>
+            <translation>La discussion n’a pas pu être enregistrée ({error}). Elle reste à l’écran ; vérifiez les paramètres du stockage des sessions.</translation>
+        </message>
+        <message>
+            <source>a QGIS project</source>
+            <translation>un projet QGIS</translation>
+        </message>
+        <message>
+            <source>a layer</source>
+            <translation>une couche</translation>
+        </message>
+        <message>
+            <source>a raster layer</source>
+            <translation>une couche raster</translation>
+        </message>
+        <message>
+            <source>a vector layer</source>
+            <translation>une couche vecteur</translation>
+        </message>
+        <message>
+            <source>selected features</source>
+            <translation>des entités sélectionnées</translation>
+        </message>
+        <message>
+            <source>an active layer</source>
+            <translation>une couche active</translation>
+        </message>
+        <message>
+            <source>'{tool}' cannot run yet: it needs {needs}.</source>
+            <translation>« {tool} » ne peut pas encore s’exécuter : il lui faut {needs}.</translation>
+        </message>
+        <message>
             <source>Redis {version} answered at {url}.</source>
             <translation>Redis {version} a répondu à l’adresse {url}.</translation>
         </message>
@@ -1320,6 +1528,42 @@
             <translation>{server} est de nouveau joignable.</translation>
         </message>
         <message>
+            <source>Not run: the user did not approve this action.</source>
+            <translation>Non exécuté : vous n’avez pas approuvé cette action.</translation>
+        </message>
+        <message>
+            <source>Unknown tool '{tool}'.</source>
+            <translation>Outil inconnu « {tool} ».</translation>
+        </message>
+        <message>
+            <source>Invalid arguments for '{tool}': {problems}.</source>
+            <translation>Arguments non valides pour « {tool} » : {problems}.</translation>
+        </message>
+        <message>
+            <source>The plugin's tool server did not start ({error}). Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).</source>
+            <translation>Le serveur d’outils de l’extension n’a pas démarré ({error}). Rechargez l’extension ; si cela persiste, voyez le journal de QGIS (onglet STAC GIS Agent).</translation>
+        </message>
+        <message>
+            <source>The tool server is not connected. Send the message again; if it persists, reload the plugin.</source>
+            <translation>Le serveur d’outils n’est pas connecté. Envoyez à nouveau le message ; si cela persiste, rechargez l’extension.</translation>
+        </message>
+        <message>
+            <source>'{tool}' stopped with an unexpected error inside the tool (a fault of the tool, not of the request).</source>
+            <translation>« {tool} » s’est arrêté sur une erreur inattendue dans l’outil (une faute de l’outil, pas de la requête).</translation>
+        </message>
+        <message>
+            <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>
+            <translation>Appels d’outils pour {model} : JSON contraint{why}. Les outils sont décrits dans le prompt et chaque réponse doit être une action JSON.</translation>
+        </message>
+        <message>
+            <source>Tool calling for {model}: the model's native tool calls.</source>
+            <translation>Appels d’outils pour {model} : les appels d’outils natifs du modèle.</translation>
+        </message>
+        <message>
+            <source>The model asked for {count} tool calls in one step; only the first {limit} run. It can ask for more in its next step.</source>
+            <translation>Le modèle a demandé {count} appels d’outils en une étape ; seuls les {limit} premiers sont exécutés. Il peut en demander d’autres à l’étape suivante.</translation>
+        </message>
+        <message>
             <source>{n} tokens in</source>
             <translation>{n} jetons en entrée</translation>
         </message>
@@ -1552,10 +1796,6 @@
             <translation>Rien à annuler : le projet en est déjà à ce point.</translation>
         </message>
         <message>
-            <source>{first} and {last}</source>
-            <translation>{first} et {last}</translation>
-        </message>
-        <message>
             <source>Redid turns {turns}</source>
             <translation>Tours {turns} rétablis</translation>
         </message>
@@ -1610,6 +1850,30 @@
         <message>
             <source>Cannot be brought back: {changes}.</source>
             <translation>Impossible à récupérer : {changes}.</translation>
+        </message>
+        <message>
+            <source>{tool} read: {values}</source>
+            <translation>{tool} a lu : {values}</translation>
+        </message>
+        <message>
+            <source>No answer.</source>
+            <translation>Pas de réponse.</translation>
+        </message>
+        <message>
+            <source>Tools used: {names}</source>
+            <translation>Outils utilisés : {names}</translation>
+        </message>
+        <message>
+            <source>File: {path}</source>
+            <translation>Fichier : {path}</translation>
+        </message>
+        <message>
+            <source>Provenance</source>
+            <translation>Provenance des données</translation>
+        </message>
+        <message>
+            <source>No STAC data or Processing was used in this chat.</source>
+            <translation>Aucune donnée STAC ni aucun traitement Processing n’a été utilisé dans cette discussion.</translation>
         </message>
         <message>
             <source>{catalog}: {problem}</source>

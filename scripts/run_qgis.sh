@@ -31,7 +31,7 @@ if [ -n "$HEADLESS" ]; then
   export STACGIS_QUIT_AFTER_SCREENSHOT=1
   echo "Starting QGIS under Xvfb; the screenshot goes to $STACGIS_SCREENSHOT"
   CODE="${STACGIS_QGIS_CODE:-$REPO/scripts/screenshot.py}"  # what QGIS runs once started
-  exec timeout 180 xvfb-run -a -s "-screen 0 1600x1000x24" qgis "${ARGS[@]}" --code "$CODE"
+  exec timeout 180 xvfb-run -a -s "-screen 0 ${STACGIS_XVFB_SCREEN:-1600x1000x24}" qgis "${ARGS[@]}" --code "$CODE"
 fi
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   echo "No display found. Run QGIS with a screen (DISPLAY set), or headless with a screenshot:" >&2

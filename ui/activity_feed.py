@@ -32,7 +32,7 @@ from ..agent.events import (
 from ..agent.turn_stats import format_usage
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
-from .i18n import tr, translatable
+from .i18n import said, tr, translatable
 from .tool_error_text import for_analyst, needs_a_choice
 from .untrusted_text import plain_tooltip
 
@@ -227,6 +227,7 @@ class ActivityFeed(QTreeWidget):
     def add_tool_error(self, event: ToolError) -> None:
         self._finish_progress(event.call_id, completed=False)
         told, hints = for_analyst(event.error)  # what happened; what the assistant was told to do, folded
+        told = said(event.said, told)  # the runner's or host's words translated; a tool's own as written
         detail = tr("Told the assistant: {hints}").format(hints=hints) if hints else ""
         if needs_a_choice(event.error):  # not a failure: the assistant asks which one next
             self.add_entry(tr("{tool} needs your choice: {text}").format(tool=event.tool_name, text=told), detail,
@@ -239,17 +240,18 @@ class ActivityFeed(QTreeWidget):
 
     def add_provider_switched(self, event: ProviderSwitched) -> None:
         self.add_entry(tr("Switched from {old} to {new}").format(old=event.from_provider, new=event.to_provider),
-                       event.reason,
+                       said(event.said, event.reason),
                        color=NOTICE_COLOR, expanded=True)
 
     def add_notice(self, event: Notice) -> None:
-        self.add_entry(event.text, color=NOTICE_COLOR)
+        self.add_entry(said(event.said, event.text), color=NOTICE_COLOR)
 
     def add_error(self, event: Error) -> None:
         # The chat shows the whole sentence; the feed marks where it happened, with the sentence folded in
         # (a 320 px dock had the same five-line message in the chat, here and in the status line).
         self._failed = True
-        self.add_entry(tr("Error: what happened and what to do is in the chat"), event.message, color=ERROR_COLOR)
+        self.add_entry(tr("Error: what happened and what to do is in the chat"), said(event.said, event.message),
+                       color=ERROR_COLOR)
 
     def add_iteration_limit(self, event: IterationLimit) -> None:
         line = tr("Stopped after {steps} steps (limit {limit})").format(steps=event.steps, limit=event.limit)

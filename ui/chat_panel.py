@@ -210,7 +210,7 @@ class ChatPanel(QWidget):
         # qgis.core, kept out of the widget's import: the ui/ widget tests also run under Qt 6 alone
         from .project_script import project_to_pyqgis
 
-        return project_to_pyqgis(title, canvas=self._canvas)
+        return project_to_pyqgis(title, canvas=self._canvas, tr=tr)
 
     def _show_page(self, page: QWidget) -> None:
         if page is self.chat_pages.currentWidget():

@@ -9,7 +9,6 @@ from qgis.PyQt.QtGui import QPixmap
 from qgis.PyQt.QtWidgets import (
     QApplication,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -21,7 +20,8 @@ from ..agent.events import AskUser, Content, Done, Error, IterationLimit, ToolRe
 from .ask_user_widget import AskUserWidget
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
-from .i18n import tr
+from .flow_layout import FlowLayout, fixed_height_for_width
+from .i18n import said, tr
 from .streamed_markdown import StreamedMarkdownView
 from .untrusted_text import plain_tooltip
 
@@ -51,8 +51,9 @@ class MessageBubble(QFrame):
         else:
             self.body = StreamedMarkdownView()
         layout.addWidget(self.body)
-        actions = QHBoxLayout()
-        actions.addStretch(1)
+        holder = QWidget()  # the buttons wrap in a narrow dock ("Änderungen zurücknehmen" and "Kopieren" did not fit)
+        actions = FlowLayout(holder)
+        fixed_height_for_width(holder)
         self.undo_button = QPushButton(tr("Undo last turn"))
         self.undo_button.setToolTip(tr("Revert what this answer changed on the map"))
         self.undo_button.clicked.connect(lambda: self.undo_requested.emit(self.message_id))
@@ -63,7 +64,7 @@ class MessageBubble(QFrame):
         for button in (self.undo_button, self.copy_button):
             button.setFlat(True)
             actions.addWidget(button)
-        layout.addLayout(actions)
+        layout.addWidget(holder)
         self.set_text(text)
 
     def text(self) -> str:
@@ -180,7 +181,7 @@ class ConversationView(QScrollArea):
         self._add(widget)
 
     def on_error(self, event: Error) -> None:
-        self.add_status(event.message, error=True)
+        self.add_status(said(event.said, event.message), error=True)
 
     def on_iteration_limit(self, event: IterationLimit) -> None:
         self.add_status(tr("The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise "

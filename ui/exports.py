@@ -1,4 +1,7 @@
-"""A session as Markdown, with its tool calls. (The map as a PyQGIS script: ui/project_script.py.)"""
+"""A session as Markdown, with its tool calls. (The map as a PyQGIS script: ui/project_script.py.)
+
+Its fixed texts ("You:", "Called …", an error's sentence) are in the language of `tr`: the Sessions tab hands the
+dock's (ui.i18n.tr); without one they are English. What the analyst, the model and the tools wrote is as written."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import json
 from typing import Any
 
 from ..agent import events as ev
+from ..agent.dock_text import Said, Translate, as_written
 from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord
 
@@ -14,20 +18,20 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, default=str)
 
 
-def session_to_markdown(record: SessionRecord) -> str:
+def session_to_markdown(record: SessionRecord, tr: Translate = as_written) -> str:
     title = record.info.title or record.info.session_id
     lines = [f"# {title}", ""]
     answer: list[str] = []
 
     def close_answer() -> None:
         if answer:
-            lines.extend(["**Assistant:**", "", "".join(answer).strip(), ""])
+            lines.extend([f"**{tr('Assistant:')}**", "", "".join(answer).strip(), ""])
             answer.clear()
 
     for item in history_items(record):
         if isinstance(item, ev.UserMessage):
             close_answer()
-            lines.extend(["**You:**", "", item.text, ""])
+            lines.extend([f"**{tr('You:')}**", "", item.text, ""])
         elif isinstance(item, ev.Content):
             if item.is_complete:
                 answer[:] = [item.text]
@@ -38,25 +42,33 @@ def session_to_markdown(record: SessionRecord) -> str:
                 answer.append(item.content)
             close_answer()
             if item.stopped:
-                lines.extend(["_Stopped by the user._", ""])
+                lines.extend([f"_{tr('Stopped by the user.')}_", ""])
         else:
             close_answer()
-            lines.extend(_activity_lines(item))
+            lines.extend(_activity_lines(item, tr))
     close_answer()
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _activity_lines(item: ev.Event) -> list[str]:
+def _said(said: Said, english: str, tr: Translate) -> str:
+    return said.text(tr) if said.template and tr is not as_written else english
+
+
+def _activity_lines(item: ev.Event, tr: Translate) -> list[str]:
     if isinstance(item, ev.ToolStart):
-        return [f"> Called `{item.tool_name}`", "", "```json", _json(item.tool_args), "```", ""]
+        return ["> " + tr("Called {tool}").format(tool=f"`{item.tool_name}`"), "", "```json", _json(item.tool_args),
+                "```", ""]
     if isinstance(item, ev.ToolResult):
-        return [f"> `{item.tool_name}` completed in {item.duration_ms:.0f} ms", ""]
-    if isinstance(item, ev.ToolError):
-        return [f"> `{item.tool_name}` failed: {item.error}", ""]
+        return ["> " + tr("{tool} completed in {ms} ms").format(tool=f"`{item.tool_name}`",
+                                                                ms=f"{item.duration_ms:.0f}"), ""]
+    if isinstance(item, ev.ToolError):  # what the model was told, unless the runner wrote it for the analyst too
+        return ["> " + tr("{tool} failed: {text}").format(tool=f"`{item.tool_name}`",
+                                                          text=_said(item.said, item.error, tr)), ""]
     if isinstance(item, ev.AskUser):
-        return [f"> Asked: {item.question} ({' / '.join(item.options)})", ""]
+        return ["> " + tr("Asked: {question} ({options})").format(question=item.question,
+                                                                  options=" / ".join(item.options)), ""]
     if isinstance(item, ev.Error):
-        return [f"> Error: {item.message}", ""]
+        return ["> " + tr("Error: {message}").format(message=_said(item.said, item.message, tr)), ""]
     if isinstance(item, ev.Notice):
-        return [f"> {item.text}", ""]
+        return [f"> {_said(item.said, item.text, tr)}", ""]
     return []

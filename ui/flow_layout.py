@@ -55,6 +55,8 @@ class FlowLayout(QLayout):
         area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
         x, y, line_height = area.x(), area.y(), 0
         for item in self._items:
+            if item.isEmpty():  # a hidden button takes no room
+                continue
             hint = item.sizeHint()
             width = min(hint.width(), area.width())  # a button wider than the line gets the line
             if x > area.x() and x + width > area.right() + 1:  # does not fit: a new line

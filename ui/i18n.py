@@ -25,6 +25,12 @@ def tr(text: str) -> str:
     return QCoreApplication.translate(CONTEXT, text)
 
 
+def said(words, english: str) -> str:
+    """What the core said (an agent.dock_text.Said, e.g. the error that ended a turn) in the dock's language;
+    `english` when it was written as plain text (an empty Said: an older session log, a tool's own words)."""
+    return words.text(tr) if words.template else english
+
+
 def translatable(text: str) -> str:
     """Marks a module-level constant for the catalog without translating it yet (no translator is installed
     when a module is imported): show it with tr(CONSTANT)."""

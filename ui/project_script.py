@@ -26,13 +26,21 @@ from qgis.core import (
 )
 from qgis.PyQt.QtXml import QDomDocument
 
+from ..agent.dock_text import Translate, as_written
+from .script_words import ABOUT, MAP_NOTE, comment_lines
+
 # Features of an in-memory layer are written into the script; beyond this the script would be unreadable.
 MAX_MEMORY_FEATURES = 5000
 
 
-def project_to_pyqgis(title: str, project: QgsProject | None = None, canvas=None) -> str:
-    """The fixed program with the map description between its two halves, as data only."""
-    return _SCRIPT_HEAD + _python_literal(map_description(title, project, canvas)) + _SCRIPT_TAIL
+def project_to_pyqgis(title: str, project: QgsProject | None = None, canvas=None, tr: Translate = as_written) -> str:
+    """The fixed program with the map description between its two halves, as data only. With the dock's `tr`
+    its docstring and the map's comment are comment lines in the dock's language (ui/script_words.py)."""
+    head = _SCRIPT_HEAD
+    if tr is not as_written:
+        program = head.split('""\"\n', 1)[1]  # the fixed program after its English docstring
+        head = comment_lines(ABOUT, tr) + program.replace(_MAP_COMMENT, comment_lines([MAP_NOTE], tr))
+    return head + _python_literal(map_description(title, project, canvas)) + _SCRIPT_TAIL
 
 
 def map_description(title: str, project: QgsProject | None = None, canvas=None) -> dict[str, Any]:
@@ -150,6 +158,7 @@ from qgis.PyQt.QtXml import QDomDocument
 # colours, labels, opacity); a layer's "style" is its index there.
 MAP = json.loads(
 '''
+_MAP_COMMENT = _SCRIPT_HEAD[_SCRIPT_HEAD.index("# The map, as JSON"):_SCRIPT_HEAD.index("MAP = json.loads(")]
 
 _SCRIPT_TAIL = '''
 )

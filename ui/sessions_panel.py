@@ -178,7 +178,7 @@ class SessionsPanel(QWidget):
         if kind == "report":
             from .session_report import write_report  # qgis.PyQt's PDF writer, only when asked
 
-            write_report(record, self._outputs or target.parent / ".no-pictures", target)
+            write_report(record, self._outputs or target.parent / ".no-pictures", target, tr)
         elif kind == "model":
             from .model_export import write_model  # QGIS's Processing classes, only when asked
 
@@ -187,7 +187,7 @@ class SessionsPanel(QWidget):
                                  "an area, a STAC search, loading STAC items, a spectral index of an item, a "
                                  "Processing algorithm).")
         else:
-            text = session_to_markdown(record) if kind == "markdown" else self._map_script(title)
+            text = session_to_markdown(record, tr) if kind == "markdown" else self._map_script(title)
             target.write_text(text, encoding="utf-8")
         remember_export_folder(target.parent)
         saved = {"markdown": tr("Saved the conversation to {path}."),

@@ -12,8 +12,9 @@ _TO_THE_ASSISTANT = re.compile(
     r"\(ask_user\)|\bask the user\b|\bcall (it|them|\w+_\w+) again\b|\btry another tool\b|\bdo not retry\b"
     r"|\bthe tools you were given\b|\bcorrected arguments\b|\bfix the arguments\b|\buse `?\w+_\w+`?\b",
     re.IGNORECASE)
-# The assistant is told to ask the user: the call did not fail, it needs the analyst's choice.
-_ASKS_THE_USER = re.compile(r"\(ask_user\)|\bask the user\b", re.IGNORECASE)
+# The assistant is told to ask the user which one: the call did not fail, it needs the analyst's choice. (A call
+# the analyst declined also says "ask the user what …": that one was refused, not waiting for a choice.)
+_ASKS_THE_USER = re.compile(r"\(ask_user\)|\bask the user which\b", re.IGNORECASE)
 # A sentence ends at ". ", "? " or "! " before a capital letter or a quote ("pop. 170,188" and "e.g. place" don't).
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z'\"“(])")
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from ..dock_text import Said, SaidError, say, translatable
 
-class LLMError(Exception):
-    """Base class. `str(err)` is a sentence for the user; `before_output` tells fallback logic
+
+class LLMError(SaidError):
+    """Base class. `str(err)` is a sentence for the user (in English); `said` keeps its parts, for the dock to
+    say it in its language (an empty Said when it was written as plain text); `before_output` tells fallback logic
     whether the provider failed before streaming anything (then a backup may take over)."""
 
     before_output: bool = True
 
-    def __init__(self, message: str, *, before_output: bool = True):
+    def __init__(self, message: str | Said, *, before_output: bool = True):
         super().__init__(message)
         self.before_output = before_output
 
@@ -21,15 +24,31 @@ class ServerUnreachable(LLMError):
 NOTHING_ANSWERS = "nothing answers at that address"
 
 
-def unreachable_message(server: str, url: str, why: str = NOTHING_ANSWERS) -> str:
+def unreachable_message(server: str, url: str, why: str | Said = NOTHING_ANSWERS) -> str:
     """The one wording of an outage, wherever the analyst meets it (status line, welcome card, a turn that
     failed, the settings check): what happened, then the fix."""
+    return unreachable_said(server, url, why).text()
+
+
+def unreachable_said(server: str, url: str, why: str | Said = NOTHING_ANSWERS) -> Said:
+    """unreachable_message in its parts (ui/connection_text.py says the Ollama sentence with the same words)."""
+    if why == NOTHING_ANSWERS:
+        why = say(translatable("nothing answers at that address"))
     if server == "Ollama":
-        fix = ("Start it with `ollama serve` (install it from https://ollama.com), or set the Ollama URL "
-               "with the Settings… button")
-    else:
-        fix = "Start it, or correct its URL with the Settings… button"
-    return f"{server} is not reachable at {url}: {why}. {fix}."
+        return say(translatable("Ollama is not reachable at {url}: {why}. Start it with `ollama serve` (install it "
+                                "from https://ollama.com), or set the Ollama URL with the Settings… button."),
+                   url=url, why=why)
+    return say(translatable("{server} is not reachable at {url}: {why}. Start it, or correct its URL with the "
+                            "Settings… button."), server=server, url=url, why=why)
+
+
+# Sentences more than one place ends a turn with.
+ANSWER_CUT = translatable("The model's answer ended before it was complete. Send the message again.")
+MODEL_STOPPED = translatable("The model stopped with an error: {error}")  # the server's own words in {error}
+
+
+def cut_answer() -> LLMError:
+    return LLMError(say(ANSWER_CUT), before_output=False)
 
 
 class ModelNotFound(LLMError):
@@ -39,7 +58,7 @@ class ModelNotFound(LLMError):
 class ToolsNotSupported(LLMError):
     """The model cannot do native tool calling; `tool_capable` lists installed models that can."""
 
-    def __init__(self, message: str, *, tool_capable: tuple[str, ...] = (), before_output: bool = True):
+    def __init__(self, message: str | Said, *, tool_capable: tuple[str, ...] = (), before_output: bool = True):
         super().__init__(message, before_output=before_output)
         self.tool_capable = tool_capable
 

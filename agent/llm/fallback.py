@@ -35,7 +35,8 @@ class FallbackProvider:
         log.warning("%s failed before answering (%s); using %s for this request",
                     self.primary.name, exc, self.backup.name)
         self.last_switch = ProviderSwitchChunk(from_provider=self.primary.name,
-                                               to_provider=self.backup.name, reason=str(exc))
+                                               to_provider=self.backup.name, reason=str(exc),
+                                               cause=exc)
         return self.last_switch
 
     def _can_switch(self, exc: LLMError) -> bool:

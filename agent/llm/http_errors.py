@@ -7,6 +7,7 @@ import re
 
 import httpx
 
+from ..dock_text import Said, say, translatable
 from .errors import (
     LLMError,
     LLMTimeout,
@@ -16,8 +17,16 @@ from .errors import (
     StreamError,
     ThinkingNotSupported,
     ToolsNotSupported,
-    unreachable_message,
+    unreachable_said,
 )
+
+# The providers' names for their servers (HttpProvider.server) in our words; "Ollama" is a name.
+_SERVER_WORDS = {"The LLM server": say(translatable("The LLM server")),
+                 "The OpenAI-compatible server": say(translatable("The OpenAI-compatible server"))}
+
+
+def _named(server: str) -> str | Said:
+    return _SERVER_WORDS.get(server, server)
 
 
 def error_text(response: httpx.Response) -> str:
@@ -35,16 +44,19 @@ def error_text(response: httpx.Response) -> str:
 def transport_error(exc: httpx.HTTPError, *, server: str, url: str, model: str, timeout_s: float,
                     produced: bool) -> LLMError:
     if isinstance(exc, httpx.ConnectError):
-        return ServerUnreachable(unreachable_message(server, url))
+        return ServerUnreachable(unreachable_said(_named(server), url))
     if isinstance(exc, httpx.ConnectTimeout):
-        return ServerUnreachable(unreachable_message(server, url, f"no answer within {timeout_s:g} s"))
+        return ServerUnreachable(unreachable_said(_named(server), url, say(translatable("no answer within {seconds} s"),
+                                                                    seconds=f"{timeout_s:g}")))
     if isinstance(exc, httpx.TimeoutException):
-        return LLMTimeout(
-            f"{model} gave no answer within {timeout_s:g} s. Loading a model the first time can take a "
-            "while: try again, or raise the request timeout in the plugin settings.", before_output=not produced)
-    return StreamError(
-        f"{server} at {url} closed the connection in the middle of the answer ({type(exc).__name__}); "
-        "it may have crashed or run out of memory. Try again.", before_output=not produced)
+        return LLMTimeout(say(translatable(
+            "{model} gave no answer within {seconds} s. Loading a model the first time can take a while: try "
+            "again, or raise the request timeout in the plugin settings."), model=model, seconds=f"{timeout_s:g}"),
+            before_output=not produced)
+    return StreamError(say(translatable(
+        "{server} at {url} closed the connection in the middle of the answer ({error}); it may have crashed or "
+        "run out of memory. Try again."), server=_named(server), url=url, error=type(exc).__name__),
+        before_output=not produced)
 
 
 def status_error(status: int, message: str, *, server: str, url: str, model: str,
@@ -52,21 +64,31 @@ def status_error(status: int, message: str, *, server: str, url: str, model: str
     lowered = message.lower()
     if status == 404 and "not found" in lowered:
         missing = _quoted(message) or model
-        hint = f"run `ollama pull {missing}`" if server == "Ollama" else "load it on the server"
-        return ModelNotFound(f"Model '{missing}' is not installed on {url}: {hint}, "
-                             "or pick an installed model in the plugin settings.")
+        if server == "Ollama":
+            hint = say(translatable("run `ollama pull {model}`"), model=missing)
+        else:
+            hint = say(translatable("load it on the server"))
+        return ModelNotFound(say(translatable("Model '{model}' is not installed on {url}: {hint}, or pick an "
+                                              "installed model in the plugin settings."),
+                                 model=missing, url=url, hint=hint))
     if "does not support tools" in lowered:
-        choice = (f"Installed models that can: {', '.join(tool_capable)}." if tool_capable
-                  else "Install one that can, e.g. `ollama pull qwen3:8b`.")
-        return ToolsNotSupported(f"Model '{model}' cannot call tools, which this assistant needs. "
-                                 f"Pick another model in the plugin settings. {choice}", tool_capable=tool_capable)
+        if tool_capable:
+            choice = say(translatable("Installed models that can: {models}."), models=", ".join(tool_capable))
+        else:
+            choice = say(translatable("Install one that can, e.g. `ollama pull qwen3:8b`."))
+        return ToolsNotSupported(say(translatable("Model '{model}' cannot call tools, which this assistant needs. "
+                                                  "Pick another model in the plugin settings. {choice}"),
+                                     model=model, choice=choice), tool_capable=tool_capable)
     if "does not support thinking" in lowered:
-        return ThinkingNotSupported(f"Model '{model}' cannot think step by step: turn thinking off for it "
-                                    "in the plugin settings, or pick a thinking model such as qwen3.")
+        return ThinkingNotSupported(say(translatable(
+            "Model '{model}' cannot think step by step: turn thinking off for it in the plugin settings, or pick "
+            "a thinking model such as qwen3."), model=model))
     if status >= 500:
-        return ServerError(f"{server} at {url} failed ({status}): {message}. Try again; if it keeps "
-                           "failing, check the server's log.")
-    return ServerError(f"{server} at {url} refused the request ({status}): {message}.")
+        return ServerError(say(translatable("{server} at {url} failed ({status}): {error}. Try again; if it keeps "
+                                            "failing, check the server's log."),
+                               server=_named(server), url=url, status=status, error=message))
+    return ServerError(say(translatable("{server} at {url} refused the request ({status}): {error}."),
+                           server=_named(server), url=url, status=status, error=message))
 
 
 def _quoted(message: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Sequence
 
 import httpx
 
+from ..dock_text import Said, say, translatable
 from .errors import LLMError
 from .http_errors import error_text, status_error, transport_error
 from .types import ChatOptions, ChatResponse, Message, ToolSpec
@@ -35,13 +36,14 @@ def estimate_prompt_tokens(messages: Sequence[Message], tools: Sequence[ToolSpec
     return int(chars / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD * len(messages)
 
 
-def overflow_notice(estimate: int, prompt_eval_count: int, num_ctx: int) -> str:
-    """A sentence when the prompt could not fit and the server read less than we sent."""
+def overflow_notice(estimate: int, prompt_eval_count: int, num_ctx: int) -> Said:
+    """A sentence when the prompt could not fit and the server read less than we sent (empty when it fitted)."""
     if prompt_eval_count <= 0 or estimate <= num_ctx or prompt_eval_count >= estimate:
-        return ""
-    return (f"The conversation (about {estimate} tokens) is larger than the model's context window "
-            f"({num_ctx} tokens): the server dropped the oldest messages and read only {prompt_eval_count} "
-            "tokens. Start a new chat, or raise the context size in the plugin settings.")
+        return Said()
+    return say(translatable("The conversation (about {estimate} tokens) is larger than the model's context window "
+                            "({num_ctx} tokens): the server dropped the oldest messages and read only {read} tokens. "
+                            "Start a new chat, or raise the context size in the plugin settings."),
+               estimate=estimate, num_ctx=num_ctx, read=prompt_eval_count)
 
 
 class HttpProvider:
@@ -125,7 +127,7 @@ class HttpProvider:
         """Says so when the prompt did not fit the window and the server dropped messages."""
         notice = overflow_notice(estimate_prompt_tokens(messages, tools),
                                  response.usage.prompt_eval_count, self.options.num_ctx)
-        if notice:
-            log.warning("%s", notice)
-            response = dataclasses.replace(response, context_overflow=notice)
+        if notice.template:
+            log.warning("%s", notice.text())
+            response = dataclasses.replace(response, context_overflow=notice.text(), overflow_said=notice)
         return response

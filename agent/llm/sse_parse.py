@@ -10,8 +10,9 @@ import json
 import time
 from typing import Any, Iterable
 
+from ..dock_text import say, translatable
 from .content_scan import ContentScanner
-from .errors import StreamError
+from .errors import MODEL_STOPPED, StreamError
 from .leaks import new_call_id, parse_arguments
 from .stream_parse import StreamAssembly
 from .types import ChatResponse, FinalChunk, LLMUsage, StreamChunk, ThinkingChunk, ToolCall, ToolCallChunk
@@ -57,12 +58,12 @@ class OpenAIStreamParser:
         try:
             event = json.loads(data)
         except ValueError:
-            raise StreamError(f"The server sent an event that is not JSON: {data[:200]!r}",
-                              before_output=not self.produced) from None
+            raise StreamError(say(translatable("The server sent an event that is not JSON: {line}"),
+                                  line=repr(data[:200])), before_output=not self.produced) from None
         if "error" in event:
             error = event["error"]
             message = error.get("message") if isinstance(error, dict) else error
-            raise StreamError(f"The model stopped with an error: {message}", before_output=not self.produced)
+            raise StreamError(say(MODEL_STOPPED, error=message), before_output=not self.produced)
         self._model = event.get("model") or self._model
         if event.get("usage"):
             self._usage = usage_from_openai(event["usage"])

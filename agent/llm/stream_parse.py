@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
+from ..dock_text import say, translatable
 from .content_scan import ContentScanner
-from .errors import StreamError
+from .errors import MODEL_STOPPED, StreamError
 from .leaks import call_from_object
 from .types import (
     ChatResponse,
@@ -81,11 +82,10 @@ class OllamaStreamParser:
         except ValueError:
             if not line.strip():
                 return []
-            raise StreamError(f"Ollama sent a line that is not JSON: {line[:200]!r}",
-                              before_output=not self.produced) from None
+            raise StreamError(say(translatable("Ollama sent a line that is not JSON: {line}"),
+                                  line=repr(line[:200])), before_output=not self.produced) from None
         if "error" in data:
-            raise StreamError(f"The model stopped with an error: {data['error']}",
-                              before_output=not self.produced)
+            raise StreamError(say(MODEL_STOPPED, error=data["error"]), before_output=not self.produced)
         message = data.get("message")
         if message and not data.get("done"):  # the hot paths: one piece of text or of thinking
             content, size = message.get("content"), len(message)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Sequence
 
 from .constrained import ConstrainedReply, action_schema, constrained_messages
-from .errors import LLMError, ToolsNotSupported
+from .errors import LLMError, ToolsNotSupported, cut_answer
 from .streams import closing
 from .types import (
     ChatOptions,
@@ -185,8 +185,7 @@ class ToolProtocolProvider:
                 if isinstance(chunk, FinalChunk):
                     final = chunk.response
         if final is None:
-            raise LLMError("The model's answer ended before it was complete. Send the message again.",
-                           before_output=False)
+            raise cut_answer()
         return final
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Protocol, Sequence, Union
 
+from ..dock_text import Said
+
 Message = dict[str, Any]
 ToolSpec = dict[str, Any]  # Ollama/OpenAI tool format: {"type": "function", "function": {...}}
 
@@ -44,6 +46,7 @@ class ChatResponse:
     # A sentence for the user when the prompt did not fit num_ctx and the server dropped
     # the oldest messages (prompt_eval_count below our estimate); "" when it fitted.
     context_overflow: str = ""
+    overflow_said: Said = field(default_factory=Said)  # context_overflow in its parts, for the dock
 
     def as_message(self) -> Message:
         msg: Message = {"role": "assistant", "content": self.content}
@@ -81,6 +84,7 @@ class ProviderSwitchChunk:
     from_provider: str
     to_provider: str
     reason: str
+    cause: Exception | None = None  # the primary's error (an LLMError: its `said` is the reason for the dock)
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,13 @@ sources, CRS, renderers (paletted, pseudocolor, RGB, outline-only footprints), i
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -180,3 +183,22 @@ def test_a_source_that_is_gone_is_reported_and_the_rest_is_rebuilt(analyst_map, 
     assert sorted(lay.name() for lay in fresh.mapLayers().values()) == [
         "NDVI", "elevation", "footprints", "parcels (memory)", "true colour"]
     fresh.clear()
+
+
+def test_exported_from_a_german_dock_its_comments_are_german_and_its_program_the_same(analyst_map, qgis_iface):
+    entries = {m.findtext("source"): m.findtext("translation") for m in ET.parse(
+        Path(__file__).resolve().parents[2] / "i18n" / "stacgis_agent_de.ts").getroot().iter("message")}
+    english = project_to_pyqgis("Lyon", analyst_map, qgis_iface.mapCanvas())
+    german = project_to_pyqgis("Lyon", analyst_map, qgis_iface.mapCanvas(), tr=lambda text: entries.get(text) or text)
+    assert german.startswith("# Baut die QGIS-Karte einer Unterhaltung mit STAC GIS Agent")
+    assert "Erweiterungen > Python-Konsole > Editor anzeigen" in german and "# Die Karte als JSON" in german
+    assert "Rebuilds the QGIS map" not in german and "How to run it" not in german
+    assert german.isascii()  # as the English one: the QGIS console reads it in the system's encoding
+
+    def program(text: str) -> str:  # the code, without the docstring, comments and export time
+        tree = ast.parse(re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d", "T", text))
+        if isinstance(tree.body[0], ast.Expr):
+            tree.body.pop(0)
+        return ast.dump(tree)
+
+    assert program(german) == program(english)

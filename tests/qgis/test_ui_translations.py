@@ -3,42 +3,36 @@ Override system locale), the plugin installs its catalog and every text the dock
 translated; in English the source texts show, and unloading the plugin takes its translator away. That holds for
 the texts the core (agent/, host/, tools/: no Qt, handed the dock's translation) writes for the dock too: the
 settings checks and validation, the catalog test, a store's fallback notice, the History tab's rows and what a
-step back did, and the locator bar's entry."""
+step back did, and the locator bar's entry; and a turn that goes wrong (a failed tool call, the model's server
+gone) and the report exported from the Sessions tab. (The scan of the widgets: testkit/qgis_drivers/dock_language.)"""
 
 from __future__ import annotations
 
 import json
-import re
-import socket
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from osgeo import gdal
 from qgis.core import QgsLocator, QgsLocatorContext, QgsProject, QgsSettings, QgsVectorLayer
 from qgis.PyQt.QtCore import QLocale
-from qgis.PyQt.QtWidgets import (
-    QAbstractButton,
-    QAction,
-    QGroupBox,
-    QLabel,
-    QLineEdit,
-    QPlainTextEdit,
-    QTableWidget,
-    QTabWidget,
-    QWidget,
-)
+from qgis.PyQt.QtWidgets import QLabel, QTabWidget
 
 import stacgis_agent
 from stacgis_agent.agent.catalog_presets import PRESETS
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.agent.events import UserMessage
+from stacgis_agent.tools.session.chat_report import report_html
 from stacgis_agent.tools.stac.catalog_check import check_catalog_access
 from stacgis_agent.ui import i18n
 from stacgis_agent.ui.settings_dialog import SettingsDialog
+from testkit.llm.ollama_emulator import OllamaEmulator, Turn
+from testkit.qgis_drivers import dock_language
+from testkit.qgis_drivers.dock_language import shown_texts, untranslated
+from testkit.qgis_drivers.plugin_driver import run_coroutine, send, wait_turn
 from testkit.servers.loopback import free_port
 
 REPO = Path(stacgis_agent.__file__).resolve().parent
+locale, plugin_in = dock_language.locale, dock_language.plugin_in  # the fixtures: QGIS's language, the plugin under it
 EXPECTED = {  # a few texts an analyst sees first, as the catalogs translate them
     "de": {"send": "Senden", "new": "Neuer Chat", "tabs": ["Chat", "Sitzungen", "Verlauf"],
            "settings": "Einstellungen von STAC GIS Agent", "chip": "Karte:", "settings_tab": "Kataloge",
@@ -50,103 +44,6 @@ EXPECTED = {  # a few texts an analyst sees first, as the catalogs translate the
            "settings": "STAC GIS Agent settings", "chip": "Map:", "settings_tab": "Catalogs",
            "placeholder": "Ask about your map or a STAC catalog…"},
 }
-
-
-def catalog(lang: str) -> dict[str, str]:
-    """source -> translation of i18n/stacgis_agent_<lang>.ts."""
-    root = ET.parse(REPO / "i18n" / f"stacgis_agent_{lang}.ts").getroot()
-    return {m.findtext("source"): m.findtext("translation") or "" for m in root.iter("message")
-            if m.find("translation").get("type") != "vanished"}
-
-
-def _pattern(source: str) -> re.Pattern:
-    """A source text as it shows once its {placeholders} are filled."""
-    parts = re.split(r"\{\w+\}", source)
-    return re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL)
-
-
-def shown_texts(root: QWidget) -> list[str]:
-    """What the analyst can read in `root` and its children: texts, titles, tooltips, placeholders, tab and
-    header names, actions (hidden pages included: they show as soon as the chat gets there)."""
-    texts = []
-    for widget in [root, *root.findChildren(QWidget)]:
-        texts += [widget.toolTip(), widget.windowTitle()]
-        if isinstance(widget, (QLabel, QAbstractButton)):
-            texts.append(widget.text())
-        if isinstance(widget, (QLineEdit, QPlainTextEdit)):
-            texts.append(widget.placeholderText())
-        if isinstance(widget, QGroupBox):
-            texts.append(widget.title())
-        if isinstance(widget, QTabWidget):
-            texts += [widget.tabText(i) for i in range(widget.count())]
-            texts += [widget.tabToolTip(i) for i in range(widget.count())]
-        if isinstance(widget, QTableWidget):
-            for column in range(widget.columnCount()):
-                item = widget.horizontalHeaderItem(column)
-                texts += [item.text(), item.toolTip()] if item is not None else []
-    for action in root.findChildren(QAction):
-        texts += [action.text(), action.toolTip()]
-    pieces = []
-    for text in filter(None, texts):
-        plain = re.sub(r"<[^>]+>", "", text.replace("<br>", "\n"))  # rich text: its words
-        pieces += [plain, *plain.split("\n"), *plain.split(" · ")]
-    return [p.strip() for p in pieces if p.strip()]
-
-
-def _judged(source: str) -> bool:
-    """A source with placeholders is looked for only when its own words say something ("{tool} failed: {text}"
-    and "{first} and {last}" would also fit a server's English error, shown as it wrote it)."""
-    words = re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", " ", source))
-    return "{" not in source or len(words) >= 2
-
-
-def untranslated(texts: list[str], lang: str) -> list[str]:
-    """The texts that are still a catalog source whose translation differs from it (English left behind)."""
-    sources = [s for s, t in catalog(lang).items() if t and t != s and _judged(s)]
-    patterns = [(s, _pattern(s)) for s in sources]
-    return sorted({f"{text!r} (source {source!r})" for text in texts for source, pattern in patterns
-                   if pattern.fullmatch(text)})
-
-
-@pytest.fixture
-def locale():
-    """Sets QGIS's interface language as the Options dialog does; restores the profile's afterwards."""
-    settings = QgsSettings()
-    before = {key: settings.value(key) for key in ("locale/overrideFlag", "locale/userLocale")}
-
-    def choose(code: str) -> None:
-        settings.setValue("locale/overrideFlag", True)
-        settings.setValue("locale/userLocale", code)
-
-    yield choose
-    for key, value in before.items():
-        if value is None:
-            settings.remove(key)
-        else:
-            settings.setValue(key, value)
-
-
-@pytest.fixture
-def plugin_in(qgis_iface, monkeypatch, tmp_path, locale):
-    """Starts the plugin with QGIS's language set to `code`; unloads it afterwards."""
-    with socket.socket() as s:  # nobody answers there: the chat is built, the status line says Ollama is down
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    monkeypatch.setenv("STACGIS_OLLAMA_URL", f"http://127.0.0.1:{port}")
-    monkeypatch.setenv("STACGIS_DATA_DIR", str(tmp_path))
-    started = []
-
-    def start(code: str):
-        locale(code)
-        plugin = stacgis_agent.classFactory(qgis_iface)
-        plugin.initGui()
-        started.append(plugin)
-        return plugin
-
-    yield start
-    for plugin in started:
-        if plugin.dock is not None:
-            plugin.unload()
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
@@ -326,3 +223,68 @@ def test_the_locator_entry_speaks_the_chosen_language(plugin_in, qgis_iface, mon
     locator.fetchResults("ask NDVI über Lyon", QgsLocatorContext())
     assert qt_process_until(lambda: not locator.isRunning() and bool(found), timeout=10)
     assert [plugin.locator_filter.displayName()] + found == list(SAID[lang]["locator"])
+
+
+TURN_SAID = {  # a failed turn, a piece of each line, none of them English
+    "de": {"unknown": "buffer_everything fehlgeschlagen: Unbekanntes Werkzeug „buffer_everything“.",
+           "invalid": "zoom_to_location fehlgeschlagen: Ungültige Argumente für „zoom_to_location“: ",
+           "down": "Ollama ist unter {url} nicht erreichbar: unter dieser Adresse antwortet niemand. Starten Sie es",
+           "feed_error": "Fehler: Was passiert ist und was zu tun ist, steht im Chat", "ended": "Durch den Fehler oben beendet",
+           "report": ("Verwendete Werkzeuge: buffer_everything, zoom_to_location", "Herkunft der Daten")},
+    "fr": {"unknown": "Échec de buffer_everything\u00a0: Outil inconnu «\u00a0buffer_everything\u00a0».",
+           "invalid": "Échec de zoom_to_location\u00a0: Arguments non valides pour «\u00a0zoom_to_location\u00a0»\u00a0: ",
+           "down": "Ollama est injoignable à {url}\u00a0: rien ne répond à cette adresse. Lancez-le",
+           "feed_error": "Erreur\u00a0: ce qui s’est passé et que faire sont dans la discussion",
+           "ended": "Terminé par l’erreur ci-dessus",
+           "report": ("Outils utilisés\u00a0: buffer_everything, zoom_to_location", "Provenance des données")},
+}
+
+
+def _feed_texts(feed) -> list[str]:
+    """Every line of the activity feed and what is folded under it."""
+    texts = []
+    for i in range(feed.topLevelItemCount()):
+        item = feed.topLevelItem(i)
+        texts.append(item.text(0))
+        texts += [item.child(j).text(0) for j in range(item.childCount())]
+    return texts
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_turn_that_fails_speaks_the_chosen_language(plugin_in, monkeypatch, tmp_path, lang):
+    said = TURN_SAID[lang]
+    with OllamaEmulator() as emu:
+        monkeypatch.setenv("STACGIS_OLLAMA_URL", emu.url)
+        plugin = plugin_in(lang)
+        panel = plugin.runtime.panel
+        # The model calls a tool that does not exist, then one with an argument of the wrong type, then answers.
+        emu.script(Turn(tool_calls=[("buffer_everything", {"distance": 10})]),
+                   Turn(tool_calls=[("zoom_to_location", {"lon": 4.8, "lat": "north"})]), Turn(content="OK."))
+        send(plugin, "Puffer um alles")
+        wait_turn(plugin)
+        url = emu.url
+    # The emulator is gone: the next turn finds nothing at the model's address.
+    send(plugin, "Noch einmal")
+    wait_turn(plugin)
+
+    feed = _feed_texts(panel.feed)
+    assert any(line.startswith(said["unknown"]) for line in feed), feed
+    assert any(line.startswith(said["invalid"]) for line in feed), "\n".join(feed)
+    down = said["down"].format(url=url)
+    chat = [label.text() for label in panel.conversation.findChildren(QLabel)]
+    assert any(text.startswith(down) for text in chat), chat  # in the chat, in red
+    assert said["feed_error"] in feed and any(text.startswith(down) for text in feed), feed  # folded in the feed
+    assert any(line.startswith(said["ended"]) for line in feed), feed
+    left = untranslated(shown_texts(plugin.dock) + feed, lang)
+    assert left == [], f"English left in the {lang} dock:\n" + "\n".join(left)
+    answer = [bubble for bubble in panel.conversation.bubbles() if bubble.role == "assistant"][-1]
+    panel.conversation.show_undo(answer.message_id)  # its Undo and Copy: the widest buttons of the chat
+    assert answer.undo_button.isVisibleTo(panel.conversation)
+    narrowest = panel.conversation.widget().minimumSizeHint().width()
+    assert narrowest <= 240, narrowest  # the chat fits a narrow dock: its lines wrap, none is cut on the right
+
+    # The report the Sessions tab exports says its headings in the dock's language too.
+    record = run_coroutine(plugin.runtime.stores.sessions.history(plugin.runtime.session.session_id))
+    page, _pictures = report_html(record, tmp_path, i18n.tr)
+    assert all(words in page for words in said["report"]), page
+    assert "Tools used" not in page and "Provenance</h2>" not in page

@@ -31,3 +31,11 @@ def test_invalid_arguments_say_what_was_wrong_without_the_retry_instruction():
 
 def test_a_message_that_is_only_an_instruction_is_not_emptied():
     assert for_analyst("Call it again with corrected arguments.") == ("Call it again with corrected arguments.", "")
+
+
+def test_a_call_the_analyst_declined_is_not_shown_as_waiting_for_a_choice():
+    for declined in ("Not run: the user did not approve this action. Do not retry it; ask the user what they want "
+                     "instead.", "The user declined 'remove_layer'. Do not retry it; ask the user what to do instead."):
+        told, hints = for_analyst(declined)
+        assert not needs_a_choice(declined) and told.startswith(("Not run", "The user declined"))
+        assert hints.startswith("Do not retry it")

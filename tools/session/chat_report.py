@@ -7,6 +7,9 @@ and by the export_session_report tool.
 Text from the analyst, the model or a catalog is escaped or rendered as Markdown by Qt; nothing in it
 can load a file or a URL into the report: the document's resources are only the pictures chosen here
 (charts and layout images that lie in the plugin's output folder), handed over as data.
+
+Its fixed texts (headings, "Tools used", "No answer.") are in the language of `tr`: the Sessions tab hands the
+dock's (ui.i18n.tr); the export_session_report tool has none, so what the model asks for is English.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from qgis.PyQt.QtCore import QUrl
 from qgis.PyQt.QtGui import QImage, QTextDocument
 
 from ...agent import events as ev
+from ...agent.dock_text import Translate, as_written
 from ...agent.session_history import history_items
 from ...agent.stores.base import SessionRecord
 
@@ -94,7 +98,7 @@ def _keep_file(exchange: Exchange, path: Path, outputs: Path) -> None:
         exchange.files.append(str(real))
 
 
-def provenance(items: list[Exchange]) -> list[str]:
+def provenance(items: list[Exchange], tr: Translate = as_written) -> list[str]:
     """One line per tool call that used data: the tool and its data parameters, as given."""
     lines = []
     for exchange in items:
@@ -103,7 +107,7 @@ def provenance(items: list[Exchange]) -> list[str]:
             if used:
                 lines.append(f"{name}: " + _pairs(used))
         for name, read in exchange.used:
-            lines.append(f"{name} read: " + _pairs(read))
+            lines.append(tr("{tool} read: {values}").format(tool=name, values=_pairs(read)))
     return lines
 
 
@@ -120,33 +124,35 @@ def _markdown_html(text: str) -> str:
     return _LOCAL_LINK.sub("<a", _IMG.sub("", body))
 
 
-def report_html(record: SessionRecord, outputs: Path) -> tuple[str, list[Path]]:
-    """The report as HTML, and the pictures it shows (referenced as picture-N, added as resources)."""
+def report_html(record: SessionRecord, outputs: Path, tr: Translate = as_written) -> tuple[str, list[Path]]:
+    """The report as HTML, and the pictures it shows (referenced as picture-N, added as resources); its fixed
+    texts in the language of `tr`, escaped as every other text."""
     title = html.escape(record.info.title or record.info.session_id)
     items = exchanges(record, outputs)
     parts = [f"<h1>{title}</h1>"]
     pictures: list[Path] = []
     for number, exchange in enumerate(items, start=1):
         parts.append(f"<h2>{number}. {html.escape(exchange.question)}</h2>")
-        parts.append(_markdown_html(exchange.answer) if exchange.answer else "<p><i>No answer.</i></p>")
+        parts.append(_markdown_html(exchange.answer) if exchange.answer
+                     else f"<p><i>{html.escape(tr('No answer.'))}</i></p>")
         if exchange.calls:
-            names = ", ".join(html.escape(name) for name, _ in exchange.calls)
-            parts.append(f"<p><small>Tools used: {names}</small></p>")
+            names = ", ".join(name for name, _ in exchange.calls)
+            parts.append(f"<p><small>{html.escape(tr('Tools used: {names}').format(names=names))}</small></p>")
         for picture in exchange.pictures:
             pictures.append(picture)
             parts.append(f'<p><img src="picture-{len(pictures)}" width="560"></p>'
                          f"<p><small>{html.escape(picture.name)}</small></p>")
         for file in exchange.files:
-            parts.append(f"<p><small>File: {html.escape(file)}</small></p>")
-    lines = provenance(items)
-    parts.append("<h2>Provenance</h2>")
+            parts.append(f"<p><small>{html.escape(tr('File: {path}').format(path=file))}</small></p>")
+    lines = provenance(items, tr)
+    parts.append(f"<h2>{html.escape(tr('Provenance'))}</h2>")
     parts.append("<ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in lines) + "</ul>" if lines
-                 else "<p>No STAC data or Processing was used in this chat.</p>")
+                 else f"<p>{html.escape(tr('No STAC data or Processing was used in this chat.'))}</p>")
     return "<html><body>" + "\n".join(parts) + "</body></html>", pictures
 
 
-def build_document(record: SessionRecord, outputs: Path) -> QTextDocument:
-    text, pictures = report_html(record, outputs)
+def build_document(record: SessionRecord, outputs: Path, tr: Translate = as_written) -> QTextDocument:
+    text, pictures = report_html(record, outputs, tr)
     doc = _LockedDocument()
     for number, picture in enumerate(pictures, start=1):
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"picture-{number}"), QImage(str(picture)))
@@ -154,7 +160,7 @@ def build_document(record: SessionRecord, outputs: Path) -> QTextDocument:
     return doc
 
 
-def report_bytes(record: SessionRecord, outputs: Path, fmt: str) -> bytes:
+def report_bytes(record: SessionRecord, outputs: Path, fmt: str, tr: Translate = as_written) -> bytes:
     """The report as PDF ("pdf") or HTML (pictures referenced by file URI) bytes, made in memory."""
     if fmt == "pdf":
         from qgis.PyQt.QtCore import QBuffer, QByteArray, QIODevice
@@ -166,17 +172,17 @@ def report_bytes(record: SessionRecord, outputs: Path, fmt: str) -> bytes:
         writer = QPdfWriter(buffer)
         writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
         writer.setResolution(150)
-        build_document(record, outputs).print_(writer)
+        build_document(record, outputs, tr).print_(writer)
         del writer  # the PDF is complete once its writer is gone
         buffer.close()
         return bytes(data)
-    text, pictures = report_html(record, outputs)
+    text, pictures = report_html(record, outputs, tr)
     for number, picture in enumerate(pictures, start=1):
         text = text.replace(f'src="picture-{number}"', f'src="{html.escape(picture.as_uri())}"')
     return text.encode("utf-8")
 
 
-def write_report(record: SessionRecord, outputs: Path, target: Path) -> Path:
-    """Writes `target` as PDF (.pdf) or HTML (anything else)."""
-    target.write_bytes(report_bytes(record, outputs, "pdf" if target.suffix.lower() == ".pdf" else "html"))
+def write_report(record: SessionRecord, outputs: Path, target: Path, tr: Translate = as_written) -> Path:
+    """Writes `target` as PDF (.pdf) or HTML (anything else), its fixed texts in the language of `tr`."""
+    target.write_bytes(report_bytes(record, outputs, "pdf" if target.suffix.lower() == ".pdf" else "html", tr))
     return target
