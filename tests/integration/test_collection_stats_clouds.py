@@ -73,3 +73,58 @@ async def test_the_answer_says_how_many_cells_the_clouds_removed(make_deps, stac
     assert removed > 0 and data["cloud_excluded_pixels"] == removed
     text = result.content[0].text
     assert f"{removed:,} cell" in text and "any tile" in text, text
+
+
+async def test_an_overcast_tile_costs_no_band_reads_and_still_removes_its_clouds(deps, cloudy, cog_server):
+    """A tile whose SCL flags every cell is answered from its mask alone: the server is never asked for its red
+    or nir file, yet its clouds still leave out the other tile's pixels under them, and the table is the one a
+    read of every band gives."""
+    import copy
+
+    import numpy as np
+
+    from testkit.worlds.cloudy_world import NORTH, SCL_PIXEL, SIZE, SWATH_EDGE, WEST_A
+    from testkit.worlds.cogs import write_cog
+
+    first = next(i for i in cloudy.items if i["id"] == f"A-{DATES[0]}")
+    overcast = copy.deepcopy(first)
+    overcast["id"] = f"A-overcast-{DATES[0]}"
+    folder = cog_server.root / "cloudy-overcast"
+    scl = np.full((SIZE // 2, SIZE // 2), 9, np.uint8)  # cloud, medium probability, wherever the tile has data
+    scl[:, SWATH_EDGE // 2:] = 0  # east of A's swath edge (its red and nir are nodata there): SCL "no data"
+    write_cog(folder / "scl.tif", scl, origin=(WEST_A, NORTH), pixel_size=SCL_PIXEL, epsg=32631, blocksize=128,
+              overview_resampling="NEAREST")
+    for name in ("red", "nir"):  # the same reflectance files under a path of their own, to count their requests
+        link = folder / f"{name}.tif"
+        if not link.exists():
+            link.symlink_to(cog_server.root / "cloudy" / first["id"] / f"{name}.tif")
+        overcast["assets"][name]["href"] = f"{cog_server.url}/cloudy-overcast/{name}.tif"
+    overcast["assets"]["scl"]["href"] = f"{cog_server.url}/cloudy-overcast/scl.tif"
+    overcast["properties"]["eo:cloud_cover"] = 100.0
+    second = next(i for i in cloudy.items if i["id"] == f"B-{DATES[0]}")  # the other tile of that date
+    world = copy.copy(cloudy)
+    world.items = [second, overcast]  # the planner opens the first item to learn the grid
+    cog_server.reset_counts()
+    data, rows = await _rows(deps, world, exact=False)
+    assert cog_server.requests["/cloudy-overcast/scl.tif"] > 0
+    assert cog_server.requests["/cloudy-overcast/red.tif"] == cog_server.requests["/cloudy-overcast/nir.tif"] == 0
+    # what reading every band gives: B's pixels under the overcast tile's footprint are left out
+    from stacgis_agent.tools.engine import stats_worker
+
+    tasks_read_fully = []
+    original = stats_worker._mask_cells
+
+    def never_all_flagged(*args, **kwargs):
+        sky = original(*args, **kwargs)
+        sky.no_data = None
+        tasks_read_fully.append(1)
+        return sky
+
+    stats_worker._mask_cells = never_all_flagged
+    try:
+        _full, full_rows = await _rows(deps, world, exact=False)
+    finally:
+        stats_worker._mask_cells = original
+    assert tasks_read_fully
+    assert rows[DATES[0]] == full_rows[DATES[0]]
+    assert rows[DATES[0]]["cloud_excluded_pixels"] > 0

@@ -15,6 +15,8 @@ from .stats_worker import BandRef
 
 # Sentinel-2 scene classification: no data, saturated, cloud shadow, cloud medium/high, thin cirrus
 SCL_EXCLUDED = (0, 1, 3, 8, 9, 10)
+SCL_NO_DATA = (0,)  # of those, the class that says the tile has no data there (not a cloud)
+NO_DATA_WORDS = ("no_data", "nodata", "no data")
 CLOUDY_WORDS = ("cloud", "shadow", "cirrus", "no_data", "nodata", "saturated", "defective")
 
 
@@ -35,6 +37,7 @@ class ItemBands:
     mask: BandRef | None = None
     mask_classes: tuple[int, ...] = ()
     mask_asset: str = ""
+    mask_no_data: tuple[int, ...] = ()  # classes of the mask meaning "no data here", not a cloud
 
 
 def pick_index(name: str) -> SpectralIndex:
@@ -96,12 +99,12 @@ def resolve_bands(item: Mapping[str, Any], item_assets: Mapping[str, Any] | None
         bands = asset_bands(assets[asset])
         refs["value"] = _ref(assets[asset], 1, bands[0] if bands else {}, plan, reads)
         described.append(asset)
-    mask_ref, classes, mask_key = None, (), ""
+    mask_ref, classes, mask_key, no_data = None, (), "", ()
     if mask_clouds and _cloud_mask(assets) is not None:
-        mask_key, classes = _cloud_mask(assets)
+        mask_key, classes, no_data = _cloud_mask(assets)
         mask_ref = _ref(assets[mask_key], 1, {}, plan, reads)
     options = {k: v for r in reads for k, v in {**dict(r), **_public_prefix_options(r)}.items()}
-    return ItemBands(refs, options, tuple(reads), ", ".join(described), mask_ref, classes, mask_key)
+    return ItemBands(refs, options, tuple(reads), ", ".join(described), mask_ref, classes, mask_key, no_data)
 
 
 def _ref(asset: dict, number: int, band: dict, plan: PlanRead, reads: list) -> BandRef:
@@ -110,19 +113,22 @@ def _ref(asset: dict, number: int, band: dict, plan: PlanRead, reads: list) -> B
     return BandRef(path, number, _num(band.get("scale")), _num(band.get("offset")), _num(band.get("nodata")))
 
 
-def _cloud_mask(assets: Mapping[str, dict]) -> tuple[str, tuple[int, ...]] | None:
+def _cloud_mask(assets: Mapping[str, dict]) -> tuple[str, tuple[int, ...], tuple[int, ...]] | None:
+    """(asset key, excluded classes, of those the no-data ones) of the item's classification asset."""
     for key in assets:
         if key.lower() == "scl":
-            return key, SCL_EXCLUDED
+            return key, SCL_EXCLUDED, SCL_NO_DATA
     for key, asset in assets.items():
         classes = asset.get("classification:classes") or next(
             (b.get("classification:classes") for b in asset.get("raster:bands") or asset.get("bands") or []
              if b.get("classification:classes")), None)
         if classes:
-            bad = tuple(int(c["value"]) for c in classes if any(
-                w in f"{c.get('name', '')} {c.get('description', '')}".lower() for w in CLOUDY_WORDS))
+            def words(c: dict) -> str:
+                return f"{c.get('name', '')} {c.get('description', '')}".lower()
+
+            bad = tuple(int(c["value"]) for c in classes if any(w in words(c) for w in CLOUDY_WORDS))
             if bad:
-                return key, bad
+                return key, bad, tuple(int(c["value"]) for c in classes if any(w in words(c) for w in NO_DATA_WORDS))
     return None
 
 

@@ -88,6 +88,7 @@ class ItemTask:
     mask_classes: tuple[int, ...] = ()  # classes of `mask` that are excluded (cloud, shadow, …)
     options: dict[str, str] = field(default_factory=dict)  # GDAL config for this item's hrefs
     sort_key: str = ""  # mosaic order within a date: the first valid pixel wins
+    mask_no_data: tuple[int, ...] = ()  # of mask_classes, those meaning "the tile has no data here"
 
 
 @dataclass
@@ -117,21 +118,32 @@ def gdal_config(options: dict[str, str]) -> Iterator[None]:
 
 
 def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
-    """Reads every band the task needs onto the part of its grid the item covers (from the overview matching the
-    grid's resolution), applies scale/offset/nodata, computes the index and removes the cells the cloud mask
-    flags. The result's arrays cover only that part (`window`): a tile of a large area is not a whole grid."""
+    """Reads the cloud mask, then every band the task needs, onto the part of its grid the item covers (from the
+    overview matching the grid's resolution), applies scale/offset/nodata, computes the index and removes the
+    cells the mask flags. The result's arrays cover only that part (`window`): a tile of a large area is not a
+    whole grid. When the mask excludes every cell (an overcast tile), the bands are not read at all."""
     started = time.perf_counter()
     with gdal_config(task.options):
         arrays: dict[str, np.ndarray] = {}
         total_bytes = 0
         level = ""
-        first = next(iter(task.bands.values()))
+        first = task.mask or next(iter(task.bands.values()))  # the mask first: an overcast tile needs no band
+        _stop_if_cancelled(cancel)  # every step below may wait on the network: Stop is checked between them
         first_ds = open_dataset(first.path)
         part = _item_window(first_ds, task.grid)
         if part is None:  # the item's file misses the area: no more requests for it
-            return ItemResult(task.item_id, task.date, task.sort_key, None, None, 0, _overview_level(
-                first_ds, task.grid)[0], seconds=time.perf_counter() - started)
+            return ItemResult(task.item_id, task.date, task.sort_key, None, None, 0,
+                              seconds=time.perf_counter() - started)
         window, grid = part
+        sky = None
+        if task.mask is not None:
+            sky = _mask_cells(task.mask, task.mask_classes, grid, cancel, task.mask_no_data, first_ds)
+            total_bytes += sky.nbytes
+            if sky.flagged is not None and sky.no_data is not None:  # it excludes every cell: no band is read
+                observed = ~sky.unknown & ~sky.no_data  # where its mask says the tile has data
+                return ItemResult(task.item_id, task.date, task.sort_key,
+                                  np.full(observed.shape, np.nan, np.float32), observed, total_bytes, "",
+                                  sky.flagged & observed, time.perf_counter() - started, window)
         for name, ref in task.bands.items():
             values, nbytes, level = _warp(ref, grid, "average", cancel, ds=first_ds if ref is first else None)
             total_bytes += nbytes
@@ -147,12 +159,10 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
         for band_values in arrays.values():
             observed &= np.isfinite(band_values)
         flagged = None
-        if task.mask is not None:
-            flagged, unknown, nbytes = _mask_cells(task.mask, task.mask_classes, grid, cancel)
-            total_bytes += nbytes
-            if flagged is not None:
-                values = np.where(flagged | unknown, np.nan, values).astype(np.float32, copy=False)
-                flagged &= observed  # where this item has no data (its swath's end) it says nothing of the sky
+        if sky is not None and sky.flagged is not None:
+            flagged = sky.flagged
+            values = np.where(flagged | sky.unknown, np.nan, values).astype(np.float32, copy=False)
+            flagged &= observed  # where this item has no data (its swath's end) it says nothing of the sky
         return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32, copy=False), observed,
                           total_bytes, level, flagged, time.perf_counter() - started, window)
 
@@ -197,21 +207,34 @@ def mask_samples(native: float, grid: Grid) -> int:
     return max(1, min(MASK_SAMPLES, math.floor(grid.resolution / native * 1.001)))
 
 
-def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any
-                ) -> tuple[np.ndarray | None, np.ndarray | None, int]:
-    """(flagged, unknown, bytes): cells where any mask sample is an excluded class, and cells with no mask sample
-    at all. The mask is sampled k × k times per cell (nearest, from the overview matching that finer grid): a
-    classification averaged or sampled once per cell lets a cloud's pixels into the bands' cell average."""
-    ds = open_dataset(ref.path)
+@dataclass
+class _Sky:
+    flagged: np.ndarray | None  # cells where any mask sample is an excluded class
+    unknown: np.ndarray | None  # cells with no mask sample at all
+    nbytes: int
+    no_data: np.ndarray | None = None  # set only when the mask excludes every cell: cells all of whose samples
+    # are a no-data class (the tile has no data there)
+
+
+def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any, no_data: tuple[int, ...] = (),
+                ds: Any = None) -> _Sky:
+    """What the cloud mask says of each cell. The mask is sampled k × k times per cell (nearest, from the overview
+    matching that finer grid): a classification averaged or sampled once per cell lets a cloud's pixels into the
+    bands' cell average."""
+    _stop_if_cancelled(cancel)
+    ds = ds if ds is not None else open_dataset(ref.path)
     k = mask_samples(_native_resolution_in_grid(ds, grid), grid)
     fine = Grid(grid.crs_wkt, grid.bounds, grid.width * k, grid.height * k)
     samples, nbytes, _ = _warp(ref, fine, "nearest", cancel, scaled=False, ds=ds)
     if samples is None:
-        return None, None, nbytes
+        return _Sky(None, None, nbytes)
     shape = (grid.height, k, grid.width, k)
     flagged = np.isin(samples, np.asarray(classes, dtype=np.float32)).reshape(shape).any(axis=(1, 3))
     unknown = np.isnan(samples).reshape(shape).all(axis=(1, 3))
-    return flagged, unknown, nbytes
+    sky = _Sky(flagged, unknown, nbytes)
+    if (flagged | unknown).all():
+        sky.no_data = np.isin(samples, np.asarray(no_data, dtype=np.float32)).reshape(shape).all(axis=(1, 3))
+    return sky
 
 
 def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True, ds: Any = None
