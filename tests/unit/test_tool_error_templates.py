@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from stacgis_agent.agent.events import Done, ToolError, ToolStart, UserMessage, event_to_dict
+from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
 from stacgis_agent.agent.tool_host import failed
+from stacgis_agent.ui.exports import session_to_markdown
 from stacgis_agent.ui.tool_error_text import HOST_HINT, for_analyst, matching_template, tool_failure
 from stacgis_agent.ui.tool_messages import TEMPLATES
 
@@ -103,3 +106,16 @@ def test_the_extractor_reads_strings_and_f_strings_of_the_tools_error_classes_an
     assert [line.split(" ")[1] for line in found.skipped] == ["Name:", "BinOp:"]
     pattern, _own = __import__("stacgis_agent.ui.tool_error_text", fromlist=["x"]).template_pattern(found.templates[2])
     assert pattern.fullmatch("a is not 'a' in x") and not pattern.fullmatch("a is not 'b' in x")  # one value, twice
+
+
+def test_the_markdown_export_says_a_tools_reason_in_the_dock_language_and_the_instruction_as_the_model_read_it():
+    error = failed("zoom_to_location", "Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), "
+                                       "or a place name.").text
+    events = [event_to_dict(e) for e in (UserMessage("Zoom bitte", "m1"), ToolStart(1, "c1", "zoom_to_location", {}),
+                                         ToolError(1, "c1", "zoom_to_location", error), Done("s1", "m1", "", 1.0))]
+    record = SessionRecord(SessionInfo("s1", "default", "Zoom", 0.0, 1.0, 1), {}, events)
+    german = session_to_markdown(record, _catalog("de"))
+    assert ("> `zoom_to_location` fehlgeschlagen: Sagen Sie, wohin gezoomt werden soll: lon und lat, ein "
+            "Begrenzungsrahmen (bbox), ein Layer (optional feature_id) oder ein Ortsname.") in german, german
+    assert f"> Dem Assistenten gesagt: {HOST_HINT}" in german and "Say where" not in german
+    assert f"> `zoom_to_location` failed: {error}" in session_to_markdown(record)  # English: all of it, as before
