@@ -83,6 +83,7 @@ def matching_template(message: str, templates) -> tuple[tuple[str, str, str], di
 def tool_failure(message: str, tr: Callable[[str], str] = str) -> tuple[str, str]:
     """(what happened, in the dock's language when a tool's template wrote it; the instructions to the assistant,
     in English as the model read them) of a failed call's message."""
+    # Imported here: scripts/tool_error_templates.py loads this file on its own, for its split.
     from .tool_messages import TEMPLATES
 
     text = message.strip()

@@ -119,3 +119,18 @@ def test_the_markdown_export_says_a_tools_reason_in_the_dock_language_and_the_in
             "Begrenzungsrahmen (bbox), ein Layer (optional feature_id) oder ein Ortsname.") in german, german
     assert f"> Dem Assistenten gesagt: {HOST_HINT}" in german and "Say where" not in german
     assert f"> `zoom_to_location` failed: {error}" in session_to_markdown(record)  # English: all of it, as before
+
+
+def test_the_check_fails_when_the_generated_templates_are_stale_or_one_has_no_translation(tmp_path):
+    (tmp_path / "ui").mkdir()
+    (tmp_path / "ui" / "tool_error_text.py").write_text((REPO / "ui" / "tool_error_text.py").read_text("utf-8"), "utf-8")
+    (tmp_path / "tools").mkdir()
+    family = tmp_path / "tools" / "family.py"
+    family.write_text("def f(name):\n    raise ToolInputError(f\"No layer named '{name}'.\")\n", encoding="utf-8")
+    assert any("ui/tool_messages.py is behind" in p for p in i18n_strings.problems(tmp_path))
+    i18n_strings.update(tmp_path)  # writes the module and the catalogs
+    found = i18n_strings.problems(tmp_path)
+    assert not any("tool_messages" in p for p in found)
+    assert any("no translation for \"No layer named '{name}'.\"" in p for p in found), found
+    family.write_text(family.read_text("utf-8") + "    raise ToolInputError('Give a bbox first.')\n", "utf-8")
+    assert any("ui/tool_messages.py is behind" in p for p in i18n_strings.problems(tmp_path))
