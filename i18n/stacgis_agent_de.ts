@@ -1956,6 +1956,10 @@
             <translation>Geben Sie ein Raster an: den Namen eines Projekt-Layers oder die href eines Assets aus get_item.</translation>
         </message>
         <message>
+            <source>'{source}' is neither a raster layer of the project nor an href.</source>
+            <translation>„{source}“ ist weder ein Raster-Layer des Projekts noch eine href.</translation>
+        </message>
+        <message>
             <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
             <translation>„{source}“ steht externen MCP-Clients nicht zur Verfügung: Sie dürfen Projekt-Layer, Assets der konfigurierten Kataloge und Dateien in den Ordnern unter Einstellungen ▸ Externer Zugriff lesen.</translation>
         </message>
@@ -1966,6 +1970,10 @@
         <message>
             <source>Unknown CRS '{crs}'; give it like 'EPSG:4326'.</source>
             <translation>Unbekanntes KBS „{crs}“; geben Sie es wie 'EPSG:4326' an.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid}.</source>
+            <translation>Layer „{name}“ hat kein Objekt {fid}.</translation>
         </message>
         <message>
             <source>Give an expression, a text to search for, or both.</source>
@@ -2216,6 +2224,10 @@
             <translation>QGIS kann {name} nicht als Raster öffnen; der Karte wurde nichts hinzugefügt.</translation>
         </message>
         <message>
+            <source>add_result_layer only adds files that tools wrote to {outputs}.</source>
+            <translation>add_result_layer fügt nur Dateien hinzu, die Werkzeuge in {outputs} geschrieben haben.</translation>
+        </message>
+        <message>
             <source>{name} does not exist in the tools' output folder; run the tool that makes it first.</source>
             <translation>{name} gibt es im Ausgabeordner der Werkzeuge nicht; führen Sie zuerst das Werkzeug aus, das es erzeugt.</translation>
         </message>
@@ -2445,7 +2457,7 @@
         </message>
         <message>
             <source>The embedding model is not available, so memory cannot be searched or saved now; check that Ollama runs and the embedding model is pulled.</source>
-            <translation>Das Embedding-Modell ist nicht verfügbar, daher kann das Gedächtnis gerade weder durchsucht noch gespeichert werden; prüfen Sie, ob Ollama läuft und das Embedding-Modell geladen ist.</translation>
+            <translation>Das Embedding-Modell ist nicht verfügbar, daher können Erinnerungen gerade weder durchsucht noch gespeichert werden; prüfen Sie, ob Ollama läuft und das Embedding-Modell geladen ist.</translation>
         </message>
         <message>
             <source>The {noun} store is not configured; check the storage settings.</source>
@@ -2453,7 +2465,11 @@
         </message>
         <message>
             <source>The memory store is not configured; check the storage settings.</source>
-            <translation>Der Gedächtnisspeicher ist nicht eingerichtet; prüfen Sie die Speicher-Einstellungen.</translation>
+            <translation>Der Speicher für Erinnerungen ist nicht eingerichtet; prüfen Sie die Speicher-Einstellungen.</translation>
+        </message>
+        <message>
+            <source>No memory with id '{memory_id}'.</source>
+            <translation>Keine Erinnerung mit der ID „{memory_id}“.</translation>
         </message>
         <message>
             <source>Catalog '{name}' /collections is not a STAC collection list.</source>
@@ -2462,6 +2478,10 @@
         <message>
             <source>Collection '{collection_id}' is not in catalog '{name}'. Known collections: {known}</source>
             <translation>Kollektion „{collection_id}“ ist nicht in Katalog „{name}“. Bekannte Kollektionen: {known}</translation>
+        </message>
+        <message>
+            <source>Item '{item_id}' is not in collection '{collection_id}'.</source>
+            <translation>Item „{item_id}“ ist nicht in der Kollektion „{collection_id}“.</translation>
         </message>
         <message>
             <source>Catalog '{name}' /collections?q= is not a STAC collection list.</source>

@@ -1956,6 +1956,10 @@
             <translation>Indiquez un raster : le nom d’une couche du projet, ou le href d’un asset obtenu par get_item.</translation>
         </message>
         <message>
+            <source>'{source}' is neither a raster layer of the project nor an href.</source>
+            <translation>« {source} » n’est ni une couche raster du projet ni un href.</translation>
+        </message>
+        <message>
             <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
             <translation>« {source} » n’est pas accessible aux clients MCP externes : ils peuvent lire les couches du projet, les assets des catalogues configurés et les fichiers des dossiers listés dans Paramètres ▸ Accès externe.</translation>
         </message>
@@ -1966,6 +1970,10 @@
         <message>
             <source>Unknown CRS '{crs}'; give it like 'EPSG:4326'.</source>
             <translation>SCR inconnu « {crs} » ; indiquez-le sous la forme 'EPSG:4326'.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid}.</source>
+            <translation>La couche « {name} » n’a pas d’entité {fid}.</translation>
         </message>
         <message>
             <source>Give an expression, a text to search for, or both.</source>
@@ -2216,6 +2224,10 @@
             <translation>QGIS ne peut pas ouvrir {name} comme raster ; rien n’a été ajouté à la carte.</translation>
         </message>
         <message>
+            <source>add_result_layer only adds files that tools wrote to {outputs}.</source>
+            <translation>add_result_layer n’ajoute que les fichiers que les outils ont écrits dans {outputs}.</translation>
+        </message>
+        <message>
             <source>{name} does not exist in the tools' output folder; run the tool that makes it first.</source>
             <translation>{name} n’existe pas dans le dossier de sortie des outils ; lancez d’abord l’outil qui le produit.</translation>
         </message>
@@ -2445,7 +2457,7 @@
         </message>
         <message>
             <source>The embedding model is not available, so memory cannot be searched or saved now; check that Ollama runs and the embedding model is pulled.</source>
-            <translation>Le modèle d’embeddings n’est pas disponible : la mémoire ne peut être ni cherchée ni enregistrée pour l’instant ; vérifiez qu’Ollama tourne et que le modèle d’embeddings est téléchargé.</translation>
+            <translation>Le modèle d’embeddings n’est pas disponible : les souvenirs ne peuvent être ni cherchés ni enregistrés pour l’instant ; vérifiez qu’Ollama tourne et que le modèle d’embeddings est téléchargé.</translation>
         </message>
         <message>
             <source>The {noun} store is not configured; check the storage settings.</source>
@@ -2453,7 +2465,11 @@
         </message>
         <message>
             <source>The memory store is not configured; check the storage settings.</source>
-            <translation>Le stockage de la mémoire n’est pas configuré ; vérifiez les paramètres de stockage.</translation>
+            <translation>Le stockage des souvenirs n’est pas configuré ; vérifiez les paramètres de stockage.</translation>
+        </message>
+        <message>
+            <source>No memory with id '{memory_id}'.</source>
+            <translation>Aucun souvenir avec l’identifiant « {memory_id} ».</translation>
         </message>
         <message>
             <source>Catalog '{name}' /collections is not a STAC collection list.</source>
@@ -2462,6 +2478,10 @@
         <message>
             <source>Collection '{collection_id}' is not in catalog '{name}'. Known collections: {known}</source>
             <translation>La collection « {collection_id} » n’est pas dans le catalogue « {name} ». Collections connues : {known}</translation>
+        </message>
+        <message>
+            <source>Item '{item_id}' is not in collection '{collection_id}'.</source>
+            <translation>L’item « {item_id} » n’est pas dans la collection « {collection_id} ».</translation>
         </message>
         <message>
             <source>Catalog '{name}' /collections?q= is not a STAC collection list.</source>

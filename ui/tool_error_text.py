@@ -37,11 +37,21 @@ def for_analyst(message: str) -> tuple[str, str]:
 
 
 def split_template(template: str) -> tuple[str, str]:
-    """(the analyst's part, the instructions) of a tool's message template, split as for_analyst splits a message;
-    ("", template) when it is all instructions."""
-    sentences = _TEMPLATE_SENTENCE_END.split(template.strip())
-    told = [s for s in sentences if not _TO_THE_ASSISTANT.search(s)]
-    return " ".join(told), " ".join(s for s in sentences if _TO_THE_ASSISTANT.search(s))
+    """(the analyst's part, the instructions) of a tool's message template, split as for_analyst splits a message,
+    and a sentence of instructions after its leading facts ("…; use …"); ("", template) when it is all instructions."""
+    told, hints = [], []
+    for sentence in _TEMPLATE_SENTENCE_END.split(template.strip()):
+        if not _TO_THE_ASSISTANT.search(sentence):
+            told.append(sentence)
+            continue
+        clauses = sentence.split("; ")  # "No memory with id 'x'; use search_memories …": the fact is the analyst's
+        facts = 0
+        while facts < len(clauses) - 1 and not _TO_THE_ASSISTANT.search(clauses[facts]):
+            facts += 1
+        if facts:
+            told.append("; ".join(clauses[:facts]).rstrip(".") + ".")
+        hints.append("; ".join(clauses[facts:]))
+    return " ".join(told), " ".join(hints)
 
 
 def needs_a_choice(message: str) -> bool:

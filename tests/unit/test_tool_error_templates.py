@@ -134,3 +134,10 @@ def test_the_check_fails_when_the_generated_templates_are_stale_or_one_has_no_tr
     assert any("no translation for \"No layer named '{name}'.\"" in p for p in found), found
     family.write_text(family.read_text("utf-8") + "    raise ToolInputError('Give a bbox first.')\n", "utf-8")
     assert any("ui/tool_messages.py is behind" in p for p in i18n_strings.problems(tmp_path))
+
+
+def test_a_fact_before_an_instruction_in_one_sentence_is_the_analysts():
+    message = failed("delete_memory", "No memory with id 'm-42'; use search_memories to find ids.").text
+    told, hints = tool_failure(message, _catalog("de"))
+    assert told == "Keine Erinnerung mit der ID „m-42“."
+    assert hints == f"use search_memories to find ids. {HOST_HINT}"
