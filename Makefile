@@ -21,7 +21,7 @@ help:
 	@echo "             SCREENSHOT=docs/screenshot-dock.png to update the README's picture)"
 	@echo "make test     install what the tests need and run every tier"
 	@echo "make test-qt6 the ui/ tests under PyQt6 (QGIS 4's Qt)   make test-matrix  the suite on QGIS 3.40 and 3.44"
-	@echo "make translations  the dock's catalogs (i18n/*.ts from the tr() strings of ui/, plugin/ and the core) compiled to i18n/*.qm"
+	@echo "make translations  the dock's catalogs (i18n/*.ts from the tr() strings of ui/, plugin/ and the core, and the tools' error templates, listed in ui/tool_messages.py) compiled to i18n/*.qm"
 	@echo "make lint | bench | package | clean"
 
 # `make run` needs only the runtime requirements; tests, lint and bench add requirements-dev.txt.

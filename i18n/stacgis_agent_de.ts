@@ -1915,5 +1915,689 @@
             <source>{catalog}: {found}; read the header of asset '{asset}' of item '{item}' ({size}) using {access}.</source>
             <translation>{catalog}: {found}; Header von Asset „{asset}“ des Items „{item}“ gelesen ({size}) mit {access}.</translation>
         </message>
+        <message>
+            <source>Give at least one series of values.</source>
+            <translation>Geben Sie mindestens eine Wertereihe an.</translation>
+        </message>
+        <message>
+            <source>Too many points ({number_of_x}); aggregate to at most {max_points}.</source>
+            <translation>Zu viele Punkte ({number_of_x}); fassen Sie sie auf höchstens {max_points} zusammen.</translation>
+        </message>
+        <message>
+            <source>Series '{name}' has {number_of_values} values but x has {number_of_x}; make them equal.</source>
+            <translation>Die Reihe „{name}“ hat {number_of_values} Werte, x aber {number_of_x}; gleichen Sie sie an.</translation>
+        </message>
+        <message>
+            <source>A pie chart takes exactly one series of non-negative values.</source>
+            <translation>Ein Kreisdiagramm nimmt genau eine Reihe nicht negativer Werte.</translation>
+        </message>
+        <message>
+            <source>Give exactly one of index (e.g. 'NDVI') or asset (an asset key).</source>
+            <translation>Geben Sie genau eines an: index (z. B. 'NDVI') oder asset (einen Asset-Schlüssel).</translation>
+        </message>
+        <message>
+            <source>Reading the items failed: {exc}. Check that the catalog's assets are reachable.</source>
+            <translation>Das Lesen der Items ist fehlgeschlagen: {exc}. Prüfen Sie, ob die Assets des Katalogs erreichbar sind.</translation>
+        </message>
+        <message>
+            <source>No feature is selected on the map; select the area's feature(s), or give a bbox.</source>
+            <translation>Auf der Karte ist kein Objekt ausgewählt; wählen Sie das Objekt bzw. die Objekte des Gebiets aus oder geben Sie einen Begrenzungsrahmen (bbox) an.</translation>
+        </message>
+        <message>
+            <source>No QGIS project is available; these tools work inside QGIS.</source>
+            <translation>Kein QGIS-Projekt verfügbar; diese Werkzeuge arbeiten in QGIS.</translation>
+        </message>
+        <message>
+            <source>No vector layer named '{name_or_id}'. Vector layers in the project: {names}</source>
+            <translation>Kein Vektorlayer namens „{name_or_id}“. Vektorlayer im Projekt: {names}</translation>
+        </message>
+        <message>
+            <source>Give a raster: a project layer name, or an asset href from get_item.</source>
+            <translation>Geben Sie ein Raster an: den Namen eines Projekt-Layers oder die href eines Assets aus get_item.</translation>
+        </message>
+        <message>
+            <source>'{source}' is neither a raster layer of the project nor an href.</source>
+            <translation>„{source}“ ist weder ein Raster-Layer des Projekts noch eine href.</translation>
+        </message>
+        <message>
+            <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
+            <translation>„{source}“ steht externen MCP-Clients nicht zur Verfügung: Sie dürfen Projekt-Layer, Assets der konfigurierten Kataloge und Dateien in den Ordnern unter Einstellungen ▸ Externer Zugriff lesen.</translation>
+        </message>
+        <message>
+            <source>percentiles must be between 0 and 100.</source>
+            <translation>Perzentile müssen zwischen 0 und 100 liegen.</translation>
+        </message>
+        <message>
+            <source>Unknown CRS '{crs}'; give it like 'EPSG:4326'.</source>
+            <translation>Unbekanntes KBS „{crs}“; geben Sie es wie 'EPSG:4326' an.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid}.</source>
+            <translation>Layer „{name}“ hat kein Objekt {fid}.</translation>
+        </message>
+        <message>
+            <source>Give an expression, a text to search for, or both.</source>
+            <translation>Geben Sie einen Ausdruck, einen Suchtext oder beides an.</translation>
+        </message>
+        <message>
+            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
+            <translation>Der Ausdruck lässt sich nicht parsen: {parsererrorstring}. Setzen Sie Feldnamen in doppelte und Text in einfache Anführungszeichen.</translation>
+        </message>
+        <message>
+            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
+            <translation>Unbekannte(s) Feld(er) {unknown} in „{name}“. Felder: {names}</translation>
+        </message>
+        <message>
+            <source>The expression cannot run: {evalerrorstring}</source>
+            <translation>Der Ausdruck lässt sich nicht ausführen: {evalerrorstring}</translation>
+        </message>
+        <message>
+            <source>Semantic search needs the embedding model, which is not available; search with an expression instead.</source>
+            <translation>Die semantische Suche braucht das Embedding-Modell, das nicht verfügbar ist; suchen Sie stattdessen mit einem Ausdruck.</translation>
+        </message>
+        <message>
+            <source>Too many features (&gt; {max_features_embedded}) to rank by meaning; narrow them with an expression first.</source>
+            <translation>Zu viele Objekte (&gt; {max_features_embedded}), um sie nach Bedeutung zu ordnen; grenzen Sie sie zuerst mit einem Ausdruck ein.</translation>
+        </message>
+        <message>
+            <source>Give a polygon, or select a feature on the map first.</source>
+            <translation>Geben Sie ein Polygon an oder wählen Sie zuerst ein Objekt auf der Karte aus.</translation>
+        </message>
+        <message>
+            <source>No item of '{collection}' with asset '{asset}' in {label} ({period}) over the bbox; widen the dates or check the asset key with get_collection_info.</source>
+            <translation>Kein Item von „{collection}“ mit Asset „{asset}“ in {label} ({period}) über dem Begrenzungsrahmen (bbox); erweitern Sie den Zeitraum oder prüfen Sie den Asset-Schlüssel mit get_collection_info.</translation>
+        </message>
+        <message>
+            <source>None of these layers has dates; load STAC items of several dates first (load_stac_items), or name layers whose time is set.</source>
+            <translation>Keiner dieser Layer hat Datumsangaben; laden Sie zuerst STAC-Items mehrerer Daten (load_stac_items) oder nennen Sie Layer mit gesetzter Zeit.</translation>
+        </message>
+        <message>
+            <source>The layers hold {number_of_spans} dates; at most {max_frames} frames are made. Name fewer layers.</source>
+            <translation>Die Layer umfassen {number_of_spans} Daten; es werden höchstens {max_frames} Bilder erzeugt. Nennen Sie weniger Layer.</translation>
+        </message>
+        <message>
+            <source>Could not write the frame {target}; check the output folder's free space.</source>
+            <translation>Das Bild {target} konnte nicht geschrieben werden; prüfen Sie den freien Speicher des Ausgabeordners.</translation>
+        </message>
+        <message>
+            <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
+            <translation>Statistiken werden für höchstens {max_pages} Seiten berechnet; wählen Sie weniger Objekte aus.</translation>
+        </message>
+        <message>
+            <source>'{background}' is not a colour; use '#rrggbb' or a name like 'white'.</source>
+            <translation>„{background}“ ist keine Farbe; verwenden Sie '#rrggbb' oder einen Namen wie 'white'.</translation>
+        </message>
+        <message>
+            <source>Unknown CRS '{crs}'; give it like 'EPSG:3857'.</source>
+            <translation>Unbekanntes KBS „{crs}“; geben Sie es wie 'EPSG:3857' an.</translation>
+        </message>
+        <message>
+            <source>Nothing to change: give basemap, basemap_url, background or crs.</source>
+            <translation>Nichts zu ändern: Geben Sie basemap, basemap_url, background oder crs an.</translation>
+        </message>
+        <message>
+            <source>basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.</source>
+            <translation>basemap_url muss eine http(s)-XYZ-Vorlage mit {{x}}, {{y}} und {{z}} sein.</translation>
+        </message>
+        <message>
+            <source>QGIS could not create the {title} tile layer.</source>
+            <translation>QGIS konnte den Kachel-Layer {title} nicht anlegen.</translation>
+        </message>
+        <message>
+            <source>None of the items has a geometry, so there is no footprint to draw.</source>
+            <translation>Keines der Items hat eine Geometrie, daher gibt es keine Footprints zu zeichnen.</translation>
+        </message>
+        <message>
+            <source>QGIS could not read the footprints file {path}.</source>
+            <translation>QGIS konnte die Footprint-Datei {path} nicht lesen.</translation>
+        </message>
+        <message>
+            <source>Give item_id for one item, or datetime and an area for a mosaic.</source>
+            <translation>Geben Sie item_id für ein Item an oder datetime und ein Gebiet für ein Mosaik.</translation>
+        </message>
+        <message>
+            <source>No item of '{collection}' over the area in {datetime}; widen the dates.</source>
+            <translation>Kein Item von „{collection}“ über dem Gebiet in {datetime}; erweitern Sie den Zeitraum.</translation>
+        </message>
+        <message>
+            <source>QGIS cannot open {name}; nothing was added to the map.</source>
+            <translation>QGIS kann {name} nicht öffnen; der Karte wurde nichts hinzugefügt.</translation>
+        </message>
+        <message>
+            <source>There is no earlier change of the agent to undo.</source>
+            <translation>Es gibt keine frühere Änderung des Assistenten, die sich zurücknehmen ließe.</translation>
+        </message>
+        <message>
+            <source>The file name must be a plain name inside the plugin's output folder.</source>
+            <translation>Der Dateiname muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
+            <translation>Ein Atlas wird als ein PDF exportiert (eine Seite pro Objekt); verwenden Sie das Format 'pdf'.</translation>
+        </message>
+        <message>
+            <source>QGIS could not export the layout ({value}); check the output folder's free space and permissions.</source>
+            <translation>QGIS konnte das Layout nicht exportieren ({value}); prüfen Sie freien Speicher und Schreibrechte des Ausgabeordners.</translation>
+        </message>
+        <message>
+            <source>The atlas has no feature to print; check its layer and filter.</source>
+            <translation>Der Atlas hat kein Objekt zu drucken; prüfen Sie seinen Layer und seinen Filter.</translation>
+        </message>
+        <message>
+            <source>QGIS could not prepare atlas page {value}.</source>
+            <translation>QGIS konnte die Atlasseite {value} nicht vorbereiten.</translation>
+        </message>
+        <message>
+            <source>No print layout named '{name}'. Layouts in the project: {names}.</source>
+            <translation>Kein Drucklayout namens „{name}“. Layouts im Projekt: {names}.</translation>
+        </message>
+        <message>
+            <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
+            <translation>Kein Objekt von „{name}“ ist ausgewählt; wählen Sie welche aus oder setzen Sie selected_only auf false.</translation>
+        </message>
+        <message>
+            <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
+            <translation>Auf der Karte ist kein Layer sichtbar; laden oder zeigen Sie zuerst einen Layer an oder nennen Sie die Layer.</translation>
+        </message>
+        <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
+        </message>
+        <message>
+            <source>GDAL could not mosaic {number_of_paths} assets in {crs}.</source>
+            <translation>GDAL konnte {number_of_paths} Assets in {crs} nicht zu einem Mosaik zusammenfügen.</translation>
+        </message>
+        <message>
+            <source>GDAL could not stack red/green/blue of item '{item_id}'.</source>
+            <translation>GDAL konnte Rot/Grün/Blau von Item „{item_id}“ nicht stapeln.</translation>
+        </message>
+        <message>
+            <source>GDAL could not give item '{item_id}' the catalog's CRS.</source>
+            <translation>GDAL konnte Item „{item_id}“ nicht in das KBS des Katalogs bringen.</translation>
+        </message>
+        <message>
+            <source>This catalog sends credentials to GDAL, which GDAL refuses while the option CPL_VSIL_CURL_ALLOWED_EXTENSIONS is set; remove it (QGIS Settings → Options → Variables/GDAL) and try again. Nothing was added to the map.</source>
+            <translation>Dieser Katalog übergibt GDAL Zugangsdaten, die GDAL ablehnt, solange die Option CPL_VSIL_CURL_ALLOWED_EXTENSIONS gesetzt ist; entfernen Sie sie (QGIS-Einstellungen → Optionen → Variablen/GDAL) und versuchen Sie es erneut. Der Karte wurde nichts hinzugefügt.</translation>
+        </message>
+        <message>
+            <source>Cannot open asset {keys} of item '{item_id}' at {path}: {exc}. The href may be wrong or unreachable, or the catalog needs credentials (set its headers in the plugin's Catalogs settings); nothing was added to the map.</source>
+            <translation>Asset {keys} von Item „{item_id}“ unter {path} lässt sich nicht öffnen: {exc}. Die href ist vielleicht falsch oder nicht erreichbar, oder der Katalog braucht Zugangsdaten (setzen Sie seine Header in den Katalog-Einstellungen des Plugins); der Karte wurde nichts hinzugefügt.</translation>
+        </message>
+        <message>
+            <source>Asset {keys} of item '{item_id}' is not a raster; pick another asset.</source>
+            <translation>Asset {keys} von Item „{item_id}“ ist kein Raster; wählen Sie ein anderes Asset.</translation>
+        </message>
+        <message>
+            <source>GDAL could not read the raster; the file may be damaged or unreachable.</source>
+            <translation>GDAL konnte das Raster nicht lesen; die Datei ist vielleicht beschädigt oder nicht erreichbar.</translation>
+        </message>
+        <message>
+            <source>The QGIS main window is not available.</source>
+            <translation>Das QGIS-Hauptfenster ist nicht verfügbar.</translation>
+        </message>
+        <message>
+            <source>The {panel} panel is not available in this QGIS window.</source>
+            <translation>Das Bedienfeld {panel} ist in diesem QGIS-Fenster nicht verfügbar.</translation>
+        </message>
+        <message>
+            <source>The place name is empty. Give a name such as 'Lyon', or lon/lat, or a bbox.</source>
+            <translation>Der Ortsname ist leer. Geben Sie einen Namen wie 'Lyon' an, oder lon/lat, oder einen Begrenzungsrahmen (bbox).</translation>
+        </message>
+        <message>
+            <source>'{name}' was found, but not in '{qualifier}': {listing}. Say which one, or give lon/lat.</source>
+            <translation>„{name}“ wurde gefunden, aber nicht in „{qualifier}“: {listing}. Sagen Sie, welcher gemeint ist, oder geben Sie lon/lat an.</translation>
+        </message>
+        <message>
+            <source>Several places are called '{name}': {listing}. Nothing was moved.</source>
+            <translation>Mehrere Orte heißen „{name}“: {listing}. Die Karte wurde nicht verschoben.</translation>
+        </message>
+        <message>
+            <source>{why} Choose another algorithm with search_processing_algorithms.</source>
+            <translation>{why} Wählen Sie mit search_processing_algorithms einen anderen Algorithmus.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' is {why} with {count} features; a background algorithm gets a copy of such a layer, and copies stop at {copy_limit} features. Save the layer to a file (Export → Save Features As…) or save its edits, add that file to the map, and ask again with it.</source>
+            <translation>Layer „{name}“ ist {why} mit {count} Objekten; ein Hintergrund-Algorithmus erhält eine Kopie eines solchen Layers, und Kopien enden bei {copy_limit} Objekten. Speichern Sie den Layer in eine Datei (Exportieren → Objekte speichern als…) oder speichern Sie seine Bearbeitungen, fügen Sie diese Datei der Karte hinzu und fragen Sie damit erneut.</translation>
+        </message>
+        <message>
+            <source>{id} has no parameter(s) {unknown}; its parameters: {known}</source>
+            <translation>{id} hat keine(n) Parameter {unknown}; seine Parameter: {known}</translation>
+        </message>
+        <message>
+            <source>{id} needs parameter '{name}' ({description}).</source>
+            <translation>{id} braucht den Parameter „{name}“ ({description}).</translation>
+        </message>
+        <message>
+            <source>Parameter {name} of {id} takes a value, a list or a layer name, not an object.</source>
+            <translation>Parameter {name} von {id} nimmt einen Wert, eine Liste oder einen Layernamen, kein Objekt.</translation>
+        </message>
+        <message>
+            <source>Output {name} must be a file path or omitted (temporary layer).</source>
+            <translation>Ausgabe {name} muss ein Dateipfad sein oder entfallen (temporärer Layer).</translation>
+        </message>
+        <message>
+            <source>'{v}' is not an option of {name}; choose one of: {options}</source>
+            <translation>„{v}“ ist keine Option von {name}; wählen Sie eine von: {options}</translation>
+        </message>
+        <message>
+            <source>No items of '{collection}' match that area and time; widen the extent or dates.</source>
+            <translation>Keine Items von „{collection}“ passen zu diesem Gebiet und Zeitraum; erweitern Sie die Ausdehnung oder den Zeitraum.</translation>
+        </message>
+        <message>
+            <source>These {number_of_items} items make {number_of_results} separate rasters (one per CRS and per day of a time series: {groups}), and the output is one file; give the ids or dates of one group, or run once per group.</source>
+            <translation>Diese {number_of_items} Items ergeben {number_of_results} getrennte Raster (eines pro KBS und pro Tag einer Zeitreihe: {groups}), und die Ausgabe ist eine Datei; geben Sie die IDs oder Daten einer Gruppe an oder führen Sie es einmal pro Gruppe aus.</translation>
+        </message>
+        <message>
+            <source>Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.</source>
+            <translation>Sagen Sie, was der Algorithmus tun soll, z. B. 'buffer' oder 'reproject raster'.</translation>
+        </message>
+        <message>
+            <source>No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.</source>
+            <translation>Kein Processing-Algorithmus „{algorithm_id}“; IDs finden Sie mit search_processing_algorithms.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
+            <translation>{algorithm_id} ist fehlgeschlagen: {detail}. Prüfen Sie die Parameter.</translation>
+        </message>
+        <message>
+            <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
+            <translation>Keine Kartenansicht verfügbar (QGIS-Oberfläche nicht verbunden); starten Sie das Plugin neu.</translation>
+        </message>
+        <message>
+            <source>No layer named '{name_or_id}'. Layers in the project: {names}</source>
+            <translation>Kein Layer namens „{name_or_id}“. Layer im Projekt: {names}</translation>
+        </message>
+        <message>
+            <source>{what} did not finish within {timeout_s} s; try a smaller area or fewer layers.</source>
+            <translation>{what} wurde nicht innerhalb von {timeout_s} s fertig; versuchen Sie ein kleineres Gebiet oder weniger Layer.</translation>
+        </message>
+        <message>
+            <source>The dock's chat is not reported to outside MCP clients.</source>
+            <translation>Der Chat des Docks wird externen MCP-Clients nicht gemeldet.</translation>
+        </message>
+        <message>
+            <source>There is no saved chat to report on yet; this works in the dock's chat (or use Sessions ▸ Export report).</source>
+            <translation>Es gibt noch keinen gespeicherten Chat für einen Bericht; das geht im Chat des Docks (oder mit Sitzungen ▸ Bericht exportieren).</translation>
+        </message>
+        <message>
+            <source>QGIS cannot open {name} as a raster; nothing was added to the map.</source>
+            <translation>QGIS kann {name} nicht als Raster öffnen; der Karte wurde nichts hinzugefügt.</translation>
+        </message>
+        <message>
+            <source>add_result_layer only adds files that tools wrote to {outputs}.</source>
+            <translation>add_result_layer fügt nur Dateien hinzu, die Werkzeuge in {outputs} geschrieben haben.</translation>
+        </message>
+        <message>
+            <source>{name} does not exist in the tools' output folder; run the tool that makes it first.</source>
+            <translation>{name} gibt es im Ausgabeordner der Werkzeuge nicht; führen Sie zuerst das Werkzeug aus, das es erzeugt.</translation>
+        </message>
+        <message>
+            <source>The raster has no valid pixels; nothing was added to the map.</source>
+            <translation>Das Raster hat keine gültigen Pixel; der Karte wurde nichts hinzugefügt.</translation>
+        </message>
+        <message>
+            <source>Item '{item_id}' has no asset '{asset_key}'. Its assets: {value}</source>
+            <translation>Item „{item_id}“ hat kein Asset „{asset_key}“. Seine Assets: {value}</translation>
+        </message>
+        <message>
+            <source>Item '{item_id}' has no visual, red/green/blue or raster data asset. Its assets: {value}; name one with `asset`.</source>
+            <translation>Item „{item_id}“ hat kein visuelles, Rot/Grün/Blau- oder Raster-Daten-Asset. Seine Assets: {value}; nennen Sie eines mit `asset`.</translation>
+        </message>
+        <message>
+            <source>Asset '{key}' of item '{id}' has no href.</source>
+            <translation>Asset „{key}“ von Item „{id}“ hat keine href.</translation>
+        </message>
+        <message>
+            <source>Give collection and item_ids, or the item_collection_file from search_items.</source>
+            <translation>Geben Sie collection und item_ids an oder die item_collection_file aus search_items.</translation>
+        </message>
+        <message>
+            <source>No items of '{collection}' match that area and time; widen the bbox or dates.</source>
+            <translation>Keine Items von „{collection}“ passen zu diesem Gebiet und Zeitraum; erweitern Sie den Begrenzungsrahmen (bbox) oder den Zeitraum.</translation>
+        </message>
+        <message>
+            <source>QGIS could not open the mosaic for {crs} ({path}); nothing was added. Check the asset hrefs with get_item.</source>
+            <translation>QGIS konnte das Mosaik für {crs} nicht öffnen ({path}); es wurde nichts hinzugefügt. Prüfen Sie die hrefs der Assets mit get_item.</translation>
+        </message>
+        <message>
+            <source>No items to show.</source>
+            <translation>Keine Items anzuzeigen.</translation>
+        </message>
+        <message>
+            <source>{number_of_items} items are too many for one mosaic (at most {max_mosaic_items}); narrow the search by area, dates or cloud cover.</source>
+            <translation>{number_of_items} Items sind zu viele für ein Mosaik (höchstens {max_mosaic_items}); grenzen Sie die Suche nach Gebiet, Zeitraum oder Bewölkung ein.</translation>
+        </message>
+        <message>
+            <source>The items offer different assets ({kinds}); name one with `asset`.</source>
+            <translation>Die Items bieten unterschiedliche Assets ({kinds}); nennen Sie eines mit `asset`.</translation>
+        </message>
+        <message>
+            <source>Cannot read item collection '{path}': {exc}. Run search_items again.</source>
+            <translation>Die Item-Sammlung „{path}“ lässt sich nicht lesen: {exc}. Führen Sie search_items erneut aus.</translation>
+        </message>
+        <message>
+            <source>Nothing to change: give a ramp, min/max, bands, hillshade, opacity, renderer or labels.</source>
+            <translation>Nichts zu ändern: Geben Sie eine Farbskala, min/max, Bänder, Schummerung, Deckkraft, Renderer oder Beschriftungen an.</translation>
+        </message>
+        <message>
+            <source>Band {b} does not exist; '{name}' has bands 1..{count}.</source>
+            <translation>Band {b} gibt es nicht; „{name}“ hat die Bänder 1..{count}.</translation>
+        </message>
+        <message>
+            <source>rgb_bands needs three band numbers: [red, green, blue].</source>
+            <translation>rgb_bands braucht drei Bandnummern: [rot, grün, blau].</translation>
+        </message>
+        <message>
+            <source>'{name}' was removed from the project while its values were read; nothing changed.</source>
+            <translation>„{name}“ wurde aus dem Projekt entfernt, während seine Werte gelesen wurden; nichts wurde geändert.</translation>
+        </message>
+        <message>
+            <source>Band {band} of '{name}' has no valid pixels to stretch over; give minimum and maximum.</source>
+            <translation>Band {band} von „{name}“ hat keine gültigen Pixel zum Strecken; geben Sie Minimum und Maximum an.</translation>
+        </message>
+        <message>
+            <source>Give `field`, one of: {names}</source>
+            <translation>Geben Sie `field` an, eines von: {names}</translation>
+        </message>
+        <message>
+            <source>'{field}' has {number_of_values} distinct values; use graduated or another field.</source>
+            <translation>„{field}“ hat {number_of_values} verschiedene Werte; verwenden Sie graduated oder ein anderes Feld.</translation>
+        </message>
+        <message>
+            <source>'{color}' is not a colour; use '#rrggbb' or a name like 'red'.</source>
+            <translation>„{color}“ ist keine Farbe; verwenden Sie '#rrggbb' oder einen Namen wie 'red'.</translation>
+        </message>
+        <message>
+            <source>No field '{field}' in '{name}'.</source>
+            <translation>Kein Feld „{field}“ in „{name}“.</translation>
+        </message>
+        <message>
+            <source>Say which field to label with: labels_field.</source>
+            <translation>Sagen Sie, nach welchem Feld beschriftet werden soll: labels_field.</translation>
+        </message>
+        <message>
+            <source>'{name}' is not a vector layer; it has no features.</source>
+            <translation>„{name}“ ist kein Vektorlayer; es hat keine Objekte.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
+            <translation>Layer „{name}“ hat kein Objekt {feature_id} mit einer Geometrie.</translation>
+        </message>
+        <message>
+            <source>Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.</source>
+            <translation>Sagen Sie, wohin gezoomt werden soll: lon und lat, ein Begrenzungsrahmen (bbox), ein Layer (optional feature_id) oder ein Ortsname.</translation>
+        </message>
+        <message>
+            <source>bbox must be four numbers [west, south, east, north]</source>
+            <translation>bbox muss aus vier Zahlen bestehen [west, south, east, north]</translation>
+        </message>
+        <message>
+            <source>bbox south ({south}) is greater than north ({north}); swap them</source>
+            <translation>Beim Begrenzungsrahmen (bbox) ist Süd ({south}) größer als Nord ({north}); tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>bbox is out of range for longitude/latitude (-180..180, -90..90); give it in degrees (EPSG:4326) as [west, south, east, north]</source>
+            <translation>Der Begrenzungsrahmen (bbox) liegt außerhalb des Bereichs für Länge/Breite (-180..180, -90..90); geben Sie ihn in Grad (EPSG:4326) als [west, south, east, north] an</translation>
+        </message>
+        <message>
+            <source>bbox west ({west}) is greater than east ({east}); give [west, south, east, north] (crossing the antimeridian is not supported)</source>
+            <translation>Beim Begrenzungsrahmen (bbox) ist West ({west}) größer als Ost ({east}); geben Sie [west, south, east, north] an (über die Datumsgrenze hinweg wird nicht unterstützt)</translation>
+        </message>
+        <message>
+            <source>bbox minx ({west}) is greater than maxx ({east}); swap them</source>
+            <translation>Beim Begrenzungsrahmen (bbox) ist minx ({west}) größer als maxx ({east}); tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>The area is about {estimate} pixels; use a smaller bbox (at most {max_change_pixels} pixels) for detect_change.</source>
+            <translation>Das Gebiet hat etwa {estimate} Pixel; verwenden Sie für detect_change einen kleineren Begrenzungsrahmen (bbox) (höchstens {max_change_pixels} Pixel).</translation>
+        </message>
+        <message>
+            <source>GDAL could not read the period's rasters: {exc}</source>
+            <translation>GDAL konnte die Raster des Zeitraums nicht lesen: {exc}</translation>
+        </message>
+        <message>
+            <source>The area is {value} pixels; use a smaller bbox.</source>
+            <translation>Das Gebiet hat {value} Pixel; verwenden Sie einen kleineren Begrenzungsrahmen (bbox).</translation>
+        </message>
+        <message>
+            <source>The two periods do not share a grid; pick items with the same resolution.</source>
+            <translation>Die beiden Zeiträume haben kein gemeinsames Raster; wählen Sie Items mit derselben Auflösung.</translation>
+        </message>
+        <message>
+            <source>Give the area: a bbox, a GeoJSON polygon, or use_selected_features=true.</source>
+            <translation>Geben Sie das Gebiet an: einen Begrenzungsrahmen (bbox), ein GeoJSON-Polygon oder use_selected_features=true.</translation>
+        </message>
+        <message>
+            <source>The area must be a GeoJSON Polygon or MultiPolygon in lon/lat.</source>
+            <translation>Das Gebiet muss ein GeoJSON-Polygon oder -MultiPolygon in lon/lat sein.</translation>
+        </message>
+        <message>
+            <source>The area cannot be drawn in the items' CRS (it reaches too far from their zone); give a smaller area around the data.</source>
+            <translation>Das Gebiet lässt sich nicht im KBS der Items darstellen (es reicht zu weit über ihre Zone hinaus); geben Sie ein kleineres Gebiet um die Daten an.</translation>
+        </message>
+        <message>
+            <source>Exact mode would read {native_pixels} pixels per date, more than this machine can afford ({max_exact_pixels}); use a smaller area or exact=false.</source>
+            <translation>Der exakte Modus würde {native_pixels} Pixel pro Datum lesen, mehr als dieser Rechner verkraftet ({max_exact_pixels}); verwenden Sie ein kleineres Gebiet oder exact=false.</translation>
+        </message>
+        <message>
+            <source>The Dask scheduler at {scheduler} did not answer ({exc}). Check the address in Settings (tcp://host:8786) and that the cluster is running, or clear it to compute on this machine.</source>
+            <translation>Der Dask-Scheduler unter {scheduler} hat nicht geantwortet ({exc}). Prüfen Sie die Adresse in den Einstellungen (tcp://host:8786) und ob der Cluster läuft, oder leeren Sie sie, um auf diesem Rechner zu rechnen.</translation>
+        </message>
+        <message>
+            <source>{url} looks like a Dask Gateway; install the dask-gateway package, or give the scheduler's tcp:// address instead.</source>
+            <translation>{url} sieht nach einem Dask Gateway aus; installieren Sie das Paket dask-gateway oder geben Sie stattdessen die tcp://-Adresse des Schedulers an.</translation>
+        </message>
+        <message>
+            <source>Unknown index '{name}'. Known indices: {indices}.</source>
+            <translation>Unbekannter Index „{name}“. Bekannte Indizes: {indices}.</translation>
+        </message>
+        <message>
+            <source>Item '{id}' has no '{name}' band, which {name_2} = {formula} needs. Bands it has (common name (asset)): {value}. Pick an index these bands allow.</source>
+            <translation>Item „{id}“ hat kein Band „{name}“, das {name_2} = {formula} braucht. Seine Bänder (gängiger Name (Asset)): {value}. Wählen Sie einen Index, den diese Bänder erlauben.</translation>
+        </message>
+        <message>
+            <source>Item '{id}' has no asset '{asset}'; give an index or one of: {keys}.</source>
+            <translation>Item „{id}“ hat kein Asset „{asset}“; geben Sie einen Index an oder eines von: {keys}.</translation>
+        </message>
+        <message>
+            <source>No valid {name} pixel over the area (nodata or clouds everywhere); try other dates or mask_clouds=false.</source>
+            <translation>Kein gültiges {name}-Pixel über dem Gebiet (überall Nodata oder Wolken); versuchen Sie andere Daten oder mask_clouds=false.</translation>
+        </message>
+        <message>
+            <source>{exc}. Check that the href points at a raster (GeoTIFF/COG) that is reachable, and that credentials are configured for protected catalogs.</source>
+            <translation>{exc}. Prüfen Sie, ob die href auf ein erreichbares Raster (GeoTIFF/COG) zeigt und ob für geschützte Kataloge Zugangsdaten eingerichtet sind.</translation>
+        </message>
+        <message>
+            <source>'{path}' has no raster bands; pick a data asset (role 'data' or 'visual').</source>
+            <translation>„{path}“ hat keine Rasterbänder; wählen Sie ein Daten-Asset (Rolle 'data' oder 'visual').</translation>
+        </message>
+        <message>
+            <source>Unknown CRS '{text}'; give it like 'EPSG:4326' or 'EPSG:32631'.</source>
+            <translation>Unbekanntes KBS „{text}“; geben Sie es wie 'EPSG:4326' oder 'EPSG:32631' an.</translation>
+        </message>
+        <message>
+            <source>polygon must be a GeoJSON Polygon or MultiPolygon geometry.</source>
+            <translation>polygon muss eine GeoJSON-Geometrie vom Typ Polygon oder MultiPolygon sein.</translation>
+        </message>
+        <message>
+            <source>The area's coordinates ({env}, {env_2}, …) are out of range for {crs}; they look projected: pass the CRS they are in, e.g. crs='EPSG:32631'.</source>
+            <translation>Die Koordinaten des Gebiets ({env}, {env_2}, …) liegen außerhalb des Bereichs von {crs}; sie sehen projiziert aus: Geben Sie das KBS an, in dem sie vorliegen, z. B. crs='EPSG:32631'.</translation>
+        </message>
+        <message>
+            <source>The area does not overlap the raster, which covers {raster_bounds_lonlat} (lon/lat). Check the area and its CRS.</source>
+            <translation>Das Gebiet überschneidet das Raster nicht, das {raster_bounds_lonlat} (lon/lat) abdeckt. Prüfen Sie das Gebiet und sein KBS.</translation>
+        </message>
+        <message>
+            <source>band {band_index} does not exist; the raster has bands 1..{rastercount}.</source>
+            <translation>Band {band_index} gibt es nicht; das Raster hat die Bänder 1..{rastercount}.</translation>
+        </message>
+        <message>
+            <source>The area is {pixels} pixels at full resolution, too many for exact mode; use a smaller area or exact=false (overview mode).</source>
+            <translation>Das Gebiet hat in voller Auflösung {pixels} Pixel, zu viele für den exakten Modus; verwenden Sie ein kleineres Gebiet oder exact=false (Übersichtsmodus).</translation>
+        </message>
+        <message>
+            <source>GDAL could not read the raster block; the file may be damaged or unreachable.</source>
+            <translation>GDAL konnte den Rasterblock nicht lesen; die Datei ist vielleicht beschädigt oder nicht erreichbar.</translation>
+        </message>
+        <message>
+            <source>({x}, {y}) is out of range for {crs}; pass the CRS of the point, e.g. crs='EPSG:3857'.</source>
+            <translation>({x}, {y}) liegt außerhalb des Bereichs von {crs}; geben Sie das KBS des Punktes an, z. B. crs='EPSG:3857'.</translation>
+        </message>
+        <message>
+            <source>The point is outside the raster, which covers {raster_bounds_lonlat} (lon/lat).</source>
+            <translation>Der Punkt liegt außerhalb des Rasters, das {raster_bounds_lonlat} (lon/lat) abdeckt.</translation>
+        </message>
+        <message>
+            <source>Could not find a free file name in {real_folder}; clear the outputs folder and retry.</source>
+            <translation>In {real_folder} war kein freier Dateiname zu finden; räumen Sie den Ausgabeordner auf und versuchen Sie es erneut.</translation>
+        </message>
+        <message>
+            <source>Refused to write {path}: it is not in the outputs folder {real_folder}.</source>
+            <translation>Schreiben von {path} abgelehnt: Es liegt nicht im Ausgabeordner {real_folder}.</translation>
+        </message>
+        <message>
+            <source>The embedding model is not available, so memory cannot be searched or saved now; check that Ollama runs and the embedding model is pulled.</source>
+            <translation>Das Embedding-Modell ist nicht verfügbar, daher können Erinnerungen gerade weder durchsucht noch gespeichert werden; prüfen Sie, ob Ollama läuft und das Embedding-Modell geladen ist.</translation>
+        </message>
+        <message>
+            <source>The {noun} store is not configured; check the storage settings.</source>
+            <translation>Der Speicher für {noun} ist nicht eingerichtet; prüfen Sie die Speicher-Einstellungen.</translation>
+        </message>
+        <message>
+            <source>The memory store is not configured; check the storage settings.</source>
+            <translation>Der Speicher für Erinnerungen ist nicht eingerichtet; prüfen Sie die Speicher-Einstellungen.</translation>
+        </message>
+        <message>
+            <source>No memory with id '{memory_id}'.</source>
+            <translation>Keine Erinnerung mit der ID „{memory_id}“.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' /collections is not a STAC collection list.</source>
+            <translation>/collections von Katalog „{name}“ ist keine Liste von STAC-Kollektionen.</translation>
+        </message>
+        <message>
+            <source>Collection '{collection_id}' is not in catalog '{name}'. Known collections: {known}</source>
+            <translation>Kollektion „{collection_id}“ ist nicht in Katalog „{name}“. Bekannte Kollektionen: {known}</translation>
+        </message>
+        <message>
+            <source>Item '{item_id}' is not in collection '{collection_id}'.</source>
+            <translation>Item „{item_id}“ ist nicht in der Kollektion „{collection_id}“.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' /collections?q= is not a STAC collection list.</source>
+            <translation>/collections?q= von Katalog „{name}“ ist keine Liste von STAC-Kollektionen.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' does not offer item search (/search).</source>
+            <translation>Katalog „{name}“ bietet keine Item-Suche (/search).</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' returned a search page that is not a FeatureCollection.</source>
+            <translation>Katalog „{name}“ hat eine Suchseite geliefert, die keine FeatureCollection ist.</translation>
+        </message>
+        <message>
+            <source>Give the catalog a URL first; the Browser's STAC connections need one.</source>
+            <translation>Geben Sie dem Katalog zuerst eine URL; die STAC-Verbindungen des Browsers brauchen eine.</translation>
+        </message>
+        <message>
+            <source>'{name}' is a folder on disk; the Browser's STAC connections take a URL.</source>
+            <translation>„{name}“ ist ein Ordner auf der Festplatte; die STAC-Verbindungen des Browsers nehmen eine URL.</translation>
+        </message>
+        <message>
+            <source>The Browser already has a STAC connection named '{name}'; rename one of them.</source>
+            <translation>Der Browser hat schon eine STAC-Verbindung namens „{name}“; benennen Sie eine davon um.</translation>
+        </message>
+        <message>
+            <source>No STAC catalog is configured. Add one in the plugin settings (Catalogs).</source>
+            <translation>Kein STAC-Katalog eingerichtet. Fügen Sie einen in den Plugin-Einstellungen hinzu (Kataloge).</translation>
+        </message>
+        <message>
+            <source>Unknown catalog '{name}'. Configured catalogs: {catalogs}</source>
+            <translation>Unbekannter Katalog „{name}“. Eingerichtete Kataloge: {catalogs}</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' did not answer in time ({url}). It may be slow or overloaded: try again, or narrow the search (smaller bbox, shorter dates, lower limit).</source>
+            <translation>Katalog „{catalog}“ hat nicht rechtzeitig geantwortet ({url}). Er ist vielleicht langsam oder überlastet: Versuchen Sie es erneut oder grenzen Sie die Suche ein (kleinerer Begrenzungsrahmen (bbox), kürzerer Zeitraum, niedrigeres Limit).</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' is unreachable at {url} ({name}). Check that it is running and that its URL in the plugin settings is right.</source>
+            <translation>Katalog „{catalog}“ ist unter {url} nicht erreichbar ({name}). Prüfen Sie, ob er läuft und ob seine URL in den Plugin-Einstellungen stimmt.</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' has nothing at {url} (HTTP 404).</source>
+            <translation>Katalog „{catalog}“ hat unter {url} nichts (HTTP 404).</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' answered HTTP {status_code} for {url}: {detail}. {hint}</source>
+            <translation>Katalog „{catalog}“ hat für {url} mit HTTP {status_code} geantwortet: {detail}. {hint}</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' answered something that is not JSON at {url}. Check the catalog URL points at a STAC API root or a catalog.json.</source>
+            <translation>Katalog „{catalog}“ hat unter {url} etwas geantwortet, das kein JSON ist. Prüfen Sie, ob die Katalog-URL auf die Wurzel einer STAC-API oder eine catalog.json zeigt.</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' redirected {url} to {next_url}, which is not a web address; check the catalog URL in Settings → Catalogs.</source>
+            <translation>Katalog „{catalog}“ hat {url} nach {next_url} umgeleitet, was keine Webadresse ist; prüfen Sie die Katalog-URL unter Einstellungen → Kataloge.</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' redirected {url} more than {max_redirects} times (a redirect loop?); check the catalog URL in Settings → Catalogs.</source>
+            <translation>Katalog „{catalog}“ hat {url} mehr als {max_redirects}-mal umgeleitet (eine Umleitungsschleife?); prüfen Sie die Katalog-URL unter Einstellungen → Kataloge.</translation>
+        </message>
+        <message>
+            <source>Static catalog '{name}': file {location} does not exist. Check the catalog path in the plugin settings.</source>
+            <translation>Statischer Katalog „{name}“: Die Datei {location} gibt es nicht. Prüfen Sie den Katalogpfad in den Plugin-Einstellungen.</translation>
+        </message>
+        <message>
+            <source>Static catalog '{name}': cannot read {location} as JSON ({exc}).</source>
+            <translation>Statischer Katalog „{name}“: {location} lässt sich nicht als JSON lesen ({exc}).</translation>
+        </message>
+        <message>
+            <source>Collection '{collection_id}' is not in catalog '{name}'. Known collections: {collections}</source>
+            <translation>Kollektion „{collection_id}“ ist nicht in Katalog „{name}“. Bekannte Kollektionen: {collections}</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' is a static catalog and cannot run CQL2 filters; search with collections, bbox and datetime, then read item properties.</source>
+            <translation>Katalog „{name}“ ist ein statischer Katalog und kann keine CQL2-Filter ausführen; suchen Sie mit collections, bbox und datetime und lesen Sie dann die Eigenschaften der Items.</translation>
+        </message>
+        <message>
+            <source>The geometry has no coordinates.</source>
+            <translation>Die Geometrie hat keine Koordinaten.</translation>
+        </message>
+        <message>
+            <source>'{text}' is not a date; use RFC 3339 like 2024-06-01 or 2024-06-01T10:00:00Z</source>
+            <translation>„{text}“ ist kein Datum; verwenden Sie RFC 3339 wie 2024-06-01 oder 2024-06-01T10:00:00Z</translation>
+        </message>
+        <message>
+            <source>datetime must be one instant or 'start/end' (use '..' for an open end)</source>
+            <translation>datetime muss ein Zeitpunkt oder 'start/end' sein ('..' für ein offenes Ende)</translation>
+        </message>
+        <message>
+            <source>datetime interval '../..' is open at both ends; give at least one date</source>
+            <translation>Das datetime-Intervall '../..' ist an beiden Enden offen; geben Sie mindestens ein Datum an</translation>
+        </message>
+        <message>
+            <source>datetime start {start} is after end {end}; swap them</source>
+            <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>No feature is selected on the map. Select one, or give a bbox instead.</source>
+            <translation>Auf der Karte ist kein Objekt ausgewählt. Wählen Sie eines aus oder geben Sie stattdessen einen Begrenzungsrahmen (bbox) an.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' cannot sort results; search without sortby.</source>
+            <translation>Katalog „{name}“ kann Ergebnisse nicht sortieren; suchen Sie ohne sortby.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' cannot run CQL2 filters; search with collections, bbox and datetime, then compare item properties yourself.</source>
+            <translation>Katalog „{name}“ kann keine CQL2-Filter ausführen; suchen Sie mit collections, bbox und datetime und vergleichen Sie die Eigenschaften der Items dann selbst.</translation>
+        </message>
+        <message>
+            <source>filter must be CQL2-JSON: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</source>
+            <translation>filter muss CQL2-JSON sein: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</translation>
+        </message>
+        <message>
+            <source>Cannot filter on {unknown}: not queryable in '{name}'. Queryable properties: {known}</source>
+            <translation>Filtern nach {unknown} nicht möglich: in „{name}“ nicht abfragbar. Abfragbare Eigenschaften: {known}</translation>
+        </message>
     </context>
 </TS>

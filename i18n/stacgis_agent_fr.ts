@@ -1915,5 +1915,689 @@
             <source>{catalog}: {found}; read the header of asset '{asset}' of item '{item}' ({size}) using {access}.</source>
             <translation>{catalog} : {found} ; en-tête de l’asset « {asset} » de l’item « {item} » lu ({size}) avec {access}.</translation>
         </message>
+        <message>
+            <source>Give at least one series of values.</source>
+            <translation>Indiquez au moins une série de valeurs.</translation>
+        </message>
+        <message>
+            <source>Too many points ({number_of_x}); aggregate to at most {max_points}.</source>
+            <translation>Trop de points ({number_of_x}) ; agrégez-les à {max_points} au plus.</translation>
+        </message>
+        <message>
+            <source>Series '{name}' has {number_of_values} values but x has {number_of_x}; make them equal.</source>
+            <translation>La série « {name} » a {number_of_values} valeurs mais x en a {number_of_x} ; rendez-les égales.</translation>
+        </message>
+        <message>
+            <source>A pie chart takes exactly one series of non-negative values.</source>
+            <translation>Un diagramme circulaire prend exactement une série de valeurs positives ou nulles.</translation>
+        </message>
+        <message>
+            <source>Give exactly one of index (e.g. 'NDVI') or asset (an asset key).</source>
+            <translation>Indiquez exactement l’un des deux : index (p. ex. 'NDVI') ou asset (une clé d’asset).</translation>
+        </message>
+        <message>
+            <source>Reading the items failed: {exc}. Check that the catalog's assets are reachable.</source>
+            <translation>La lecture des items a échoué : {exc}. Vérifiez que les assets du catalogue sont accessibles.</translation>
+        </message>
+        <message>
+            <source>No feature is selected on the map; select the area's feature(s), or give a bbox.</source>
+            <translation>Aucune entité n’est sélectionnée sur la carte ; sélectionnez la ou les entités de la zone, ou indiquez une emprise (bbox).</translation>
+        </message>
+        <message>
+            <source>No QGIS project is available; these tools work inside QGIS.</source>
+            <translation>Aucun projet QGIS n’est disponible ; ces outils fonctionnent dans QGIS.</translation>
+        </message>
+        <message>
+            <source>No vector layer named '{name_or_id}'. Vector layers in the project: {names}</source>
+            <translation>Aucune couche vecteur nommée « {name_or_id} ». Couches vecteur du projet : {names}</translation>
+        </message>
+        <message>
+            <source>Give a raster: a project layer name, or an asset href from get_item.</source>
+            <translation>Indiquez un raster : le nom d’une couche du projet, ou le href d’un asset obtenu par get_item.</translation>
+        </message>
+        <message>
+            <source>'{source}' is neither a raster layer of the project nor an href.</source>
+            <translation>« {source} » n’est ni une couche raster du projet ni un href.</translation>
+        </message>
+        <message>
+            <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
+            <translation>« {source} » n’est pas accessible aux clients MCP externes : ils peuvent lire les couches du projet, les assets des catalogues configurés et les fichiers des dossiers listés dans Paramètres ▸ Accès externe.</translation>
+        </message>
+        <message>
+            <source>percentiles must be between 0 and 100.</source>
+            <translation>Les centiles doivent être compris entre 0 et 100.</translation>
+        </message>
+        <message>
+            <source>Unknown CRS '{crs}'; give it like 'EPSG:4326'.</source>
+            <translation>SCR inconnu « {crs} » ; indiquez-le sous la forme 'EPSG:4326'.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid}.</source>
+            <translation>La couche « {name} » n’a pas d’entité {fid}.</translation>
+        </message>
+        <message>
+            <source>Give an expression, a text to search for, or both.</source>
+            <translation>Indiquez une expression, un texte à rechercher, ou les deux.</translation>
+        </message>
+        <message>
+            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
+            <translation>L’expression ne peut pas être analysée : {parsererrorstring}. Mettez les noms de champs entre guillemets doubles et le texte entre apostrophes.</translation>
+        </message>
+        <message>
+            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
+            <translation>Champ(s) inconnu(s) {unknown} dans « {name} ». Champs : {names}</translation>
+        </message>
+        <message>
+            <source>The expression cannot run: {evalerrorstring}</source>
+            <translation>L’expression ne peut pas s’exécuter : {evalerrorstring}</translation>
+        </message>
+        <message>
+            <source>Semantic search needs the embedding model, which is not available; search with an expression instead.</source>
+            <translation>La recherche sémantique a besoin du modèle d’embeddings, qui n’est pas disponible ; recherchez plutôt avec une expression.</translation>
+        </message>
+        <message>
+            <source>Too many features (&gt; {max_features_embedded}) to rank by meaning; narrow them with an expression first.</source>
+            <translation>Trop d’entités (&gt; {max_features_embedded}) pour les classer par sens ; restreignez-les d’abord avec une expression.</translation>
+        </message>
+        <message>
+            <source>Give a polygon, or select a feature on the map first.</source>
+            <translation>Indiquez un polygone, ou sélectionnez d’abord une entité sur la carte.</translation>
+        </message>
+        <message>
+            <source>No item of '{collection}' with asset '{asset}' in {label} ({period}) over the bbox; widen the dates or check the asset key with get_collection_info.</source>
+            <translation>Aucun item de « {collection} » avec l’asset « {asset} » en {label} ({period}) sur l’emprise (bbox) ; élargissez les dates ou vérifiez la clé d’asset avec get_collection_info.</translation>
+        </message>
+        <message>
+            <source>None of these layers has dates; load STAC items of several dates first (load_stac_items), or name layers whose time is set.</source>
+            <translation>Aucune de ces couches n’a de dates ; chargez d’abord des items STAC de plusieurs dates (load_stac_items), ou nommez des couches dont le temps est défini.</translation>
+        </message>
+        <message>
+            <source>The layers hold {number_of_spans} dates; at most {max_frames} frames are made. Name fewer layers.</source>
+            <translation>Les couches couvrent {number_of_spans} dates ; {max_frames} images au plus sont produites. Nommez moins de couches.</translation>
+        </message>
+        <message>
+            <source>Could not write the frame {target}; check the output folder's free space.</source>
+            <translation>Impossible d’écrire l’image {target} ; vérifiez l’espace libre du dossier de sortie.</translation>
+        </message>
+        <message>
+            <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
+            <translation>Les statistiques sont calculées pour {max_pages} pages au plus ; sélectionnez moins d’entités.</translation>
+        </message>
+        <message>
+            <source>'{background}' is not a colour; use '#rrggbb' or a name like 'white'.</source>
+            <translation>« {background} » n’est pas une couleur ; utilisez '#rrggbb' ou un nom comme 'white'.</translation>
+        </message>
+        <message>
+            <source>Unknown CRS '{crs}'; give it like 'EPSG:3857'.</source>
+            <translation>SCR inconnu « {crs} » ; indiquez-le sous la forme 'EPSG:3857'.</translation>
+        </message>
+        <message>
+            <source>Nothing to change: give basemap, basemap_url, background or crs.</source>
+            <translation>Rien à modifier : indiquez basemap, basemap_url, background ou crs.</translation>
+        </message>
+        <message>
+            <source>basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.</source>
+            <translation>basemap_url doit être un modèle XYZ http(s) contenant {{x}}, {{y}} et {{z}}.</translation>
+        </message>
+        <message>
+            <source>QGIS could not create the {title} tile layer.</source>
+            <translation>QGIS n’a pas pu créer la couche de tuiles {title}.</translation>
+        </message>
+        <message>
+            <source>None of the items has a geometry, so there is no footprint to draw.</source>
+            <translation>Aucun des items n’a de géométrie : il n’y a pas d’emprise à dessiner.</translation>
+        </message>
+        <message>
+            <source>QGIS could not read the footprints file {path}.</source>
+            <translation>QGIS n’a pas pu lire le fichier des emprises {path}.</translation>
+        </message>
+        <message>
+            <source>Give item_id for one item, or datetime and an area for a mosaic.</source>
+            <translation>Indiquez item_id pour un item, ou datetime et une zone pour une mosaïque.</translation>
+        </message>
+        <message>
+            <source>No item of '{collection}' over the area in {datetime}; widen the dates.</source>
+            <translation>Aucun item de « {collection} » sur la zone en {datetime} ; élargissez les dates.</translation>
+        </message>
+        <message>
+            <source>QGIS cannot open {name}; nothing was added to the map.</source>
+            <translation>QGIS ne peut pas ouvrir {name} ; rien n’a été ajouté à la carte.</translation>
+        </message>
+        <message>
+            <source>There is no earlier change of the agent to undo.</source>
+            <translation>Il n’y a pas de modification antérieure de l’assistant à annuler.</translation>
+        </message>
+        <message>
+            <source>The file name must be a plain name inside the plugin's output folder.</source>
+            <translation>Le nom de fichier doit être un simple nom dans le dossier de sortie de l’extension.</translation>
+        </message>
+        <message>
+            <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
+            <translation>Un atlas est exporté en un seul PDF (une page par entité) ; utilisez le format 'pdf'.</translation>
+        </message>
+        <message>
+            <source>QGIS could not export the layout ({value}); check the output folder's free space and permissions.</source>
+            <translation>QGIS n’a pas pu exporter la mise en page ({value}) ; vérifiez l’espace libre et les droits du dossier de sortie.</translation>
+        </message>
+        <message>
+            <source>The atlas has no feature to print; check its layer and filter.</source>
+            <translation>L’atlas n’a aucune entité à imprimer ; vérifiez sa couche et son filtre.</translation>
+        </message>
+        <message>
+            <source>QGIS could not prepare atlas page {value}.</source>
+            <translation>QGIS n’a pas pu préparer la page d’atlas {value}.</translation>
+        </message>
+        <message>
+            <source>No print layout named '{name}'. Layouts in the project: {names}.</source>
+            <translation>Aucune mise en page nommée « {name} ». Mises en page du projet : {names}.</translation>
+        </message>
+        <message>
+            <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
+            <translation>Aucune entité de « {name} » n’est sélectionnée ; sélectionnez-en ou mettez selected_only à false.</translation>
+        </message>
+        <message>
+            <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
+            <translation>Aucune couche n’est visible sur la carte ; chargez ou affichez d’abord une couche, ou nommez les couches.</translation>
+        </message>
+        <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
+        </message>
+        <message>
+            <source>GDAL could not mosaic {number_of_paths} assets in {crs}.</source>
+            <translation>GDAL n’a pas pu assembler {number_of_paths} assets en mosaïque dans {crs}.</translation>
+        </message>
+        <message>
+            <source>GDAL could not stack red/green/blue of item '{item_id}'.</source>
+            <translation>GDAL n’a pas pu empiler rouge/vert/bleu de l’item « {item_id} ».</translation>
+        </message>
+        <message>
+            <source>GDAL could not give item '{item_id}' the catalog's CRS.</source>
+            <translation>GDAL n’a pas pu donner à l’item « {item_id} » le SCR du catalogue.</translation>
+        </message>
+        <message>
+            <source>This catalog sends credentials to GDAL, which GDAL refuses while the option CPL_VSIL_CURL_ALLOWED_EXTENSIONS is set; remove it (QGIS Settings → Options → Variables/GDAL) and try again. Nothing was added to the map.</source>
+            <translation>Ce catalogue transmet des identifiants à GDAL, que GDAL refuse tant que l’option CPL_VSIL_CURL_ALLOWED_EXTENSIONS est définie ; retirez-la (Paramètres QGIS → Options → Variables/GDAL) et réessayez. Rien n’a été ajouté à la carte.</translation>
+        </message>
+        <message>
+            <source>Cannot open asset {keys} of item '{item_id}' at {path}: {exc}. The href may be wrong or unreachable, or the catalog needs credentials (set its headers in the plugin's Catalogs settings); nothing was added to the map.</source>
+            <translation>Impossible d’ouvrir l’asset {keys} de l’item « {item_id} » à {path} : {exc}. Le href est peut-être faux ou injoignable, ou le catalogue demande des identifiants (définissez ses en-têtes dans les paramètres Catalogues de l’extension) ; rien n’a été ajouté à la carte.</translation>
+        </message>
+        <message>
+            <source>Asset {keys} of item '{item_id}' is not a raster; pick another asset.</source>
+            <translation>L’asset {keys} de l’item « {item_id} » n’est pas un raster ; choisissez un autre asset.</translation>
+        </message>
+        <message>
+            <source>GDAL could not read the raster; the file may be damaged or unreachable.</source>
+            <translation>GDAL n’a pas pu lire le raster ; le fichier est peut-être endommagé ou injoignable.</translation>
+        </message>
+        <message>
+            <source>The QGIS main window is not available.</source>
+            <translation>La fenêtre principale de QGIS n’est pas disponible.</translation>
+        </message>
+        <message>
+            <source>The {panel} panel is not available in this QGIS window.</source>
+            <translation>Le panneau {panel} n’est pas disponible dans cette fenêtre QGIS.</translation>
+        </message>
+        <message>
+            <source>The place name is empty. Give a name such as 'Lyon', or lon/lat, or a bbox.</source>
+            <translation>Le nom de lieu est vide. Indiquez un nom comme 'Lyon', ou lon/lat, ou une emprise (bbox).</translation>
+        </message>
+        <message>
+            <source>'{name}' was found, but not in '{qualifier}': {listing}. Say which one, or give lon/lat.</source>
+            <translation>« {name} » a été trouvé, mais pas dans « {qualifier} » : {listing}. Dites lequel, ou indiquez lon/lat.</translation>
+        </message>
+        <message>
+            <source>Several places are called '{name}': {listing}. Nothing was moved.</source>
+            <translation>Plusieurs lieux s’appellent « {name} » : {listing}. La carte n’a pas bougé.</translation>
+        </message>
+        <message>
+            <source>{why} Choose another algorithm with search_processing_algorithms.</source>
+            <translation>{why} Choisissez un autre algorithme avec search_processing_algorithms.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' is {why} with {count} features; a background algorithm gets a copy of such a layer, and copies stop at {copy_limit} features. Save the layer to a file (Export → Save Features As…) or save its edits, add that file to the map, and ask again with it.</source>
+            <translation>La couche « {name} » est {why} avec {count} entités ; un algorithme en arrière-plan reçoit une copie d’une telle couche, et les copies s’arrêtent à {copy_limit} entités. Enregistrez la couche dans un fichier (Exporter → Sauvegarder les entités sous…) ou enregistrez ses modifications, ajoutez ce fichier à la carte et redemandez avec lui.</translation>
+        </message>
+        <message>
+            <source>{id} has no parameter(s) {unknown}; its parameters: {known}</source>
+            <translation>{id} n’a pas le ou les paramètres {unknown} ; ses paramètres : {known}</translation>
+        </message>
+        <message>
+            <source>{id} needs parameter '{name}' ({description}).</source>
+            <translation>{id} a besoin du paramètre « {name} » ({description}).</translation>
+        </message>
+        <message>
+            <source>Parameter {name} of {id} takes a value, a list or a layer name, not an object.</source>
+            <translation>Le paramètre {name} de {id} prend une valeur, une liste ou un nom de couche, pas un objet.</translation>
+        </message>
+        <message>
+            <source>Output {name} must be a file path or omitted (temporary layer).</source>
+            <translation>La sortie {name} doit être un chemin de fichier ou être omise (couche temporaire).</translation>
+        </message>
+        <message>
+            <source>'{v}' is not an option of {name}; choose one of: {options}</source>
+            <translation>« {v} » n’est pas une option de {name} ; choisissez parmi : {options}</translation>
+        </message>
+        <message>
+            <source>No items of '{collection}' match that area and time; widen the extent or dates.</source>
+            <translation>Aucun item de « {collection} » ne correspond à cette zone et à cette période ; élargissez l’emprise ou les dates.</translation>
+        </message>
+        <message>
+            <source>These {number_of_items} items make {number_of_results} separate rasters (one per CRS and per day of a time series: {groups}), and the output is one file; give the ids or dates of one group, or run once per group.</source>
+            <translation>Ces {number_of_items} items donnent {number_of_results} rasters distincts (un par SCR et par jour d’une série temporelle : {groups}), et la sortie est un seul fichier ; indiquez les identifiants ou les dates d’un groupe, ou lancez-le une fois par groupe.</translation>
+        </message>
+        <message>
+            <source>Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.</source>
+            <translation>Dites ce que l’algorithme doit faire, p. ex. 'buffer' ou 'reproject raster'.</translation>
+        </message>
+        <message>
+            <source>No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.</source>
+            <translation>Aucun algorithme de traitement « {algorithm_id} » ; trouvez les identifiants avec search_processing_algorithms.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
+            <translation>{algorithm_id} a échoué : {detail}. Vérifiez les paramètres.</translation>
+        </message>
+        <message>
+            <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
+            <translation>Aucun canevas de carte n’est disponible (interface QGIS non connectée) ; redémarrez l’extension.</translation>
+        </message>
+        <message>
+            <source>No layer named '{name_or_id}'. Layers in the project: {names}</source>
+            <translation>Aucune couche nommée « {name_or_id} ». Couches du projet : {names}</translation>
+        </message>
+        <message>
+            <source>{what} did not finish within {timeout_s} s; try a smaller area or fewer layers.</source>
+            <translation>{what} ne s’est pas terminé en {timeout_s} s ; essayez une zone plus petite ou moins de couches.</translation>
+        </message>
+        <message>
+            <source>The dock's chat is not reported to outside MCP clients.</source>
+            <translation>La discussion du panneau n’est pas communiquée aux clients MCP externes.</translation>
+        </message>
+        <message>
+            <source>There is no saved chat to report on yet; this works in the dock's chat (or use Sessions ▸ Export report).</source>
+            <translation>Il n’y a pas encore de discussion enregistrée pour un rapport ; cela fonctionne dans la discussion du panneau (ou avec Sessions ▸ Exporter le rapport).</translation>
+        </message>
+        <message>
+            <source>QGIS cannot open {name} as a raster; nothing was added to the map.</source>
+            <translation>QGIS ne peut pas ouvrir {name} comme raster ; rien n’a été ajouté à la carte.</translation>
+        </message>
+        <message>
+            <source>add_result_layer only adds files that tools wrote to {outputs}.</source>
+            <translation>add_result_layer n’ajoute que les fichiers que les outils ont écrits dans {outputs}.</translation>
+        </message>
+        <message>
+            <source>{name} does not exist in the tools' output folder; run the tool that makes it first.</source>
+            <translation>{name} n’existe pas dans le dossier de sortie des outils ; lancez d’abord l’outil qui le produit.</translation>
+        </message>
+        <message>
+            <source>The raster has no valid pixels; nothing was added to the map.</source>
+            <translation>Le raster n’a aucun pixel valide ; rien n’a été ajouté à la carte.</translation>
+        </message>
+        <message>
+            <source>Item '{item_id}' has no asset '{asset_key}'. Its assets: {value}</source>
+            <translation>L’item « {item_id} » n’a pas d’asset « {asset_key} ». Ses assets : {value}</translation>
+        </message>
+        <message>
+            <source>Item '{item_id}' has no visual, red/green/blue or raster data asset. Its assets: {value}; name one with `asset`.</source>
+            <translation>L’item « {item_id} » n’a pas d’asset visuel, rouge/vert/bleu ou de données raster. Ses assets : {value} ; nommez-en un avec `asset`.</translation>
+        </message>
+        <message>
+            <source>Asset '{key}' of item '{id}' has no href.</source>
+            <translation>L’asset « {key} » de l’item « {id} » n’a pas de href.</translation>
+        </message>
+        <message>
+            <source>Give collection and item_ids, or the item_collection_file from search_items.</source>
+            <translation>Indiquez collection et item_ids, ou le item_collection_file obtenu par search_items.</translation>
+        </message>
+        <message>
+            <source>No items of '{collection}' match that area and time; widen the bbox or dates.</source>
+            <translation>Aucun item de « {collection} » ne correspond à cette zone et à cette période ; élargissez l’emprise (bbox) ou les dates.</translation>
+        </message>
+        <message>
+            <source>QGIS could not open the mosaic for {crs} ({path}); nothing was added. Check the asset hrefs with get_item.</source>
+            <translation>QGIS n’a pas pu ouvrir la mosaïque pour {crs} ({path}) ; rien n’a été ajouté. Vérifiez les href des assets avec get_item.</translation>
+        </message>
+        <message>
+            <source>No items to show.</source>
+            <translation>Aucun item à afficher.</translation>
+        </message>
+        <message>
+            <source>{number_of_items} items are too many for one mosaic (at most {max_mosaic_items}); narrow the search by area, dates or cloud cover.</source>
+            <translation>{number_of_items} items, c’est trop pour une mosaïque ({max_mosaic_items} au plus) ; restreignez la recherche par zone, dates ou couverture nuageuse.</translation>
+        </message>
+        <message>
+            <source>The items offer different assets ({kinds}); name one with `asset`.</source>
+            <translation>Les items proposent des assets différents ({kinds}) ; nommez-en un avec `asset`.</translation>
+        </message>
+        <message>
+            <source>Cannot read item collection '{path}': {exc}. Run search_items again.</source>
+            <translation>Impossible de lire la collection d’items « {path} » : {exc}. Relancez search_items.</translation>
+        </message>
+        <message>
+            <source>Nothing to change: give a ramp, min/max, bands, hillshade, opacity, renderer or labels.</source>
+            <translation>Rien à modifier : indiquez une palette, min/max, des bandes, un ombrage, une opacité, un rendu ou des étiquettes.</translation>
+        </message>
+        <message>
+            <source>Band {b} does not exist; '{name}' has bands 1..{count}.</source>
+            <translation>La bande {b} n’existe pas ; « {name} » a les bandes 1..{count}.</translation>
+        </message>
+        <message>
+            <source>rgb_bands needs three band numbers: [red, green, blue].</source>
+            <translation>rgb_bands demande trois numéros de bande : [rouge, vert, bleu].</translation>
+        </message>
+        <message>
+            <source>'{name}' was removed from the project while its values were read; nothing changed.</source>
+            <translation>« {name} » a été retiré du projet pendant la lecture de ses valeurs ; rien n’a changé.</translation>
+        </message>
+        <message>
+            <source>Band {band} of '{name}' has no valid pixels to stretch over; give minimum and maximum.</source>
+            <translation>La bande {band} de « {name} » n’a aucun pixel valide à étirer ; indiquez le minimum et le maximum.</translation>
+        </message>
+        <message>
+            <source>Give `field`, one of: {names}</source>
+            <translation>Indiquez `field`, parmi : {names}</translation>
+        </message>
+        <message>
+            <source>'{field}' has {number_of_values} distinct values; use graduated or another field.</source>
+            <translation>« {field} » a {number_of_values} valeurs distinctes ; utilisez graduated ou un autre champ.</translation>
+        </message>
+        <message>
+            <source>'{color}' is not a colour; use '#rrggbb' or a name like 'red'.</source>
+            <translation>« {color} » n’est pas une couleur ; utilisez '#rrggbb' ou un nom comme 'red'.</translation>
+        </message>
+        <message>
+            <source>No field '{field}' in '{name}'.</source>
+            <translation>Pas de champ « {field} » dans « {name} ».</translation>
+        </message>
+        <message>
+            <source>Say which field to label with: labels_field.</source>
+            <translation>Dites quel champ sert aux étiquettes : labels_field.</translation>
+        </message>
+        <message>
+            <source>'{name}' is not a vector layer; it has no features.</source>
+            <translation>« {name} » n’est pas une couche vecteur ; elle n’a pas d’entités.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
+            <translation>La couche « {name} » n’a pas d’entité {feature_id} avec une géométrie.</translation>
+        </message>
+        <message>
+            <source>Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.</source>
+            <translation>Dites où zoomer : lon et lat, une emprise (bbox), une couche (éventuellement feature_id) ou un nom de lieu.</translation>
+        </message>
+        <message>
+            <source>bbox must be four numbers [west, south, east, north]</source>
+            <translation>bbox doit être quatre nombres [west, south, east, north]</translation>
+        </message>
+        <message>
+            <source>bbox south ({south}) is greater than north ({north}); swap them</source>
+            <translation>Dans l’emprise (bbox), le sud ({south}) est plus grand que le nord ({north}) ; inversez-les</translation>
+        </message>
+        <message>
+            <source>bbox is out of range for longitude/latitude (-180..180, -90..90); give it in degrees (EPSG:4326) as [west, south, east, north]</source>
+            <translation>L’emprise (bbox) sort des limites de longitude/latitude (-180..180, -90..90) ; donnez-la en degrés (EPSG:4326) sous la forme [west, south, east, north]</translation>
+        </message>
+        <message>
+            <source>bbox west ({west}) is greater than east ({east}); give [west, south, east, north] (crossing the antimeridian is not supported)</source>
+            <translation>Dans l’emprise (bbox), l’ouest ({west}) est plus grand que l’est ({east}) ; donnez [west, south, east, north] (franchir l’antiméridien n’est pas pris en charge)</translation>
+        </message>
+        <message>
+            <source>bbox minx ({west}) is greater than maxx ({east}); swap them</source>
+            <translation>Dans l’emprise (bbox), minx ({west}) est plus grand que maxx ({east}) ; inversez-les</translation>
+        </message>
+        <message>
+            <source>The area is about {estimate} pixels; use a smaller bbox (at most {max_change_pixels} pixels) for detect_change.</source>
+            <translation>La zone fait environ {estimate} pixels ; utilisez une emprise (bbox) plus petite ({max_change_pixels} pixels au plus) pour detect_change.</translation>
+        </message>
+        <message>
+            <source>GDAL could not read the period's rasters: {exc}</source>
+            <translation>GDAL n’a pas pu lire les rasters de la période : {exc}</translation>
+        </message>
+        <message>
+            <source>The area is {value} pixels; use a smaller bbox.</source>
+            <translation>La zone fait {value} pixels ; utilisez une emprise (bbox) plus petite.</translation>
+        </message>
+        <message>
+            <source>The two periods do not share a grid; pick items with the same resolution.</source>
+            <translation>Les deux périodes ne partagent pas de grille ; choisissez des items de même résolution.</translation>
+        </message>
+        <message>
+            <source>Give the area: a bbox, a GeoJSON polygon, or use_selected_features=true.</source>
+            <translation>Indiquez la zone : une emprise (bbox), un polygone GeoJSON, ou use_selected_features=true.</translation>
+        </message>
+        <message>
+            <source>The area must be a GeoJSON Polygon or MultiPolygon in lon/lat.</source>
+            <translation>La zone doit être un Polygon ou MultiPolygon GeoJSON en lon/lat.</translation>
+        </message>
+        <message>
+            <source>The area cannot be drawn in the items' CRS (it reaches too far from their zone); give a smaller area around the data.</source>
+            <translation>La zone ne peut pas être tracée dans le SCR des items (elle s’étend trop loin de leur fuseau) ; indiquez une zone plus petite autour des données.</translation>
+        </message>
+        <message>
+            <source>Exact mode would read {native_pixels} pixels per date, more than this machine can afford ({max_exact_pixels}); use a smaller area or exact=false.</source>
+            <translation>Le mode exact lirait {native_pixels} pixels par date, plus que cette machine ne peut se permettre ({max_exact_pixels}) ; utilisez une zone plus petite ou exact=false.</translation>
+        </message>
+        <message>
+            <source>The Dask scheduler at {scheduler} did not answer ({exc}). Check the address in Settings (tcp://host:8786) and that the cluster is running, or clear it to compute on this machine.</source>
+            <translation>Le planificateur Dask à {scheduler} n’a pas répondu ({exc}). Vérifiez l’adresse dans les paramètres (tcp://host:8786) et que le cluster tourne, ou videz-la pour calculer sur cette machine.</translation>
+        </message>
+        <message>
+            <source>{url} looks like a Dask Gateway; install the dask-gateway package, or give the scheduler's tcp:// address instead.</source>
+            <translation>{url} ressemble à une Dask Gateway ; installez le paquet dask-gateway, ou indiquez plutôt l’adresse tcp:// du planificateur.</translation>
+        </message>
+        <message>
+            <source>Unknown index '{name}'. Known indices: {indices}.</source>
+            <translation>Indice inconnu « {name} ». Indices connus : {indices}.</translation>
+        </message>
+        <message>
+            <source>Item '{id}' has no '{name}' band, which {name_2} = {formula} needs. Bands it has (common name (asset)): {value}. Pick an index these bands allow.</source>
+            <translation>L’item « {id} » n’a pas de bande « {name} », nécessaire à {name_2} = {formula}. Ses bandes (nom commun (asset)) : {value}. Choisissez un indice que ces bandes permettent.</translation>
+        </message>
+        <message>
+            <source>Item '{id}' has no asset '{asset}'; give an index or one of: {keys}.</source>
+            <translation>L’item « {id} » n’a pas d’asset « {asset} » ; indiquez un indice ou l’un de : {keys}.</translation>
+        </message>
+        <message>
+            <source>No valid {name} pixel over the area (nodata or clouds everywhere); try other dates or mask_clouds=false.</source>
+            <translation>Aucun pixel {name} valide sur la zone (nodata ou nuages partout) ; essayez d’autres dates ou mask_clouds=false.</translation>
+        </message>
+        <message>
+            <source>{exc}. Check that the href points at a raster (GeoTIFF/COG) that is reachable, and that credentials are configured for protected catalogs.</source>
+            <translation>{exc}. Vérifiez que le href pointe vers un raster (GeoTIFF/COG) accessible, et que des identifiants sont configurés pour les catalogues protégés.</translation>
+        </message>
+        <message>
+            <source>'{path}' has no raster bands; pick a data asset (role 'data' or 'visual').</source>
+            <translation>« {path} » n’a pas de bandes raster ; choisissez un asset de données (rôle 'data' ou 'visual').</translation>
+        </message>
+        <message>
+            <source>Unknown CRS '{text}'; give it like 'EPSG:4326' or 'EPSG:32631'.</source>
+            <translation>SCR inconnu « {text} » ; indiquez-le sous la forme 'EPSG:4326' ou 'EPSG:32631'.</translation>
+        </message>
+        <message>
+            <source>polygon must be a GeoJSON Polygon or MultiPolygon geometry.</source>
+            <translation>polygon doit être une géométrie GeoJSON Polygon ou MultiPolygon.</translation>
+        </message>
+        <message>
+            <source>The area's coordinates ({env}, {env_2}, …) are out of range for {crs}; they look projected: pass the CRS they are in, e.g. crs='EPSG:32631'.</source>
+            <translation>Les coordonnées de la zone ({env}, {env_2}, …) sortent des limites de {crs} ; elles semblent projetées : indiquez leur SCR, p. ex. crs='EPSG:32631'.</translation>
+        </message>
+        <message>
+            <source>The area does not overlap the raster, which covers {raster_bounds_lonlat} (lon/lat). Check the area and its CRS.</source>
+            <translation>La zone ne recoupe pas le raster, qui couvre {raster_bounds_lonlat} (lon/lat). Vérifiez la zone et son SCR.</translation>
+        </message>
+        <message>
+            <source>band {band_index} does not exist; the raster has bands 1..{rastercount}.</source>
+            <translation>La bande {band_index} n’existe pas ; le raster a les bandes 1..{rastercount}.</translation>
+        </message>
+        <message>
+            <source>The area is {pixels} pixels at full resolution, too many for exact mode; use a smaller area or exact=false (overview mode).</source>
+            <translation>La zone fait {pixels} pixels en pleine résolution, trop pour le mode exact ; utilisez une zone plus petite ou exact=false (mode aperçu).</translation>
+        </message>
+        <message>
+            <source>GDAL could not read the raster block; the file may be damaged or unreachable.</source>
+            <translation>GDAL n’a pas pu lire le bloc du raster ; le fichier est peut-être endommagé ou injoignable.</translation>
+        </message>
+        <message>
+            <source>({x}, {y}) is out of range for {crs}; pass the CRS of the point, e.g. crs='EPSG:3857'.</source>
+            <translation>({x}, {y}) sort des limites de {crs} ; indiquez le SCR du point, p. ex. crs='EPSG:3857'.</translation>
+        </message>
+        <message>
+            <source>The point is outside the raster, which covers {raster_bounds_lonlat} (lon/lat).</source>
+            <translation>Le point est hors du raster, qui couvre {raster_bounds_lonlat} (lon/lat).</translation>
+        </message>
+        <message>
+            <source>Could not find a free file name in {real_folder}; clear the outputs folder and retry.</source>
+            <translation>Aucun nom de fichier libre dans {real_folder} ; videz le dossier de sortie et réessayez.</translation>
+        </message>
+        <message>
+            <source>Refused to write {path}: it is not in the outputs folder {real_folder}.</source>
+            <translation>Écriture de {path} refusée : ce fichier n’est pas dans le dossier de sortie {real_folder}.</translation>
+        </message>
+        <message>
+            <source>The embedding model is not available, so memory cannot be searched or saved now; check that Ollama runs and the embedding model is pulled.</source>
+            <translation>Le modèle d’embeddings n’est pas disponible : les souvenirs ne peuvent être ni cherchés ni enregistrés pour l’instant ; vérifiez qu’Ollama tourne et que le modèle d’embeddings est téléchargé.</translation>
+        </message>
+        <message>
+            <source>The {noun} store is not configured; check the storage settings.</source>
+            <translation>Le stockage {noun} n’est pas configuré ; vérifiez les paramètres de stockage.</translation>
+        </message>
+        <message>
+            <source>The memory store is not configured; check the storage settings.</source>
+            <translation>Le stockage des souvenirs n’est pas configuré ; vérifiez les paramètres de stockage.</translation>
+        </message>
+        <message>
+            <source>No memory with id '{memory_id}'.</source>
+            <translation>Aucun souvenir avec l’identifiant « {memory_id} ».</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' /collections is not a STAC collection list.</source>
+            <translation>/collections du catalogue « {name} » n’est pas une liste de collections STAC.</translation>
+        </message>
+        <message>
+            <source>Collection '{collection_id}' is not in catalog '{name}'. Known collections: {known}</source>
+            <translation>La collection « {collection_id} » n’est pas dans le catalogue « {name} ». Collections connues : {known}</translation>
+        </message>
+        <message>
+            <source>Item '{item_id}' is not in collection '{collection_id}'.</source>
+            <translation>L’item « {item_id} » n’est pas dans la collection « {collection_id} ».</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' /collections?q= is not a STAC collection list.</source>
+            <translation>/collections?q= du catalogue « {name} » n’est pas une liste de collections STAC.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' does not offer item search (/search).</source>
+            <translation>Le catalogue « {name} » ne propose pas de recherche d’items (/search).</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' returned a search page that is not a FeatureCollection.</source>
+            <translation>Le catalogue « {name} » a renvoyé une page de recherche qui n’est pas une FeatureCollection.</translation>
+        </message>
+        <message>
+            <source>Give the catalog a URL first; the Browser's STAC connections need one.</source>
+            <translation>Donnez d’abord une URL au catalogue ; les connexions STAC de l’Explorateur en ont besoin.</translation>
+        </message>
+        <message>
+            <source>'{name}' is a folder on disk; the Browser's STAC connections take a URL.</source>
+            <translation>« {name} » est un dossier sur le disque ; les connexions STAC de l’Explorateur prennent une URL.</translation>
+        </message>
+        <message>
+            <source>The Browser already has a STAC connection named '{name}'; rename one of them.</source>
+            <translation>L’Explorateur a déjà une connexion STAC nommée « {name} » ; renommez l’une des deux.</translation>
+        </message>
+        <message>
+            <source>No STAC catalog is configured. Add one in the plugin settings (Catalogs).</source>
+            <translation>Aucun catalogue STAC n’est configuré. Ajoutez-en un dans les paramètres de l’extension (Catalogues).</translation>
+        </message>
+        <message>
+            <source>Unknown catalog '{name}'. Configured catalogs: {catalogs}</source>
+            <translation>Catalogue inconnu « {name} ». Catalogues configurés : {catalogs}</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' did not answer in time ({url}). It may be slow or overloaded: try again, or narrow the search (smaller bbox, shorter dates, lower limit).</source>
+            <translation>Le catalogue « {catalog} » n’a pas répondu à temps ({url}). Il est peut-être lent ou surchargé : réessayez, ou restreignez la recherche (emprise (bbox) plus petite, dates plus courtes, limite plus basse).</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' is unreachable at {url} ({name}). Check that it is running and that its URL in the plugin settings is right.</source>
+            <translation>Le catalogue « {catalog} » est injoignable à {url} ({name}). Vérifiez qu’il tourne et que son URL dans les paramètres de l’extension est juste.</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' has nothing at {url} (HTTP 404).</source>
+            <translation>Le catalogue « {catalog} » n’a rien à {url} (HTTP 404).</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' answered HTTP {status_code} for {url}: {detail}. {hint}</source>
+            <translation>Le catalogue « {catalog} » a répondu HTTP {status_code} pour {url} : {detail}. {hint}</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' answered something that is not JSON at {url}. Check the catalog URL points at a STAC API root or a catalog.json.</source>
+            <translation>Le catalogue « {catalog} » a répondu à {url} autre chose que du JSON. Vérifiez que l’URL du catalogue pointe vers la racine d’une API STAC ou un catalog.json.</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' redirected {url} to {next_url}, which is not a web address; check the catalog URL in Settings → Catalogs.</source>
+            <translation>Le catalogue « {catalog} » a redirigé {url} vers {next_url}, qui n’est pas une adresse web ; vérifiez l’URL du catalogue dans Paramètres → Catalogues.</translation>
+        </message>
+        <message>
+            <source>Catalog '{catalog}' redirected {url} more than {max_redirects} times (a redirect loop?); check the catalog URL in Settings → Catalogs.</source>
+            <translation>Le catalogue « {catalog} » a redirigé {url} plus de {max_redirects} fois (une boucle de redirection ?) ; vérifiez l’URL du catalogue dans Paramètres → Catalogues.</translation>
+        </message>
+        <message>
+            <source>Static catalog '{name}': file {location} does not exist. Check the catalog path in the plugin settings.</source>
+            <translation>Catalogue statique « {name} » : le fichier {location} n’existe pas. Vérifiez le chemin du catalogue dans les paramètres de l’extension.</translation>
+        </message>
+        <message>
+            <source>Static catalog '{name}': cannot read {location} as JSON ({exc}).</source>
+            <translation>Catalogue statique « {name} » : impossible de lire {location} en JSON ({exc}).</translation>
+        </message>
+        <message>
+            <source>Collection '{collection_id}' is not in catalog '{name}'. Known collections: {collections}</source>
+            <translation>La collection « {collection_id} » n’est pas dans le catalogue « {name} ». Collections connues : {collections}</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' is a static catalog and cannot run CQL2 filters; search with collections, bbox and datetime, then read item properties.</source>
+            <translation>Le catalogue « {name} » est un catalogue statique et ne peut pas appliquer de filtres CQL2 ; cherchez avec collections, bbox et datetime, puis lisez les propriétés des items.</translation>
+        </message>
+        <message>
+            <source>The geometry has no coordinates.</source>
+            <translation>La géométrie n’a pas de coordonnées.</translation>
+        </message>
+        <message>
+            <source>'{text}' is not a date; use RFC 3339 like 2024-06-01 or 2024-06-01T10:00:00Z</source>
+            <translation>« {text} » n’est pas une date ; utilisez RFC 3339, comme 2024-06-01 ou 2024-06-01T10:00:00Z</translation>
+        </message>
+        <message>
+            <source>datetime must be one instant or 'start/end' (use '..' for an open end)</source>
+            <translation>datetime doit être un instant ou 'start/end' ('..' pour une fin ouverte)</translation>
+        </message>
+        <message>
+            <source>datetime interval '../..' is open at both ends; give at least one date</source>
+            <translation>L’intervalle datetime '../..' est ouvert aux deux bouts ; indiquez au moins une date</translation>
+        </message>
+        <message>
+            <source>datetime start {start} is after end {end}; swap them</source>
+            <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
+        </message>
+        <message>
+            <source>No feature is selected on the map. Select one, or give a bbox instead.</source>
+            <translation>Aucune entité n’est sélectionnée sur la carte. Sélectionnez-en une, ou indiquez plutôt une emprise (bbox).</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' cannot sort results; search without sortby.</source>
+            <translation>Le catalogue « {name} » ne sait pas trier les résultats ; cherchez sans sortby.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' cannot run CQL2 filters; search with collections, bbox and datetime, then compare item properties yourself.</source>
+            <translation>Le catalogue « {name} » ne peut pas appliquer de filtres CQL2 ; cherchez avec collections, bbox et datetime, puis comparez vous-même les propriétés des items.</translation>
+        </message>
+        <message>
+            <source>filter must be CQL2-JSON: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</source>
+            <translation>filter doit être du CQL2-JSON : {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</translation>
+        </message>
+        <message>
+            <source>Cannot filter on {unknown}: not queryable in '{name}'. Queryable properties: {known}</source>
+            <translation>Impossible de filtrer sur {unknown} : non interrogeable dans « {name} ». Propriétés interrogeables : {known}</translation>
+        </message>
     </context>
 </TS>

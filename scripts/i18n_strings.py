@@ -1,12 +1,14 @@
 """The dock's translation catalogs: collects every tr("…") and translatable("…") literal of ui/*.py, plugin/*.py
 and of the core modules that write text for the dock (agent/, host/, tools/) (read with ast, nothing imported) into
-i18n/stacgis_agent_<lang>.ts, keeping the translations already there.
+i18n/stacgis_agent_<lang>.ts, keeping the translations already there; and the analyst's part of the tools' error
+messages (scripts/tool_error_templates.py), which it also lists in the generated ui/tool_messages.py.
 
 Usage: python scripts/i18n_strings.py            update the .ts files (new strings come unfinished; strings no
                                                  longer in the code are kept as vanished, not compiled)
        python scripts/i18n_strings.py --check    exit 1, naming each problem, when a .ts is behind the code, a
                                                  string has no translation, a translation's {placeholders} differ
-                                                 from its source's, or a .qm is missing
+                                                 from its source's, a .qm is missing or ui/tool_messages.py is
+                                                 behind the tools' errors
 `make translations` updates the .ts files and compiles them to .qm with Qt's lrelease.
 """
 
@@ -17,6 +19,8 @@ import string
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import tool_error_templates
 
 REPO = Path(__file__).resolve().parents[1]
 LANGUAGES = {"de": "de_DE", "fr": "fr_FR"}
@@ -56,6 +60,9 @@ def collect(repo: Path = REPO) -> list[str]:
     for path in source_files(repo):
         for text in strings_in(path):
             seen.setdefault(text, None)
+    if (repo / "tools").is_dir():
+        for _template, told, _hints in tool_error_templates.entries(repo):
+            seen.setdefault(told, None)
     return list(seen)
 
 
@@ -107,6 +114,9 @@ def write_catalog(path: Path, lang: str, sources: list[str], old: dict[str, tupl
 
 
 def update(repo: Path = REPO) -> None:
+    if (repo / "tools").is_dir():
+        count = tool_error_templates.write_module(repo)
+        print(f"{tool_error_templates.MODULE}: {count} templates of the tools' errors")
     sources = collect(repo)
     for lang in LANGUAGES:
         path = catalog_path(lang, repo)
@@ -118,7 +128,7 @@ def update(repo: Path = REPO) -> None:
 
 def problems(repo: Path = REPO) -> list[str]:
     sources = collect(repo)
-    found = []
+    found = tool_error_templates.module_problems(repo)
     for lang in LANGUAGES:
         path = catalog_path(lang, repo)
         name = path.relative_to(repo)

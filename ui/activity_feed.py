@@ -33,7 +33,7 @@ from ..agent.turn_stats import format_usage
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
 from .i18n import said, tr, translatable
-from .tool_error_text import for_analyst, needs_a_choice
+from .tool_error_text import needs_a_choice, tool_failure
 from .untrusted_text import plain_tooltip
 
 ERROR_COLOR = QColor(190, 30, 30)
@@ -226,8 +226,10 @@ class ActivityFeed(QTreeWidget):
 
     def add_tool_error(self, event: ToolError) -> None:
         self._finish_progress(event.call_id, completed=False)
-        told, hints = for_analyst(event.error)  # what happened; what the assistant was told to do, folded
-        told = said(event.said, told)  # the runner's or host's words translated; a tool's own as written
+        # What happened, in the dock's language when one of the tools' templates wrote it (ui/tool_messages.py);
+        # what the assistant was told to do, folded, in the English the model read.
+        told, hints = tool_failure(event.error, tr)
+        told = said(event.said, told)  # the runner's or host's words, said whole
         detail = tr("Told the assistant: {hints}").format(hints=hints) if hints else ""
         if needs_a_choice(event.error):  # not a failure: the assistant asks which one next
             self.add_entry(tr("{tool} needs your choice: {text}").format(tool=event.tool_name, text=told), detail,

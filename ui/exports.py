@@ -12,6 +12,7 @@ from ..agent import events as ev
 from ..agent.dock_text import Said, Translate, as_written
 from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord
+from .tool_error_text import tool_failure
 
 
 def _json(value: Any) -> str:
@@ -61,9 +62,13 @@ def _activity_lines(item: ev.Event, tr: Translate) -> list[str]:
     if isinstance(item, ev.ToolResult):
         return ["> " + tr("{tool} completed in {ms} ms").format(tool=f"`{item.tool_name}`",
                                                                 ms=f"{item.duration_ms:.0f}"), ""]
-    if isinstance(item, ev.ToolError):  # what the model was told, unless the runner wrote it for the analyst too
-        return ["> " + tr("{tool} failed: {text}").format(tool=f"`{item.tool_name}`",
-                                                          text=_said(item.said, item.error, tr)), ""]
+    if isinstance(item, ev.ToolError):  # what the model was told, unless the runner or a tool's template says it
+        if item.said.template or tr is as_written:
+            return ["> " + tr("{tool} failed: {text}").format(tool=f"`{item.tool_name}`",
+                                                              text=_said(item.said, item.error, tr)), ""]
+        told, hints = tool_failure(item.error, tr)  # the analyst's part translated; the instructions as written
+        lines = ["> " + tr("{tool} failed: {text}").format(tool=f"`{item.tool_name}`", text=told)]
+        return lines + ([">", "> " + tr("Told the assistant: {hints}").format(hints=hints)] if hints else []) + [""]
     if isinstance(item, ev.AskUser):
         return ["> " + tr("Asked: {question} ({options})").format(question=item.question,
                                                                   options=" / ".join(item.options)), ""]
