@@ -17,9 +17,10 @@ from osgeo import ogr, osr
 
 from ..common import ToolInputError
 from .gdal_env import MAX_EXACT_PIXELS, open_dataset
+from .grid_windows import Grid
 from .gui_slices import in_slices
 from .index_bands import ItemBands, PlanRead, needs_credentials, resolve_bands
-from .stats_worker import Grid, ItemTask, gdal_config
+from .stats_worker import ItemTask, gdal_config
 
 SEARCH_TTL_S = 600
 DENSIFY_DEGREES = 0.5  # lon/lat edges longer than this (~50 km) become curves in a projected grid: points follow them

@@ -18,12 +18,22 @@ from osgeo import gdal
 
 from . import index_formulas
 from .gdal_env import open_dataset, read_options
+from .grid_windows import (  # noqa: F401
+    Grid,
+    aligned_offset,
+    fetched_bytes,
+    file_size,
+    item_window,
+    level_index,
+    native_resolution_in_grid,
+    overview_level,
+    source_window,
+)
 
 MASK_SAMPLES = 4  # the cloud mask is read up to 4 × 4 samples per grid cell: a cell with any flagged sample is out
 WARP_CHUNK_BYTES = 2_000_000  # warp chunks of 0.5 M float pixels; Stop is checked through GDAL's progress, every
 # few rows (150 kB chunks, each planned and read on its own, were 1.4× slower on bench_vs_odc_stac.py's world)
 ALIGNED_READS = True  # a grid on the file's own pixels is read directly, not warped (bench/ compares both)
-CHUNK_BYTES = 16_384  # GDAL fetches a remote file in 16 kB chunks (CPL_VSIL_CURL_CHUNK_SIZE), the first at open
 
 
 class Cancelled(Exception):
@@ -49,24 +59,6 @@ class ClusterStop:
 
             self._event = Event(self.name)
         return self._event.is_set()
-
-
-@dataclass(frozen=True)
-class Grid:
-    """The one grid every item of a request is warped onto (north-up)."""
-    crs_wkt: str
-    bounds: tuple[float, float, float, float]  # minx, miny, maxx, maxy in the grid's CRS
-    width: int
-    height: int
-
-    @property
-    def resolution(self) -> float:
-        return (self.bounds[2] - self.bounds[0]) / self.width
-
-    @property
-    def geotransform(self) -> tuple[float, ...]:
-        minx, _miny, _maxx, maxy = self.bounds
-        return (minx, self.resolution, 0.0, maxy, 0.0, -(self.bounds[3] - self.bounds[1]) / self.height)
 
 
 @dataclass(frozen=True)
@@ -131,7 +123,7 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
         first = task.mask or next(iter(task.bands.values()))  # the mask first: an overcast tile needs no band
         _stop_if_cancelled(cancel)  # every step below may wait on the network: Stop is checked between them
         first_ds = open_dataset(first.path)
-        part = _item_window(first_ds, task.grid)
+        part = item_window(first_ds, task.grid)
         if part is None:  # the item's file misses the area: no more requests for it
             return ItemResult(task.item_id, task.date, task.sort_key, None, None, 0,
                               seconds=time.perf_counter() - started)
@@ -168,41 +160,6 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
                           total_bytes, level, flagged, time.perf_counter() - started, window)
 
 
-def _item_window(ds: Any, grid: Grid) -> tuple[tuple[int, int], Grid] | None:
-    """((row, column), part): the part of `grid` the file covers, as a grid of its own (the same pixels), and
-    where it lies in `grid`; a pixel wider on each side when the file is in another CRS. None when they do not
-    meet. The whole grid when the file's corners cannot be drawn in the grid's CRS."""
-    from osgeo import osr
-
-    gt = ds.GetGeoTransform()
-    points = [(gt[0] + gt[1] * c + gt[2] * r, gt[3] + gt[4] * c + gt[5] * r)
-              for c in np.linspace(0, ds.RasterXSize, 5) for r in np.linspace(0, ds.RasterYSize, 5)]
-    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
-    pad = 0
-    if not src.IsSame(dst):
-        for s in (src, dst):
-            s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-        tr = osr.CoordinateTransformation(src, dst)
-        points = [tr.TransformPoint(x, y)[:2] for x, y in points]
-        pad = 1
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    if not all(math.isfinite(v) for v in xs + ys):
-        return (0, 0), grid
-    minx, _miny, _maxx, maxy = grid.bounds
-    res_x, res_y = grid.resolution, (grid.bounds[3] - grid.bounds[1]) / grid.height
-    c0 = max(0, math.floor((min(xs) - minx) / res_x + 1e-9) - pad)
-    c1 = min(grid.width, math.ceil((max(xs) - minx) / res_x - 1e-9) + pad)
-    r0 = max(0, math.floor((maxy - max(ys)) / res_y + 1e-9) - pad)
-    r1 = min(grid.height, math.ceil((maxy - min(ys)) / res_y - 1e-9) + pad)
-    if c1 <= c0 or r1 <= r0:
-        return None
-    if (c0, r0, c1, r1) == (0, 0, grid.width, grid.height):
-        return (0, 0), grid
-    part = Grid(grid.crs_wkt, (minx + c0 * res_x, maxy - r1 * res_y, minx + c1 * res_x, maxy - r0 * res_y),
-                c1 - c0, r1 - r0)
-    return (r0, c0), part
-
-
 def mask_samples(native: float, grid: Grid) -> int:
     """Mask samples per grid cell along each axis: up to MASK_SAMPLES, never finer than the mask's own pixels."""
     return max(1, min(MASK_SAMPLES, math.floor(grid.resolution / native * 1.001)))
@@ -224,7 +181,7 @@ def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any,
     bands' cell average."""
     _stop_if_cancelled(cancel)
     ds = ds if ds is not None else open_dataset(ref.path)
-    k = mask_samples(_native_resolution_in_grid(ds, grid), grid)
+    k = mask_samples(native_resolution_in_grid(ds, grid), grid)
     fine = Grid(grid.crs_wkt, grid.bounds, grid.width * k, grid.height * k)
     samples, nbytes, _ = _warp(ref, fine, "nearest", cancel, scaled=False, ds=ds)
     if samples is None:
@@ -246,15 +203,15 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
     source_band = ds.GetRasterBand(ref.band)
     nodata = ref.nodata if ref.nodata is not None else source_band.GetNoDataValue()
-    level, factor = _overview_level(ds, grid)
-    window = _source_window(ds, grid)
+    level, factor = overview_level(ds, grid)
+    window = source_window(ds, grid)
     if window is None:
         return None, 0, level
     _stop_if_cancelled(cancel)  # each step below may wait on the network: Stop is checked between them
     read_band = source_band if factor == 1 else source_band.GetOverview(level_index(level))
-    nbytes = _fetched_bytes(read_band, window, factor, _file_size(ref.path))
+    nbytes = fetched_bytes(read_band, window, factor, file_size(ref.path))
     _stop_if_cancelled(cancel)
-    corner = _aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
+    corner = aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
     if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
         values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path)
     else:
@@ -267,28 +224,6 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         if offset:
             values += np.float32(offset)
     return values, nbytes, level
-
-
-def _aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int, int] | None:
-    """(m, column, row) when the grid is `band`'s own pixel grid or one m × finer (a 20 m mask under 10 m bands):
-    same CRS, the band's pixel m grid pixels wide, the grid's corner on a grid pixel of the band's lattice, at
-    (column, row) grid pixels from the band's corner. None otherwise (the band is warped)."""
-    from osgeo import osr
-
-    gt = ds.GetGeoTransform()
-    if gt[2] or gt[4] or gt[5] >= 0:
-        return None
-    px, py = gt[1] * ds.RasterXSize / band.XSize, -gt[5] * ds.RasterYSize / band.YSize
-    res_x, res_y = grid.resolution, (grid.bounds[3] - grid.bounds[1]) / grid.height
-    m = round(px / res_x)
-    if m < 1 or abs(px - m * res_x) > 1e-9 * px or abs(py - m * res_y) > 1e-9 * py:
-        return None
-    col, row = (grid.bounds[0] - gt[0]) / res_x, (gt[3] - grid.bounds[3]) / res_y
-    if abs(col - round(col)) > 1e-6 or abs(row - round(row)) > 1e-6:
-        return None
-    if not osr.SpatialReference(wkt=ds.GetProjection()).IsSame(osr.SpatialReference(wkt=grid.crs_wkt)):
-        return None
-    return m, round(col), round(row)
 
 
 def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: float | None, cancel: Any,
@@ -360,90 +295,3 @@ def _stop_if_cancelled(cancel: Any) -> None:
         raise Cancelled()
 
 
-def level_index(level: str) -> int:
-    return int(level.split()[-1]) - 1
-
-
-def _overview_level(ds: Any, grid: Grid) -> tuple[str, int]:
-    """The coarsest overview at least as fine as the grid (in the source's own pixel units)."""
-    native = _native_resolution_in_grid(ds, grid)
-    band = ds.GetRasterBand(1)
-    chosen, chosen_factor = "full resolution", 1
-    for k in range(band.GetOverviewCount()):
-        factor = ds.RasterXSize / band.GetOverview(k).XSize
-        if native * factor <= grid.resolution * 1.001:
-            chosen, chosen_factor = f"overview {k + 1}", round(factor)
-    return chosen, chosen_factor
-
-
-def _native_resolution_in_grid(ds: Any, grid: Grid) -> float:
-    from osgeo import osr
-
-    gt = ds.GetGeoTransform()
-    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
-    if src.IsSame(dst):
-        return abs(gt[1])
-    for s in (src, dst):
-        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-    tr = osr.CoordinateTransformation(src, dst)
-    cx, cy = gt[0] + gt[1] * ds.RasterXSize / 2, gt[3] + gt[5] * ds.RasterYSize / 2
-    a, b = tr.TransformPoint(cx, cy)[:2], tr.TransformPoint(cx + gt[1], cy)[:2]
-    return math.hypot(b[0] - a[0], b[1] - a[1]) or abs(gt[1])
-
-
-def _source_window(ds: Any, grid: Grid) -> tuple[int, int, int, int] | None:
-    """Full-resolution pixel window of the source covering the grid, or None when they do not meet."""
-    from osgeo import osr
-
-    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
-    for s in (src, dst):
-        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-    minx, miny, maxx, maxy = grid.bounds
-    if not src.IsSame(dst):
-        tr = osr.CoordinateTransformation(dst, src)
-        xs, ys = [], []
-        for i in range(5):
-            for j in range(5):
-                x, y = tr.TransformPoint(minx + (maxx - minx) * i / 4, miny + (maxy - miny) * j / 4)[:2]
-                xs.append(x)
-                ys.append(y)
-        minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
-    gt = ds.GetGeoTransform()
-    c0 = max(0, math.floor((minx - gt[0]) / gt[1]))
-    c1 = min(ds.RasterXSize, math.ceil((maxx - gt[0]) / gt[1]))
-    r0 = max(0, math.floor((maxy - gt[3]) / gt[5]))
-    r1 = min(ds.RasterYSize, math.ceil((miny - gt[3]) / gt[5]))
-    if c1 <= c0 or r1 <= r0:
-        return None
-    return c0, r0, c1 - c0, r1 - r0
-
-
-def _file_size(path: str) -> int | None:
-    """The file's size as GDAL learnt it when opening it (no request of its own for a remote file)."""
-    stat = gdal.VSIStatL(path)
-    return stat.size if stat is not None else None
-
-
-def _fetched_bytes(band: Any, window: tuple[int, int, int, int], factor: int, file_size: int | None = None) -> int:
-    """The bytes the server sends for a read of `window` (full-resolution pixels) from a fresh open: GDAL's
-    16 kB chunks holding the header and every COG block the read touches, each chunk once (neighbouring small
-    blocks share one). Counted from the COG's block index, not from GDAL's network layer, whose counters are
-    process-wide."""
-    bx, by = band.GetBlockSize()
-    c0, r0 = window[0] // factor, window[1] // factor
-    cols, rows = max(1, math.ceil(window[2] / factor)), max(1, math.ceil(window[3] / factor))
-    chunks, unindexed = {0}, 0
-    raw = bx * by * gdal.GetDataTypeSize(band.DataType) // 8
-    for y in range(r0 // by, min((r0 + rows - 1) // by, (band.YSize - 1) // by) + 1):
-        for x in range(c0 // bx, min((c0 + cols - 1) // bx, (band.XSize - 1) // bx) + 1):
-            offset, size = band.GetMetadataItem(f"BLOCK_OFFSET_{x}_{y}", "TIFF"), band.GetMetadataItem(
-                f"BLOCK_SIZE_{x}_{y}", "TIFF")
-            if not offset or not size:  # no GeoTIFF block index: the block's uncompressed size
-                unindexed += raw
-                continue
-            if int(size):
-                chunks.update(range(int(offset) // CHUNK_BYTES, (int(offset) + int(size) - 1) // CHUNK_BYTES + 1))
-    fetched = len(chunks) * CHUNK_BYTES
-    if file_size and max(chunks) == (file_size - 1) // CHUNK_BYTES:  # the last chunk ends at the end of the file
-        fetched -= CHUNK_BYTES - (file_size - max(chunks) * CHUNK_BYTES)
-    return fetched + unindexed
