@@ -33,6 +33,7 @@ JULY = [d for d in DATES if d[5:7] == "07"]  # the month the full-resolution com
 SCALE, OFFSET, NODATA = 0.0001, -0.1, 0
 EXCLUDED = (0, 1, 3, 8, 9, 10)  # SCL: no data, saturated, cloud shadow, cloud medium/high, cirrus
 COLLECTION = "s2-bench"
+OTHER_EPSG, OTHER_ZONE_TILES = 32633, ("T01", "T11")  # the two-zone variant: the east tiles stored in UTM 33N
 # the area: a polygon (not a box) inside the four tiles, about 25 km × 24 km
 AREA_UTM = [(WEST + 1900, NORTH - 26000), (WEST + 27000, NORTH - 27200), (WEST + 26100, NORTH - 2100),
             (WEST + 3100, NORTH - 1500)]
@@ -111,29 +112,65 @@ def make_files(root: Path) -> None:
     (root / "files.done").write_text("ok")
 
 
+def make_other_zone(root: Path) -> None:
+    """The two-zone variant's files: the east tiles' files warped into UTM 33N (nearest, the same pixel size:
+    the same stored values, on another grid), as COGs of their own under files-2z/."""
+    from osgeo import gdal, osr
+
+    if (root / "files-2z.done").exists():
+        return
+    srs = osr.SpatialReference()
+    srs.ImportFromEPSG(OTHER_EPSG)
+    for date in DATES:
+        for tile in OTHER_ZONE_TILES:
+            for name, pixel in (("red", PIXEL), ("nir", PIXEL), ("scl", SCL_PIXEL)):
+                target = root / "files-2z" / f"{tile}-{date}" / f"{name}.tif"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                warped = gdal.Warp("", str(root / "files" / f"{tile}-{date}" / f"{name}.tif"), format="MEM",
+                                   dstSRS=srs.ExportToWkt(), xRes=pixel, yRes=pixel, targetAlignedPixels=True,
+                                   resampleAlg="near", dstNodata=None if name == "scl" else NODATA)
+                gdal.Translate(str(target), warped, format="COG",
+                               creationOptions=["BLOCKSIZE=512", "COMPRESS=DEFLATE", "OVERVIEWS=IGNORE_EXISTING",
+                                                f"RESAMPLING={'NEAREST' if name == 'scl' else 'AVERAGE'}"])
+    (root / "files-2z.done").write_text("ok")
+
+
 def area_lonlat() -> dict:
     tr = transformer(EPSG, 4326)
     ring = [list(tr.TransformPoint(x, y)[:2]) for x, y in AREA_UTM]
     return {"type": "Polygon", "coordinates": [ring + [ring[0]]]}
 
 
-def items(base_url: str) -> list[dict]:
-    """STAC 1.0 items as a real Sentinel-2 L2A catalog publishes them (eo, raster and projection fields)."""
+def items(base_url: str, root: Path | None = None, zones: int = 1) -> list[dict]:
+    """STAC 1.0 items as a real Sentinel-2 L2A catalog publishes them (eo, raster and projection fields). With
+    zones=2, the east tiles are the UTM 33N files of make_other_zone (read under `root` for their grids)."""
+    from osgeo import gdal
+
     out = []
-    tr = transformer(EPSG, 4326)
     for date in DATES:
         for tile, (west, north) in TILES.items():
-            size_m = SIZE * PIXEL
+            other = zones == 2 and tile in OTHER_ZONE_TILES
+            epsg, folder = (OTHER_EPSG, "files-2z") if other else (EPSG, "files")
+            grids = {}
+            for name, pixel in (("red", PIXEL), ("nir", PIXEL), ("scl", SCL_PIXEL)):
+                if other:
+                    ds = gdal.Open(str(root / folder / f"{tile}-{date}" / f"{name}.tif"))
+                    gt = ds.GetGeoTransform()
+                    grids[name] = ([ds.RasterYSize, ds.RasterXSize], [gt[1], 0, gt[0], 0, gt[5], gt[3]])
+                else:
+                    n = int(SIZE * PIXEL / pixel)
+                    grids[name] = ([n, n], [pixel, 0, west, 0, -pixel, north])
+            (rows, cols), (px, _a, x0, _b, py, y0) = grids["red"]
+            tr = transformer(epsg, 4326)
             corners = [tr.TransformPoint(x, y)[:2] for x, y in
-                       ((west, north - size_m), (west + size_m, north - size_m), (west + size_m, north), (west, north))]
+                       ((x0, y0 + rows * py), (x0 + cols * px, y0 + rows * py), (x0 + cols * px, y0), (x0, y0))]
             ring = [list(c) for c in corners]
             xs, ys = [c[0] for c in corners], [c[1] for c in corners]
             assets = {}
-            for name, pixel in (("red", PIXEL), ("nir", PIXEL), ("scl", SCL_PIXEL)):
-                n = int(size_m / pixel)
-                asset = {"href": f"{base_url}/files/{tile}-{date}/{name}.tif", "roles": ["data"],
+            for name in ("red", "nir", "scl"):
+                asset = {"href": f"{base_url}/{folder}/{tile}-{date}/{name}.tif", "roles": ["data"],
                          "type": "image/tiff; application=geotiff; profile=cloud-optimized",
-                         "proj:shape": [n, n], "proj:transform": [pixel, 0, west, 0, -pixel, north]}
+                         "proj:shape": grids[name][0], "proj:transform": grids[name][1]}
                 if name == "scl":
                     asset["raster:bands"] = [{"data_type": "uint8"}]
                 else:
@@ -147,7 +184,7 @@ def items(base_url: str) -> list[dict]:
                                             "https://stac-extensions.github.io/projection/v1.1.0/schema.json"],
                         "geometry": {"type": "Polygon", "coordinates": [ring + [ring[0]]]},
                         "bbox": [min(xs), min(ys), max(xs), max(ys)], "links": [], "assets": assets,
-                        "properties": {"datetime": f"{date}T10:30:00Z", "proj:epsg": EPSG, "eo:cloud_cover": 20,
+                        "properties": {"datetime": f"{date}T10:30:00Z", "proj:epsg": epsg, "eo:cloud_cover": 20,
                                        "platform": "sentinel-2a"}})
     return out
 
