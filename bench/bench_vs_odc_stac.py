@@ -55,10 +55,9 @@ async def product(job: dict) -> dict:
     from stacgis_agent.tools.analysis.collection_stats import compute
     from stacgis_agent.tools.deps import ToolDeps
 
-    options = job.get("scheduler")
     settings = Settings()
-    if options:
-        settings.dask_scheduler = options
+    if job.get("scheduler"):
+        settings.dask_scheduler = job["scheduler"]
     async with httpx.AsyncClient(timeout=30) as http:
         deps = ToolDeps.from_settings(settings, http=http, work_dir=job["out"])
         started = time.perf_counter()
@@ -143,8 +142,8 @@ def main() -> None:
             ring = area_in(crs)
             xs, ys = zip(*ring)
             job["crs"], job["area_crs"] = crs, ring
-            resolution = float(re.search(r"at ([\d.]+) m|\(([\d.]+) m", ours[0]["resolution"]).group(1) or
-                               re.search(r"\(([\d.]+) m", ours[0]["resolution"]).group(1))
+            # "overviews at 160 m pixels (…)" or "full resolution (10 m pixels)"
+            resolution = float(re.search(r"(?:at |\()([\d.]+) m", ours[0]["resolution"]).group(1))
             step = resolution
             bounds = [min(xs) // step * step, min(ys) // step * step, -(-max(xs) // step) * step,
                       -(-max(ys) // step) * step]

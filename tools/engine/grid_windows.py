@@ -36,28 +36,20 @@ def item_window(ds: Any, grid: Grid) -> tuple[tuple[int, int], Grid] | None:
     """((row, column), part): the part of `grid` the file covers, as a grid of its own (the same pixels), and
     where it lies in `grid`; a pixel wider on each side when the file is in another CRS. None when they do not
     meet. The whole grid when the file's corners cannot be drawn in the grid's CRS."""
-    from osgeo import osr
 
     gt = ds.GetGeoTransform()
     points = [(gt[0] + gt[1] * c + gt[2] * r, gt[3] + gt[4] * c + gt[5] * r)
               for c in np.linspace(0, ds.RasterXSize, 5) for r in np.linspace(0, ds.RasterYSize, 5)]
-    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
-    pad = 0
-    if not src.IsSame(dst):
-        for s in (src, dst):
-            s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-        tr = osr.CoordinateTransformation(src, dst)
-        points = [tr.TransformPoint(x, y)[:2] for x, y in points]
-        pad = 1
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    if not all(math.isfinite(v) for v in xs + ys):
+    (left, bottom, right, top), reprojected = _envelope(points, ds.GetProjection(), grid.crs_wkt)
+    pad = 1 if reprojected else 0
+    if not all(math.isfinite(v) for v in (left, bottom, right, top)):
         return (0, 0), grid
     minx, _miny, _maxx, maxy = grid.bounds
     res_x, res_y = grid.resolution, (grid.bounds[3] - grid.bounds[1]) / grid.height
-    c0 = max(0, math.floor((min(xs) - minx) / res_x + 1e-9) - pad)
-    c1 = min(grid.width, math.ceil((max(xs) - minx) / res_x - 1e-9) + pad)
-    r0 = max(0, math.floor((maxy - max(ys)) / res_y + 1e-9) - pad)
-    r1 = min(grid.height, math.ceil((maxy - min(ys)) / res_y - 1e-9) + pad)
+    c0 = max(0, math.floor((left - minx) / res_x + 1e-9) - pad)
+    c1 = min(grid.width, math.ceil((right - minx) / res_x - 1e-9) + pad)
+    r0 = max(0, math.floor((maxy - top) / res_y + 1e-9) - pad)
+    r1 = min(grid.height, math.ceil((maxy - bottom) / res_y - 1e-9) + pad)
     if c1 <= c0 or r1 <= r0:
         return None
     if (c0, r0, c1, r1) == (0, 0, grid.width, grid.height):
@@ -122,21 +114,9 @@ def native_resolution_in_grid(ds: Any, grid: Grid) -> float:
 
 def source_window(ds: Any, grid: Grid) -> tuple[int, int, int, int] | None:
     """Full-resolution pixel window of the source covering the grid, or None when they do not meet."""
-    from osgeo import osr
-
-    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
-    for s in (src, dst):
-        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
     minx, miny, maxx, maxy = grid.bounds
-    if not src.IsSame(dst):
-        tr = osr.CoordinateTransformation(dst, src)
-        xs, ys = [], []
-        for i in range(5):
-            for j in range(5):
-                x, y = tr.TransformPoint(minx + (maxx - minx) * i / 4, miny + (maxy - miny) * j / 4)[:2]
-                xs.append(x)
-                ys.append(y)
-        minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    points = [(float(x), float(y)) for x in np.linspace(minx, maxx, 5) for y in np.linspace(miny, maxy, 5)]  # ends exact
+    (minx, miny, maxx, maxy), _reprojected = _envelope(points, grid.crs_wkt, ds.GetProjection())
     gt = ds.GetGeoTransform()
     c0 = max(0, math.floor((minx - gt[0]) / gt[1]))
     c1 = min(ds.RasterXSize, math.ceil((maxx - gt[0]) / gt[1]))
@@ -145,6 +125,23 @@ def source_window(ds: Any, grid: Grid) -> tuple[int, int, int, int] | None:
     if c1 <= c0 or r1 <= r0:
         return None
     return c0, r0, c1 - c0, r1 - r0
+
+
+def _envelope(points: list[tuple[float, float]], from_wkt: str, to_wkt: str
+              ) -> tuple[tuple[float, float, float, float], bool]:
+    """((minx, miny, maxx, maxy), reprojected): the box around `points` (in `from_wkt`) drawn in `to_wkt`, and
+    whether the two CRSs differ (the box of a curved outline is then only as good as its samples)."""
+    from osgeo import osr
+
+    src, dst = osr.SpatialReference(wkt=from_wkt), osr.SpatialReference(wkt=to_wkt)
+    reprojected = not src.IsSame(dst)
+    if reprojected:
+        for s in (src, dst):
+            s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+        tr = osr.CoordinateTransformation(src, dst)
+        points = [tr.TransformPoint(x, y)[:2] for x, y in points]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys)), reprojected
 
 
 def file_size(path: str) -> int | None:

@@ -100,8 +100,9 @@ def resolve_bands(item: Mapping[str, Any], item_assets: Mapping[str, Any] | None
         refs["value"] = _ref(assets[asset], 1, bands[0] if bands else {}, plan, reads)
         described.append(asset)
     mask_ref, classes, mask_key, no_data = None, (), "", ()
-    if mask_clouds and _cloud_mask(assets) is not None:
-        mask_key, classes, no_data = _cloud_mask(assets)
+    found = _cloud_mask(assets) if mask_clouds else None
+    if found is not None:
+        mask_key, classes, no_data = found
         mask_ref = _ref(assets[mask_key], 1, {}, plan, reads)
     options = {k: v for r in reads for k, v in {**dict(r), **_public_prefix_options(r)}.items()}
     return ItemBands(refs, options, tuple(reads), ", ".join(described), mask_ref, classes, mask_key, no_data)
@@ -123,13 +124,16 @@ def _cloud_mask(assets: Mapping[str, dict]) -> tuple[str, tuple[int, ...], tuple
             (b.get("classification:classes") for b in asset.get("raster:bands") or asset.get("bands") or []
              if b.get("classification:classes")), None)
         if classes:
-            def words(c: dict) -> str:
-                return f"{c.get('name', '')} {c.get('description', '')}".lower()
-
-            bad = tuple(int(c["value"]) for c in classes if any(w in words(c) for w in CLOUDY_WORDS))
+            bad = _classes_named(classes, CLOUDY_WORDS)
             if bad:
-                return key, bad, tuple(int(c["value"]) for c in classes if any(w in words(c) for w in NO_DATA_WORDS))
+                return key, bad, _classes_named(classes, NO_DATA_WORDS)
     return None
+
+
+def _classes_named(classes: list[dict], words: tuple[str, ...]) -> tuple[int, ...]:
+    """The values of the classes whose name or description holds one of `words`."""
+    return tuple(int(c["value"]) for c in classes
+                 if any(w in f"{c.get('name', '')} {c.get('description', '')}".lower() for w in words))
 
 
 def _is_raster(asset: Mapping[str, Any]) -> bool:

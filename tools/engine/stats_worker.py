@@ -18,7 +18,7 @@ from osgeo import gdal
 
 from . import index_formulas
 from .gdal_env import open_dataset, read_options
-from .grid_windows import (  # noqa: F401
+from .grid_windows import (
     Grid,
     aligned_offset,
     fetched_bytes,
@@ -293,5 +293,3 @@ def _warped(ds: Any, ref: BandRef, grid: Grid, resampling: str, nodata: float | 
 def _stop_if_cancelled(cancel: Any) -> None:
     if cancel is not None and cancel.is_set():
         raise Cancelled()
-
-
