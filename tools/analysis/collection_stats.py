@@ -5,6 +5,7 @@ count, as a table, a chart PNG and a CSV. Progress goes out as MCP progress noti
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -89,17 +90,18 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
     pending: dict[str, list] = {}
     periods: dict[str, PeriodAccumulator] = {}
     bytes_read = 0
-
-
+    reads = run_items(tasks, progress=ctx.report_progress if ctx is not None else None, scheduler=job.scheduler)
     try:
-        async for result in run_items(tasks, progress=ctx.report_progress if ctx is not None else None,
-                                       scheduler=job.scheduler):
-            bytes_read += result.bytes_read
-            pending.setdefault(result.date, []).append(result)
-            if len(pending[result.date]) == by_date[result.date]:  # the date is complete: mosaic it, free it
-                key = period_of(result.date, group_by)
-                accumulator = periods.setdefault(key, PeriodAccumulator(mask))
-                await asyncio.to_thread(accumulator.add_date, pending.pop(result.date))  # off the GUI thread
+        # aclosing: a Stop that lands in this loop's own awaits (a date's mosaic) closes the reads before the call
+        # ends; a generator left to the garbage collector kept its queued items starting files for seconds after
+        async with contextlib.aclosing(reads):
+            async for result in reads:
+                bytes_read += result.bytes_read
+                pending.setdefault(result.date, []).append(result)
+                if len(pending[result.date]) == by_date[result.date]:  # the date is complete: mosaic it, free it
+                    key = period_of(result.date, group_by)
+                    accumulator = periods.setdefault(key, PeriodAccumulator(mask))
+                    await asyncio.to_thread(accumulator.add_date, pending.pop(result.date))  # off the GUI thread
     except Cancelled:
         raise asyncio.CancelledError() from None
     except OSError as exc:

@@ -4,6 +4,7 @@ dates, read from the overviews that match the output size. No QGIS here; the can
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -42,9 +43,10 @@ async def index_raster(deps: Any, items: list[dict], collection_doc: dict, area:
     tasks, bands, grid, mask, how = job.tasks, job.bands, job.grid, job.area, job.resolution
     results = []
     try:
-        async for result in run_items(tasks, progress=ctx.report_progress if ctx is not None else None,
-                                       scheduler=job.scheduler):
-            results.append(result)
+        async with contextlib.aclosing(run_items(tasks, progress=ctx.report_progress if ctx is not None else None,
+                                                 scheduler=job.scheduler)) as reads:
+            async for result in reads:
+                results.append(result)
     except Cancelled:
         raise asyncio.CancelledError() from None
     except OSError as exc:

@@ -97,8 +97,9 @@ async def _thread_results(tasks: Sequence[ItemTask], concurrency: int) -> AsyncI
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-async def _dask_results(tasks: Sequence[ItemTask], scheduler: str) -> AsyncIterator[ItemResult]:
+def _dask_results(tasks: Sequence[ItemTask], scheduler: str) -> AsyncIterator[ItemResult]:
+    """dask_runner's own generator, not a wrapper around it: run_items closes it, and its `finally` then stops the
+    cluster's reads (a wrapper's aclose would leave the inner generator to the garbage collector)."""
     from . import dask_runner
 
-    async for result in dask_runner.results(tasks, scheduler):
-        yield result
+    return dask_runner.results(tasks, scheduler)

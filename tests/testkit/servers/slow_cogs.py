@@ -1,5 +1,6 @@
 """A folder served over loopback HTTP (Range included) `delay_s` late on every request, counting how many
-requests are in flight at once: tests see whether tool calls read one after the other or together."""
+requests are in flight at once (tests see whether tool calls read one after the other or together) and
+which file each request asked for."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class _InFlight:
             self.server.in_flight += 1
             self.server.peak_in_flight = max(self.server.peak_in_flight, self.server.in_flight)
             self.server.requests += 1
+            self.server.paths.append(scope["path"])
         try:
             await asyncio.sleep(self.server.delay_s)
             return await self.app(scope, receive, send)
@@ -38,6 +40,7 @@ class SlowCogServer(LoopbackServer):
         self.delay_s = delay_s
         self.lock = threading.Lock()
         self.in_flight = self.peak_in_flight = self.requests = 0
+        self.paths: list[str] = []  # each request's path, in the order they came
         self._serve(_InFlight(StaticFiles(directory=str(self.root)), self), "slow COG server")
 
     def start(self) -> SlowCogServer:
