@@ -67,6 +67,33 @@ def test_the_dock_and_the_settings_speak_the_chosen_language(plugin_in, lang):
         dialog.deleteLater()
 
 
+NAMES = {"STAC GIS Agent", "Earth Search (Element 84)", "Microsoft Planetary Computer", "Copernicus Data Space Ecosystem"}
+SAME_WORD = {"de": {"Chat", "Name", "Port"}, "fr": {"Port", "Sessions"}}  # the language's own word is the English one
+
+
+def _plugins_texts(plugin_in, lang: str) -> set[str]:
+    plugin = plugin_in(lang)
+    dialog = SettingsDialog(Settings())
+    try:
+        return set(shown_texts(plugin.dock, plugins_own=True) + shown_texts(dialog, plugins_own=True)
+                   + [plugin.action.toolTip()])
+    finally:
+        dialog.deleteLater()
+        plugin.unload()
+        plugin.dock = None
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_no_english_text_outside_the_catalogs(plugin_in, lang):
+    """The catalog scan above finds English left for texts the catalogs know; this finds a text never put
+    through tr() at all: whatever reads the same in English and in `lang` is a name, an example address, or
+    a word both languages share (QGIS's and Qt's own widgets inside the dock are translated by QGIS)."""
+    english, translated = _plugins_texts(plugin_in, "en"), _plugins_texts(plugin_in, lang)
+    assert len(english) > 60  # the walk finds the dock's and the settings' texts
+    same = {t for t in english & translated if t not in NAMES | SAME_WORD[lang] and "://" not in t}
+    assert same == set(), f"shown in English under {lang}: {sorted(same)}"
+
+
 def test_in_english_the_source_texts_show_and_unload_takes_the_translator_away(plugin_in, locale):
     german = plugin_in("de")
     assert i18n.tr("Send") == "Senden"

@@ -14,6 +14,7 @@ from qgis.core import QgsSettings
 from qgis.PyQt.QtWidgets import (
     QAbstractButton,
     QAction,
+    QDialogButtonBox,
     QGroupBox,
     QLabel,
     QLineEdit,
@@ -41,11 +42,27 @@ def _pattern(source: str) -> re.Pattern:
     return re.compile(".+".join(re.escape(p) for p in parts), re.DOTALL)
 
 
-def shown_texts(root: QWidget) -> list[str]:
+def qgis_own(widget: QWidget, root: QWidget) -> bool:
+    """A widget QGIS or Qt words itself (a QGIS widget such as the authentication selector or the message bar,
+    or a dialog's standard OK/Cancel): QGIS's and Qt's own catalogs translate it in a running QGIS."""
+    while widget is not None and widget is not root:
+        kind = type(widget)
+        if kind.__name__.startswith("Qgs") and kind.__module__.startswith("qgis."):
+            return True
+        if isinstance(widget.parentWidget(), QDialogButtonBox):
+            return True
+        widget = widget.parentWidget()
+    return False
+
+
+def shown_texts(root: QWidget, plugins_own: bool = False) -> list[str]:
     """What the analyst can read in `root` and its children: texts, titles, tooltips, placeholders, tab and
-    header names, actions (hidden pages included: they show as soon as the chat gets there)."""
+    header names, actions (hidden pages included: they show as soon as the chat gets there). `plugins_own`:
+    only the texts the plugin words, not those of QGIS's and Qt's own widgets inside it."""
     texts = []
     for widget in [root, *root.findChildren(QWidget)]:
+        if plugins_own and qgis_own(widget, root):
+            continue
         texts += [widget.toolTip(), widget.windowTitle()]
         if isinstance(widget, (QLabel, QAbstractButton)):
             texts.append(widget.text())
@@ -61,7 +78,8 @@ def shown_texts(root: QWidget) -> list[str]:
                 item = widget.horizontalHeaderItem(column)
                 texts += [item.text(), item.toolTip()] if item is not None else []
     for action in root.findChildren(QAction):
-        texts += [action.text(), action.toolTip()]
+        if not (plugins_own and isinstance(action.parent(), QWidget) and qgis_own(action.parent(), root)):
+            texts += [action.text(), action.toolTip()]
     pieces = []
     for text in filter(None, texts):
         plain = re.sub(r"<[^>]+>", "", text.replace("<br>", "\n"))  # rich text: its words
