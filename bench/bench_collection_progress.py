@@ -2,7 +2,8 @@
 test world's 3 items' files, under distinct paths, so GDAL caches nothing across items) on a COG server that answers
 each request 50 ms late, 8 reads at a time. For each of the first progress lines with a time left, prints the
 product's estimate, what "time so far ÷ items done × items left" would say, and the time that was really
-left, as ratios to it (1.00 = exact)."""
+left, as ratios to it (1.00 = exact); and how long the analyst waits for the first line under the call and for
+the first item counted."""
 
 from __future__ import annotations
 
@@ -59,12 +60,16 @@ async def main() -> None:
         async with httpx.AsyncClient(timeout=30) as http:
             deps = ToolDeps.from_settings(Settings(catalogs=[CatalogConfig("bench", "http://127.0.0.1:9")]),
                                           http=http, work_dir=str(ROOT / "out"))
+            called = time.perf_counter()
             await compute(deps, items, {}, world.area, index="NDVI", asset=None, group_by="date", exact=True,
                           mask_clouds=True, ctx=recorder)
         end = time.perf_counter()
     finally:
         cogs.stop()
     start = next(t for t, done, total, _m in recorder.events if total)
+    first_note, first_count = recorder.events[0], next(e for e in recorder.events if e[1] > 0)
+    print(f"first line under the call after {first_note[0] - called:.2f} s ({first_note[3]!r}); first item counted "
+          f"after {first_count[0] - called:.2f} s ({first_count[3]!r})")
     print(f"{len(items)} items, 8 reads at a time, 50 ms per request; the job took {end - start:.1f} s of reads")
     print(f"{'items done':>11}{'really left':>13}{'product':>10}{'ratio':>8}{'time ÷ done':>13}{'ratio':>8}")
     shown = 0
