@@ -17,9 +17,25 @@ from .i18n import tr
 from .untrusted_text import plain_tooltip
 from .wrapping_button import WrappingButton
 
+_BREAK_AFTER = str.maketrans({c: c + "\u200b" for c in "/\\_"})  # zero-width spaces: where a path may wrap
+
+
+class _PlainLabel(QLabel):
+    """Word-wrapped plain text whose long paths wrap too (a file path in a 320 px dock was cut at the card's
+    right edge): it is shown with invisible break points after each / \\ _, and text() is the text as given."""
+
+    _given = ""
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt override
+        self._given = text
+        super().setText(text.translate(_BREAK_AFTER))
+
+    def text(self) -> str:
+        return self._given
+
 
 def _plain_label(text: str) -> QLabel:
-    label = QLabel()
+    label = _PlainLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     label.setText(text)
