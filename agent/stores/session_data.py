@@ -28,8 +28,16 @@ def title_from_memory(memory: Mapping[str, Any]) -> str:
             said = said.split(STATE_MARKER, 1)[0]  # nor the note on what the tools can do now
             text = " ".join(said.split())
             if text:
-                return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
+                return text if len(text) <= TITLE_LENGTH else _cut_between_words(text, TITLE_LENGTH - 1) + "…"
     return ""
+
+
+def _cut_between_words(text: str, limit: int) -> str:
+    """At most `limit` characters, never half a word: the list and an export's file name show the title."""
+    cut = text[:limit]
+    if text[limit:limit + 1] != " " and " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip()
 
 
 def record_to_json(record: SessionRecord) -> str:

@@ -9,11 +9,13 @@ import json
 import pytest
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
+from qgis.PyQt.QtWidgets import QAbstractItemView
 from starlette.routing import Mount
 
 from testkit.llm.ollama_emulator import Turn
 from testkit.qgis_drivers.analyst_view import feed
 from testkit.qgis_drivers.plugin_driver import process_until, send
+from testkit.qgis_drivers.screen_checks import clipped_texts, save_shot, show_dock_at
 from testkit.servers.cog_server import CogServer
 from testkit.servers.loopback import server_missing
 from testkit.servers.stac_api import StacApi, StacApiUnavailable
@@ -45,6 +47,7 @@ def slow(tmp_path_factory):
 def test_a_line_shows_from_the_start_and_says_stopped_after_stop(make_plugin, emu, slow):
     api, cogs, world = slow
     plugin = make_plugin(catalogs=json.dumps([{"name": "Sentinel-2 Lyon", "url": api.url, "kind": "api"}]))
+    show_dock_at(plugin, 320)  # a narrow dock: the stopped line is read whole there too
     seen: list[tuple[str, int]] = []  # each progress message with the bytes the store had sent by then
     plugin.runtime.panel.session.bridge.tool_progress.connect(
         lambda event: seen.append((event.message, sum(cogs.bytes_sent.values()))))
@@ -67,6 +70,11 @@ def test_a_line_shows_from_the_start_and_says_stopped_after_stop(make_plugin, em
     progress = [line for line in feed(plugin) if line.startswith("collection_statistics: ")]
     assert len(progress) == 1, progress
     assert "s left" not in progress[0] and "stopped" in progress[0], progress[0]
+    assert clipped_texts(plugin.dock) == [], clipped_texts(plugin.dock)
+    activity = plugin.runtime.panel.feed  # the analyst scrolls the feed up to the call they stopped
+    activity.scrollToItem(activity.topLevelItem(feed(plugin).index("Calling collection_statistics")),
+                          QAbstractItemView.ScrollHint.PositionAtTop)
+    save_shot(plugin, "stopped")
 
 
 def test_a_progress_note_arriving_after_stop_does_not_bring_back_seconds_left(plugin):

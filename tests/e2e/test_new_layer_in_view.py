@@ -51,8 +51,9 @@ def _zoom_to(plugin, emu, place: str) -> None:
 
 
 def _answer_as_told(tool: str):
-    """The model repeats what the tool told it, as a real model does."""
-    return lambda body: Turn(content=tool_messages(body, tool)[0]["content"])
+    """The model tells the analyst the tool's summary line in its answer, as a real model does (not the
+    JSON data and notes that follow it, which are for the model)."""
+    return lambda body: Turn(content=tool_messages(body, tool)[0]["content"].split("\n", 1)[0])
 
 
 def test_a_layer_added_after_a_zoom_elsewhere_is_brought_into_view_and_the_answer_says_so(plugin, emu, qgis_iface):

@@ -39,3 +39,13 @@ def test_session_title_is_what_the_user_typed_not_the_map_context():
     context = MapContext(crs="EPSG:2154", active_layer="parcels")
     memory = {"messages": [{"role": "user", "content": "Mean NDVI of my parcel?\n\n" + context.to_prompt()}]}
     assert title_from_memory(memory) == "Mean NDVI of my parcel?"
+
+
+def test_a_long_first_question_makes_a_title_of_whole_words():
+    from stacgis_agent.agent.stores.session_data import TITLE_LENGTH, title_from_memory
+
+    asked = "Find the Sentinel-2 scenes over Lyon in June 2025 and compute the mean NDVI of every parcel"
+    title = title_from_memory({"messages": [{"role": "user", "content": asked}]})
+    assert title == "Find the Sentinel-2 scenes over Lyon in June 2025 and…" and len(title) <= TITLE_LENGTH
+    one_word = "x" * 80  # no space to cut at: cut inside it rather than show nothing
+    assert title_from_memory({"messages": [{"role": "user", "content": one_word}]}) == "x" * 59 + "…"
