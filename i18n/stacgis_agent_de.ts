@@ -2156,6 +2156,14 @@
             <translation>{why} Wählen Sie mit search_processing_algorithms einen anderen Algorithmus.</translation>
         </message>
         <message>
+            <source>The output would overwrite layer '{table}' of {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new layer instead (another table name), then remove the old one if the user wants it replaced.</source>
+            <translation>Die Ausgabe würde den Layer „{table}“ in {path} überschreiben, der zugleich die Eingabe {shown} ist: QGIS leert die Ausgabe, bevor der Algorithmus seine Eingabe liest, seine Daten gingen also verloren. Schreiben Sie das Ergebnis stattdessen in einen neuen Layer (einen anderen Tabellennamen) und entfernen Sie danach den alten, wenn er ersetzt werden soll.</translation>
+        </message>
+        <message>
+            <source>The output would overwrite {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new file instead, then remove the old one if the user wants it replaced.</source>
+            <translation>Die Ausgabe würde {path} überschreiben, das zugleich die Eingabe {shown} ist: QGIS leert die Ausgabe, bevor der Algorithmus seine Eingabe liest, seine Daten gingen also verloren. Schreiben Sie das Ergebnis stattdessen in eine neue Datei und entfernen Sie danach die alte, wenn sie ersetzt werden soll.</translation>
+        </message>
+        <message>
             <source>Layer '{name}' is {why} with {count} features; a background algorithm gets a copy of such a layer, and copies stop at {copy_limit} features. Save the layer to a file (Export → Save Features As…) or save its edits, add that file to the map, and ask again with it.</source>
             <translation>Layer „{name}“ ist {why} mit {count} Objekten; ein Hintergrund-Algorithmus erhält eine Kopie eines solchen Layers, und Kopien enden bei {copy_limit} Objekten. Speichern Sie den Layer in eine Datei (Exportieren → Objekte speichern als…) oder speichern Sie seine Bearbeitungen, fügen Sie diese Datei der Karte hinzu und fragen Sie damit erneut.</translation>
         </message>

@@ -2156,6 +2156,14 @@
             <translation>{why} Choisissez un autre algorithme avec search_processing_algorithms.</translation>
         </message>
         <message>
+            <source>The output would overwrite layer '{table}' of {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new layer instead (another table name), then remove the old one if the user wants it replaced.</source>
+            <translation>La sortie écraserait la couche « {table} » de {path}, qui est aussi l’entrée {shown} : QGIS vide la sortie avant que l’algorithme ne lise son entrée, ses données seraient donc perdues. Écrivez plutôt le résultat dans une nouvelle couche (un autre nom de table), puis supprimez l’ancienne si elle doit être remplacée.</translation>
+        </message>
+        <message>
+            <source>The output would overwrite {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new file instead, then remove the old one if the user wants it replaced.</source>
+            <translation>La sortie écraserait {path}, qui est aussi l’entrée {shown} : QGIS vide la sortie avant que l’algorithme ne lise son entrée, ses données seraient donc perdues. Écrivez plutôt le résultat dans un nouveau fichier, puis supprimez l’ancien s’il doit être remplacé.</translation>
+        </message>
+        <message>
             <source>Layer '{name}' is {why} with {count} features; a background algorithm gets a copy of such a layer, and copies stop at {copy_limit} features. Save the layer to a file (Export → Save Features As…) or save its edits, add that file to the map, and ask again with it.</source>
             <translation>La couche « {name} » est {why} avec {count} entités ; un algorithme en arrière-plan reçoit une copie d’une telle couche, et les copies s’arrêtent à {copy_limit} entités. Enregistrez la couche dans un fichier (Exporter → Sauvegarder les entités sous…) ou enregistrez ses modifications, ajoutez ce fichier à la carte et redemandez avec lui.</translation>
         </message>

@@ -1,8 +1,9 @@
 """Issue 27.1: a Processing call whose output is an existing GeoPackage table asks first, and its card on
-screen says in words what will happen — "Buffer 'parcels' (4 features) by 10 …" and that the existing layer
+screen says in words what will happen — "Buffer 'wells' (3 features) by 10 m" and that the existing layer
 'parcels' (4 features) in that GeoPackage is replaced. Driven through the dock (typed, Enter, a click on the
 card); judged on the card's text, in a 320 px dock, and on the file on disk: No leaves it byte for byte, Yes
-does what the card said."""
+does what the card said. A call whose output is its own input ('parcels' buffered into 'parcels') is refused
+before anyone is asked: QGIS empties the table before the algorithm reads it, so Yes would have left 0 features."""
 
 from __future__ import annotations
 
@@ -17,33 +18,45 @@ from qgis.PyQt.QtTest import QTest
 from stacgis_agent.ui.ask_user_widget import AskUserWidget
 from testkit.llm.ollama_emulator import Turn
 from testkit.llm.reactive_emulator import tool_messages
-from testkit.qgis_drivers.analyst_view import chat
+from testkit.qgis_drivers.analyst_view import chat, feed
 from testkit.qgis_drivers.plugin_driver import process_until, send, wait_turn
 from testkit.qgis_drivers.screen_checks import clipped_texts, save_shot, show_dock_at
 from testkit.worlds.gpkg_files import digest, rows_on_disk, write_gpkg
 
+UTM_32N = 25832  # metres: the card says "by 10 m"
+
 
 @pytest.fixture
 def parcels_gpkg(qgis_new_project, tmp_path) -> Path:
-    """The analyst's GeoPackage: a 'parcels' table of 4 points, on the map as layer 'parcels'."""
-    gpkg = write_gpkg(tmp_path / "city.gpkg", "parcels", 4, spacing=1.0)
-    layer = QgsVectorLayer(f"{gpkg}|layername=parcels", "parcels", "ogr")
-    assert layer.isValid() and layer.featureCount() == 4
-    QgsProject.instance().addMapLayer(layer)
+    """The analyst's GeoPackage: a 'parcels' table of 4 points and a 'wells' table of 3, both on the map."""
+    gpkg = write_gpkg(tmp_path / "city.gpkg", "parcels", 4, spacing=50.0, epsg=UTM_32N)
+    write_gpkg(gpkg, "wells", 3, spacing=80.0, epsg=UTM_32N)
+    for table, count in (("parcels", 4), ("wells", 3)):
+        layer = QgsVectorLayer(f"{gpkg}|layername={table}", table, "ogr")
+        assert layer.isValid() and layer.featureCount() == count
+        QgsProject.instance().addMapLayer(layer)
     return gpkg
 
 
-def _buffer_into_the_parcels_table(plugin, emu, gpkg: Path, answer: str) -> AskUserWidget:
-    """The model buffers 'parcels' by 10 into the same GeoPackage table; returns the card once it is on screen."""
+def _buffer_into_the_parcels_table(plugin, emu, gpkg: Path, answer: str, source: str = "wells") -> None:
+    """The model buffers `source` by 10 into the GeoPackage's 'parcels' table."""
     emu.script(Turn(tool_calls=[("run_processing_algorithm", {"algorithm_id": "native:buffer", "parameters": {
-                   "INPUT": "parcels", "DISTANCE": 10, "OUTPUT": f"ogr:dbname='{gpkg}' table=\"parcels\" (geom)"}})]),
+                   "INPUT": source, "DISTANCE": 10, "OUTPUT": f"ogr:dbname='{gpkg}' table=\"parcels\" (geom)"}})]),
                Turn(content=answer))
-    send(plugin, "Buffer the parcels by 10 and save them in place")
+    send(plugin, f"Buffer the {source} by 10 m and save them as the parcels table")
+
+
+def _card(plugin) -> AskUserWidget:
+    """The confirmation card, once it is on screen."""
     conversation = plugin.runtime.panel.conversation
     assert process_until(lambda: any(isinstance(w, AskUserWidget) for w in conversation.items()), 30), chat(plugin)
     card = next(w for w in conversation.items() if isinstance(w, AskUserWidget))
     assert process_until(lambda: card.question.isVisible() and card.details.isVisible(), 5)  # on screen, laid out
     return card
+
+
+def _layers() -> dict[str, int]:
+    return {lyr.name(): lyr.featureCount() for lyr in QgsProject.instance().mapLayers().values()}
 
 
 def _click(card: AskUserWidget, label: str) -> None:
@@ -54,9 +67,10 @@ def test_the_card_says_the_parcels_table_is_replaced_and_no_leaves_the_file_as_i
                                                                                        parcels_gpkg):
     before = digest(parcels_gpkg)
     show_dock_at(plugin, 320, 900)
-    card = _buffer_into_the_parcels_table(plugin, emu, parcels_gpkg, "I left the parcels as they are.")
+    _buffer_into_the_parcels_table(plugin, emu, parcels_gpkg, "I left the parcels as they are.")
+    card = _card(plugin)
 
-    assert card.question.text().startswith("Buffer 'parcels' (4 features) by 10"), card.question.text()
+    assert card.question.text().startswith("Buffer 'wells' (3 features) by 10 m"), card.question.text()
     assert "cannot be undone" in card.question.text(), card.question.text()
     assert (f"replaces the existing layer 'parcels' (4 features) in GeoPackage {parcels_gpkg}"
             in card.details.text()), card.details.text()
@@ -78,26 +92,22 @@ def test_the_card_says_the_parcels_table_is_replaced_and_no_leaves_the_file_as_i
     wait_turn(plugin, 30)
     assert rows_on_disk(parcels_gpkg, "parcels") == 4
     assert digest(parcels_gpkg) == before
-    assert [(lyr.name(), lyr.featureCount()) for lyr in QgsProject.instance().mapLayers().values()] == [("parcels", 4)]
+    assert _layers() == {"parcels": 4, "wells": 3}
     refusal = json.loads(tool_messages(emu.chat_requests()[-1], "run_processing_algorithm")[-1]["content"])["error"]
     assert "did not approve" in refusal
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 27.1, open: Processing drops the 'parcels' table before native:buffer reads it as INPUT, so after "
-    "Yes the table has 0 features and the tool reports 'Buffer done' with an empty layer — the card's "
-    "'replaces … with output OUTPUT' does not come true; the call must either write the buffers first and "
-    "then replace the table, or be refused before asking"))
 def test_yes_replaces_the_parcels_table_with_the_buffers_as_the_card_said(qgis_processing, plugin, emu,
                                                                            parcels_gpkg):
     from osgeo import ogr
 
     show_dock_at(plugin, 420)
-    card = _buffer_into_the_parcels_table(plugin, emu, parcels_gpkg, "The parcels are buffered.")
+    _buffer_into_the_parcels_table(plugin, emu, parcels_gpkg, "The wells' buffers are the parcels table now.")
+    card = _card(plugin)
     assert "replaces the existing layer 'parcels' (4 features)" in card.details.text(), card.details.text()
     _click(card, "Yes, run it")
     wait_turn(plugin, 60)
-    assert rows_on_disk(parcels_gpkg, "parcels") == 4  # replaced by 4 buffers, not appended to
+    assert rows_on_disk(parcels_gpkg, "parcels") == 3  # replaced by the 3 wells' buffers, not appended to
     source = ogr.Open(str(parcels_gpkg))
     table = source.GetLayerByName("parcels")
     shapes = {ogr.GeometryTypeToName(f.GetGeometryRef().GetGeometryType()) for f in table}
@@ -105,3 +115,21 @@ def test_yes_replaces_the_parcels_table_with_the_buffers_as_the_card_said(qgis_p
     source = None
     assert shapes == {"Polygon"} or shapes == {"Multi Polygon"}, shapes
     assert all(area > 300 for area in areas), areas  # a disc of radius 10 (π·100), not the former points
+    assert rows_on_disk(parcels_gpkg, "wells") == 3  # the GeoPackage's other layer stays, as the card said
+
+
+def test_an_output_that_is_its_own_input_is_refused_before_asking_and_the_table_keeps_its_rows(
+        qgis_processing, plugin, emu, parcels_gpkg):
+    before = digest(parcels_gpkg)
+    show_dock_at(plugin, 320)
+    _buffer_into_the_parcels_table(plugin, emu, parcels_gpkg, "I will write the buffers to a new table.",
+                                   source="parcels")
+    wait_turn(plugin, 60)
+    conversation = plugin.runtime.panel.conversation
+    assert not any(isinstance(w, AskUserWidget) for w in conversation.items())  # nobody is asked to lose data
+    refusal = json.loads(tool_messages(emu.chat_requests()[-1], "run_processing_algorithm")[-1]["content"])["error"]
+    assert "also the input 'parcels'" in refusal and "Write the result to a new layer" in refusal, refusal
+    shown = "\n".join(feed(plugin))
+    assert "also the input 'parcels'" in shown, shown  # the analyst reads why, in words
+    assert digest(parcels_gpkg) == before and rows_on_disk(parcels_gpkg, "parcels") == 4
+    assert _layers() == {"parcels": 4, "wells": 3}

@@ -11,13 +11,14 @@ import httpx
 import pytest
 from mcp import Client
 from mcp_types import ElicitResult
+from osgeo import ogr
 from qgis.core import Qgis, QgsApplication, QgsProject, QgsVectorLayer
 
 from stacgis_agent.tools.canvas.processing_allowlist import UNCHECKED, is_listed, role_of
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_layers import city_layer
 from testkit.servers.canvas_servers import canvas_deps
-from testkit.worlds.gpkg_files import rows_on_disk, write_gpkg
+from testkit.worlds.gpkg_files import digest, rows_on_disk, write_gpkg
 
 
 class Decliner:
@@ -149,14 +150,46 @@ async def test_a_shapefile_output_that_would_replace_sidecars_asks_first(world):
 async def test_the_card_says_which_layer_is_replaced_with_how_many_features(world):
     deps, server, tmp = world
     gpkg = write_gpkg(tmp / "city.gpkg", "parcels", 4, spacing=1.0)
-    QgsProject.instance().addMapLayer(QgsVectorLayer(f"{gpkg}|layername=parcels", "parcels", "ogr"))
+    write_gpkg(gpkg, "wells", 3, spacing=1.0)
+    QgsProject.instance().addMapLayer(QgsVectorLayer(f"{gpkg}|layername=wells", "wells", "ogr"))
     asking = Decliner(server)
-    await asking.call("native:buffer", {"INPUT": "parcels", "DISTANCE": 10,
+    await asking.call("native:buffer", {"INPUT": "wells", "DISTANCE": 10,
                                         "OUTPUT": f"ogr:dbname='{gpkg}' table=\"parcels\" (geom)"})
     [message] = asking.asked
-    assert "Buffer 'parcels' (4 features) by 10" in message
-    assert f"replaces the existing layer 'parcels' (4 features) in GeoPackage {gpkg}" in message
+    assert "Buffer 'wells' (3 features) by 10" in message
+    assert (f"replaces the existing layer 'parcels' (4 features) in GeoPackage {gpkg} with output OUTPUT, outside "
+            f"the plugin's output folder {deps.output_dir()}; its other layer stays") in message, message
     assert rows_on_disk(gpkg, "parcels") == 4
+
+
+@pytest.mark.parametrize("form", ["table", "table without its name", "shapefile"])
+async def test_an_output_that_is_its_own_input_is_refused_before_anyone_is_asked(world, form):
+    """QGIS empties a destination before the algorithm reads its input: Yes would leave the table empty."""
+    deps, server, tmp = world
+    if form == "shapefile":
+        source = tmp / "parcels.shp"
+        ogr_layer = ogr.GetDriverByName("ESRI Shapefile").CreateDataSource(str(source))
+        table = ogr_layer.CreateLayer("parcels", geom_type=ogr.wkbPoint)
+        for i in range(4):
+            feature = ogr.Feature(table.GetLayerDefn())
+            feature.SetGeometry(ogr.CreateGeometryFromWkt(f"POINT ({5 + i} 45)"))
+            table.CreateFeature(feature)
+        ogr_layer = table = None
+        layer, output, watched = QgsVectorLayer(str(source), "parcels", "ogr"), str(source), tmp / "parcels.dbf"
+    else:
+        gpkg = write_gpkg(tmp / "city.gpkg", "parcels", 4, spacing=1.0)
+        uri = str(gpkg) if form == "table without its name" else f"{gpkg}|layername=parcels"
+        layer, watched = QgsVectorLayer(uri, "parcels", "ogr"), gpkg
+        output = f"ogr:dbname='{gpkg}' table=\"parcels\" (geom)"
+    assert layer.isValid() and layer.featureCount() == 4
+    QgsProject.instance().addMapLayer(layer)
+    before = digest(watched)
+    asking = Decliner(server)
+    result = await asking.call("native:buffer", {"INPUT": "parcels", "DISTANCE": 10, "OUTPUT": output})
+    assert result.is_error and asking.asked == []  # nobody is asked to destroy the data it reads
+    text = result.content[0].text
+    assert "which is also the input 'parcels'" in text and "so its data would be lost" in text, text
+    assert digest(watched) == before and layer.featureCount() == 4
 
 
 def test_every_listed_algorithm_has_a_role_for_each_parameter(qgis_processing):

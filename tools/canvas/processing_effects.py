@@ -24,7 +24,7 @@ from ..confirmation import Assessment
 from ..deps import ToolDeps
 from . import processing_allowlist as allow
 from .processing_outputs import Target, describe_on_disk, file_target, table_target
-from .processing_words import action_words, describe_layer
+from .processing_words import action_words, describe_layer, layer_named
 
 TEMPORARY = (None, "", "TEMPORARY_OUTPUT", "memory:")
 IN_PLACE = {  # algorithm id → what it does to its first input, in the user's words
@@ -39,6 +39,7 @@ IN_PLACE = {  # algorithm id → what it does to its first input, in the user's 
     "qgis:postgisexecutesql": "runs SQL {sql} on the PostgreSQL connection {connection}",
 }
 DEFAULT_EXTENSIONS = {"sink": "gpkg", "vectorDestination": "gpkg", "rasterDestination": "tif"}
+INPUT_TYPES = ("vector", "raster", "source", "layer", "mesh", "multilayer", "file", "point_cloud")
 
 
 def real_path(value: str) -> Path:
@@ -78,7 +79,8 @@ async def assess_algorithm(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> A
             effects.append(planned)
         elif planned is not None:
             targets.append((definition.name(), planned, str(given.get(definition.name())), may_read(deps, str(planned.path))))
-    effects += await asyncio.to_thread(_destination_effects, targets, outputs)
+    sources = _input_sources(alg, given, project)
+    effects += await asyncio.to_thread(_destination_effects, targets, outputs, sources)
     return Assessment(bool(effects), tuple(effects), action=action_words(alg, given, project))
 
 
@@ -149,8 +151,67 @@ def _plan_destination(definition: Any, value: Any) -> Target | str | None:
     return file_target(real_path(text), extension or DEFAULT_EXTENSIONS.get(definition.type(), ""))
 
 
-def _destination_effects(targets: list[tuple[str, Target, str, bool]], outputs: Path) -> list[str]:
-    """Worker thread: each output's effect, checked against what is on disk where the client may look."""
+def _input_sources(alg: Any, given: dict[str, Any], project: Any) -> list[tuple[str, Path, str | None]]:
+    """Main thread: (the input as the analyst knows it, its file, its layer inside that file or None) of every
+    layer or file the call reads."""
+    found = []
+    for definition in alg.parameterDefinitions():
+        if definition.isDestination() or definition.type() not in INPUT_TYPES:
+            continue
+        values = given.get(definition.name())
+        for value in values if isinstance(values, list) else [values]:
+            if not isinstance(value, str) or not value.strip():
+                continue
+            layer = layer_named(project, value)
+            if layer is not None and layer.providerType() == "memory":
+                continue
+            source = layer.source() if layer is not None else value
+            parts = source.split("|")
+            table = next((p.split("=", 1)[1] for p in parts[1:] if p.lower().startswith("layername=")), None)
+            shown = repr(layer.name()) if layer is not None else repr(value)
+            found.append((shown, real_path(parts[0]), table))
+    return found
+
+
+def refuse_reading_what_it_writes(targets: list[Target], sources: list[tuple[str, Path, str | None]]) -> None:
+    """Worker thread: an output that is one of the call's own inputs is refused before anyone is asked: QGIS
+    empties (or truncates) the destination before the algorithm reads its input, so 'Yes' would destroy the
+    data it was meant to process (a buffer of 'parcels' written into 'parcels' left it with 0 features)."""
+    for target in targets:
+        for shown, path, table in sources:
+            if target.table is None:
+                same = path in target.files() or path in target.also
+            else:
+                same = path == target.path and (table or _first_layer(path) or "").lower() == target.table.lower()
+            if same and target.table is not None:
+                raise ToolInputError(
+                    f"The output would overwrite layer '{target.table}' of {target.path}, which is also the input "
+                    f"{shown}: QGIS empties the output before the algorithm reads its input, so its data would be "
+                    "lost. Write the result to a new layer instead (another table name), then remove the old one if "
+                    "the user wants it replaced.")
+            if same:
+                raise ToolInputError(
+                    f"The output would overwrite {target.path}, which is also the input {shown}: QGIS empties the "
+                    "output before the algorithm reads its input, so its data would be lost. Write the result to a "
+                    "new file instead, then remove the old one if the user wants it replaced.")
+
+
+def _first_layer(path: Path) -> str | None:
+    """The layer OGR opens for a database file given without a layer name."""
+    from osgeo import gdal
+
+    dataset = gdal.OpenEx(str(path), gdal.OF_VECTOR | gdal.OF_READONLY)
+    try:
+        return dataset.GetLayer(0).GetName() if dataset is not None and dataset.GetLayerCount() else None
+    finally:
+        dataset = None
+
+
+def _destination_effects(targets: list[tuple[str, Target, str, bool]], outputs: Path,
+                         sources: list[tuple[str, Path, str | None]] = ()) -> list[str]:
+    """Worker thread: each output's effect, checked against what is on disk where the client may look; an output
+    that is one of the call's inputs is refused (refuse_reading_what_it_writes)."""
+    refuse_reading_what_it_writes([target for _name, target, _text, _look in targets], list(sources))
     effects = []
     for name, target, given_text, may_look in targets:
         effect = _table_effect(name, target, outputs, may_look) if target.table is not None else \
@@ -184,7 +245,8 @@ def _table_effect(name: str, target: Target, outputs: Path, may_look: bool) -> s
     on_disk = describe_on_disk(target)
     if not where and on_disk.startswith("creates"):
         return None  # a new database file in the output folder
-    return f"{on_disk} with output {name}{where}"
+    replaced, others, kept = on_disk.partition("; its ")  # the layers that stay come last, after where it goes
+    return f"{replaced} with output {name}{where}{others}{kept}"
 
 
 def is_provider_uri(text: str) -> bool:

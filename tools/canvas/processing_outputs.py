@@ -93,10 +93,11 @@ def _describe_table(target: Target) -> str:
     counts = _layer_counts(target.path)
     if target.table in counts:
         others = len(counts) - 1
-        kept = f"; its {others} other layer(s) stay" if others else ""
+        kept = "; its other layer stays" if others == 1 else f"; its {others} other layers stay" if others else ""
         return (f"replaces the existing layer '{target.table}' ({_features(counts[target.table])}) "
                 f"in {kind} {target.path}{kept}")
-    return f"adds the new layer '{target.table}' to {kind} {target.path} (its {len(counts)} layer(s) stay)"
+    stay = "its layer stays" if len(counts) == 1 else f"its {len(counts)} layers stay"
+    return f"adds the new layer '{target.table}' to {kind} {target.path} ({stay})"
 
 
 def _what_is_in(path: Path) -> str:

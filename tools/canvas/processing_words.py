@@ -65,7 +65,7 @@ def _value_words(project: Any, definition: Any, value: Any, given: dict[str, Any
 
 
 def _layer_words(project: Any, value: Any) -> str:
-    layer = _find(project, value)
+    layer = layer_named(project, value)
     if layer is None:
         return repr(str(value))
     count = layer.featureCount() if hasattr(layer, "featureCount") else -1
@@ -75,13 +75,14 @@ def _layer_words(project: Any, value: Any) -> str:
 def _distance_unit(project: Any, definition: Any, given: dict[str, Any]) -> str:
     from qgis.core import QgsUnitTypes
 
-    layer = _find(project, given.get(definition.parentParameterName()))
+    layer = layer_named(project, given.get(definition.parentParameterName()))
     if layer is None or not layer.crs().isValid():
         return ""
     return QgsUnitTypes.toAbbreviatedString(layer.crs().mapUnits())
 
 
-def _find(project: Any, value: Any) -> Any:
+def layer_named(project: Any, value: Any) -> Any:
+    """The project's layer a Processing parameter names (its id or name, any case), or None."""
     if project is None or not isinstance(value, str):
         return None
     layers = list(project.mapLayers().values())
@@ -95,7 +96,7 @@ def describe_layer(project: Any, value: Any) -> tuple[str, str]:
         value = value[0] if value else None
     if value is None:
         return "its input", "its source"
-    layer = _find(project, str(value))
+    layer = layer_named(project, str(value))
     if layer is None:
         return repr(str(value)), "an unknown source"
     if layer.providerType() == "memory":

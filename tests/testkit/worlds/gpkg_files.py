@@ -9,11 +9,19 @@ from pathlib import Path
 from osgeo import ogr
 
 
-def write_gpkg(path: Path, table: str = "roads", rows: int = 3, spacing: float = 0.1) -> Path:
-    """`rows` points named '<table> <i>', `spacing` degrees apart along 45° N from 5° E."""
+def write_gpkg(path: Path, table: str = "roads", rows: int = 3, spacing: float = 0.1, epsg: int | None = None) -> Path:
+    """`rows` points named '<table> <i>', `spacing` apart along y = 45 from x = 5 (degrees, or the units of `epsg`
+    when given: the table's coordinate system). A file that exists gets the table added."""
+    from osgeo import osr
+
     ogr.UseExceptions()  # in this test process only
-    source = ogr.GetDriverByName("GPKG").CreateDataSource(str(path))
-    layer = source.CreateLayer(table, geom_type=ogr.wkbPoint)
+    driver = ogr.GetDriverByName("GPKG")
+    source = driver.Open(str(path), 1) if path.exists() else driver.CreateDataSource(str(path))
+    srs = None
+    if epsg is not None:
+        srs = osr.SpatialReference()
+        srs.ImportFromEPSG(epsg)
+    layer = source.CreateLayer(table, srs=srs, geom_type=ogr.wkbPoint)
     layer.CreateField(ogr.FieldDefn("name", ogr.OFTString))
     for i in range(rows):
         feature = ogr.Feature(layer.GetLayerDefn())
