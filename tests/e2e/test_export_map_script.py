@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject, QgsRectangle
 from qgis.PyQt.QtCore import Qt
@@ -21,6 +22,18 @@ from testkit.qgis_drivers.qgis_console import QgisConsole, window_bridge
 
 def _click(button) -> None:
     QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def _export_map_script(plugin, target: Path, monkeypatch) -> Path:
+    """Sessions tab ▸ the chat ▸ Export map (PyQGIS)…, the save dialog answered with `target` as a person would."""
+    panel = plugin.runtime.panel
+    panel.tabs.setCurrentWidget(panel.sessions)
+    assert process_until(lambda: panel.sessions.list.count() == 1, 5)
+    panel.sessions.list.setCurrentRow(0)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a: (str(target), "")))
+    _click(panel.sessions.buttons["pyqgis"])
+    assert process_until(target.exists, 5), panel.sessions.message.text()
+    return target
 
 
 def test_exported_script_rebuilds_the_map_without_the_undone_turn(plugin, emu, tmp_path, monkeypatch):
@@ -39,14 +52,7 @@ def test_exported_script_rebuilds_the_map_without_the_undone_turn(plugin, emu, t
     kept = next(iter(QgsProject.instance().mapLayers().values()))
     assert "ndvi" in kept.name().lower()
 
-    panel = plugin.runtime.panel
-    panel.tabs.setCurrentWidget(panel.sessions)
-    assert process_until(lambda: panel.sessions.list.count() == 1, 5)
-    panel.sessions.list.setCurrentRow(0)
-    target = tmp_path / "map.py"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a: (str(target), "")))
-    _click(panel.sessions.buttons["pyqgis"])
-    assert process_until(target.exists, 5), panel.sessions.message.text()
+    target = _export_map_script(plugin, tmp_path / "map.py", monkeypatch)
 
     out = tmp_path / "map.qgz"
     run = subprocess.run([sys.executable, str(target), str(out)], capture_output=True, text=True, timeout=120,
@@ -81,14 +87,7 @@ def test_exported_script_run_in_the_qgis_console_keeps_the_sessions_view(plugin,
                                   QgsProject.instance()).transformBoundingBox(layer.extent())
     assert full.area() > 4 * view.area(), (full.toString(0), view.toString(0))  # a zoom to the layer would show
 
-    panel = plugin.runtime.panel
-    panel.tabs.setCurrentWidget(panel.sessions)
-    assert process_until(lambda: panel.sessions.list.count() == 1, 5)
-    panel.sessions.list.setCurrentRow(0)
-    target = tmp_path / "map.py"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a: (str(target), "")))
-    _click(panel.sessions.buttons["pyqgis"])
-    assert process_until(target.exists, 5), panel.sessions.message.text()
+    target = _export_map_script(plugin, tmp_path / "map.py", monkeypatch)
 
     QgsProject.instance().clear()  # Project ▸ New, in the same QGIS
     canvas.setDestinationCrs(QgsCoordinateReferenceSystem("EPSG:4326"))
