@@ -85,10 +85,11 @@ def _plugins_texts(plugin_in, lang: str) -> set[str]:
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
-def test_no_english_text_outside_the_catalogs(plugin_in, lang):
+def test_no_english_text_outside_the_catalogs(qgis_new_project, plugin_in, lang):
     """The catalog scan above finds English left for texts the catalogs know; this finds a text never put
     through tr() at all: whatever reads the same in English and in `lang` is a name, an example address, or
-    a word both languages share (QGIS's and Qt's own widgets inside the dock are translated by QGIS)."""
+    a word both languages share (QGIS's and Qt's own widgets inside the dock are translated by QGIS). A new
+    project: no layer name of an earlier test in the map chip."""
     english, translated = _plugins_texts(plugin_in, "en"), _plugins_texts(plugin_in, lang)
     assert len(english) > 60  # the walk finds the dock's and the settings' texts
     worded = {t for t in english & translated if re.search(r"[A-Za-z]{3}", t)}  # not "45.76°N 4.83°E" or "OK"
