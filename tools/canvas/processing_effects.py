@@ -24,7 +24,7 @@ from ..confirmation import Assessment
 from ..deps import ToolDeps
 from . import processing_allowlist as allow
 from .processing_outputs import Target, describe_on_disk, file_target, table_target
-from .processing_words import action_words, describe_layer, layer_named
+from .processing_words import action_words, describe_layer, file_and_layer, layer_named
 
 TEMPORARY = (None, "", "TEMPORARY_OUTPUT", "memory:")
 IN_PLACE = {  # algorithm id → what it does to its first input, in the user's words
@@ -165,11 +165,9 @@ def _input_sources(alg: Any, given: dict[str, Any], project: Any) -> list[tuple[
             layer = layer_named(project, value)
             if layer is not None and layer.providerType() == "memory":
                 continue
-            source = layer.source() if layer is not None else value
-            parts = source.split("|")
-            table = next((p.split("=", 1)[1] for p in parts[1:] if p.lower().startswith("layername=")), None)
+            file, table = file_and_layer(layer.source() if layer is not None else value)
             shown = repr(layer.name()) if layer is not None else repr(value)
-            found.append((shown, real_path(parts[0]), table))
+            found.append((shown, real_path(file), table))
     return found
 
 
@@ -208,10 +206,10 @@ def _first_layer(path: Path) -> str | None:
 
 
 def _destination_effects(targets: list[tuple[str, Target, str, bool]], outputs: Path,
-                         sources: list[tuple[str, Path, str | None]] = ()) -> list[str]:
+                         sources: list[tuple[str, Path, str | None]]) -> list[str]:
     """Worker thread: each output's effect, checked against what is on disk where the client may look; an output
     that is one of the call's inputs is refused (refuse_reading_what_it_writes)."""
-    refuse_reading_what_it_writes([target for _name, target, _text, _look in targets], list(sources))
+    refuse_reading_what_it_writes([target for _name, target, _text, _look in targets], sources)
     effects = []
     for name, target, given_text, may_look in targets:
         effect = _table_effect(name, target, outputs, may_look) if target.table is not None else \

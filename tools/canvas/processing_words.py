@@ -90,6 +90,12 @@ def layer_named(project: Any, value: Any) -> Any:
         next((lyr for lyr in layers if lyr.name().lower() == value.strip().lower()), None)
 
 
+def file_and_layer(source: str) -> tuple[str, str | None]:
+    """An OGR/GDAL source split into its file and the layer named inside it ('/d/city.gpkg|layername=parcels')."""
+    file, *options = source.split("|")
+    return file, next((o.split("=", 1)[1] for o in options if o.lower().startswith("layername=")), None)
+
+
 def describe_layer(project: Any, value: Any) -> tuple[str, str]:
     """(the layer's name, where its data lives) for an in-place algorithm's input."""
     if isinstance(value, list):
@@ -102,7 +108,6 @@ def describe_layer(project: Any, value: Any) -> tuple[str, str]:
     if layer.providerType() == "memory":
         return repr(layer.name()), "a memory layer (lost when QGIS closes)"
     source = layer.source()
-    file = source.split("|")[0]
-    table = next((part.split("=", 1)[1] for part in source.split("|")[1:] if part.startswith("layername=")), None)
+    file, table = file_and_layer(source)
     where = f"file {file}" if os.path.exists(file) else f"data source {source}"
     return repr(table or layer.name()), where
