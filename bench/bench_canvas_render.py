@@ -175,7 +175,7 @@ def _wkt(geometry: dict) -> str:
 
 async def main() -> None:
     from stacgis_agent.agent.config import CatalogConfig, Settings
-    from stacgis_agent.tools.canvas.footprints import footprints_layer
+    from stacgis_agent.tools.canvas.layers.footprints import footprints_layer
     from stacgis_agent.tools.canvas.project_access import add_to_project
     from stacgis_agent.tools.deps import ToolDeps
     from stacgis_agent.tools.server import build_server

@@ -174,7 +174,7 @@ async def in_thread(fn, *args) -> dict:
 
 def _set_limit(endpoint, on: bool) -> str:
     try:
-        from stacgis_agent.tools.outside.heavy_calls import HeavyCallLimit
+        from stacgis_agent.tools.heavy_calls import HeavyCallLimit
     except ImportError:
         return "none in this version"
     for middleware in endpoint.server.middleware:

@@ -32,7 +32,7 @@ def _best(fn, runs: int = 5) -> float:
 def main() -> None:
     app = QgsApplication([], False)
     app.initQgis()
-    from stacgis_agent.tools.canvas.undo import TurnHistory
+    from stacgis_agent.tools.canvas.undo.history import TurnHistory
 
     project = QgsProject.instance()
     folder = Path(tempfile.mkdtemp(prefix="bench-undo-"))

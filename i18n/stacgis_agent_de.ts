@@ -2008,22 +2008,6 @@
             <translation>Kein Item von „{collection}“ mit Asset „{asset}“ in {label} ({period}) über dem Begrenzungsrahmen (bbox); erweitern Sie den Zeitraum oder prüfen Sie den Asset-Schlüssel mit get_collection_info.</translation>
         </message>
         <message>
-            <source>None of these layers has dates; load STAC items of several dates first (load_stac_items), or name layers whose time is set.</source>
-            <translation>Keiner dieser Layer hat Datumsangaben; laden Sie zuerst STAC-Items mehrerer Daten (load_stac_items) oder nennen Sie Layer mit gesetzter Zeit.</translation>
-        </message>
-        <message>
-            <source>The layers hold {number_of_spans} dates; at most {max_frames} frames are made. Name fewer layers.</source>
-            <translation>Die Layer umfassen {number_of_spans} Daten; es werden höchstens {max_frames} Bilder erzeugt. Nennen Sie weniger Layer.</translation>
-        </message>
-        <message>
-            <source>Could not write the frame {target}; check the output folder's free space.</source>
-            <translation>Das Bild {target} konnte nicht geschrieben werden; prüfen Sie den freien Speicher des Ausgabeordners.</translation>
-        </message>
-        <message>
-            <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
-            <translation>Statistiken werden für höchstens {max_pages} Seiten berechnet; wählen Sie weniger Objekte aus.</translation>
-        </message>
-        <message>
             <source>'{background}' is not a colour; use '#rrggbb' or a name like 'white'.</source>
             <translation>„{background}“ ist keine Farbe; verwenden Sie '#rrggbb' oder einen Namen wie 'white'.</translation>
         </message>
@@ -2044,6 +2028,10 @@
             <translation>QGIS konnte den Kachel-Layer {title} nicht anlegen.</translation>
         </message>
         <message>
+            <source>There is no earlier change of the agent to undo.</source>
+            <translation>Es gibt keine frühere Änderung des Assistenten, die sich zurücknehmen ließe.</translation>
+        </message>
+        <message>
             <source>None of the items has a geometry, so there is no footprint to draw.</source>
             <translation>Keines der Items hat eine Geometrie, daher gibt es keine Footprints zu zeichnen.</translation>
         </message>
@@ -2062,46 +2050,6 @@
         <message>
             <source>QGIS cannot open {name}; nothing was added to the map.</source>
             <translation>QGIS kann {name} nicht öffnen; der Karte wurde nichts hinzugefügt.</translation>
-        </message>
-        <message>
-            <source>There is no earlier change of the agent to undo.</source>
-            <translation>Es gibt keine frühere Änderung des Assistenten, die sich zurücknehmen ließe.</translation>
-        </message>
-        <message>
-            <source>The file name must be a plain name inside the plugin's output folder.</source>
-            <translation>Der Dateiname muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
-        </message>
-        <message>
-            <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
-            <translation>Ein Atlas wird als ein PDF exportiert (eine Seite pro Objekt); verwenden Sie das Format 'pdf'.</translation>
-        </message>
-        <message>
-            <source>QGIS could not export the layout ({value}); check the output folder's free space and permissions.</source>
-            <translation>QGIS konnte das Layout nicht exportieren ({value}); prüfen Sie freien Speicher und Schreibrechte des Ausgabeordners.</translation>
-        </message>
-        <message>
-            <source>The atlas has no feature to print; check its layer and filter.</source>
-            <translation>Der Atlas hat kein Objekt zu drucken; prüfen Sie seinen Layer und seinen Filter.</translation>
-        </message>
-        <message>
-            <source>QGIS could not prepare atlas page {value}.</source>
-            <translation>QGIS konnte die Atlasseite {value} nicht vorbereiten.</translation>
-        </message>
-        <message>
-            <source>No print layout named '{name}'. Layouts in the project: {names}.</source>
-            <translation>Kein Drucklayout namens „{name}“. Layouts im Projekt: {names}.</translation>
-        </message>
-        <message>
-            <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
-            <translation>Kein Objekt von „{name}“ ist ausgewählt; wählen Sie welche aus oder setzen Sie selected_only auf false.</translation>
-        </message>
-        <message>
-            <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
-            <translation>Auf der Karte ist kein Layer sichtbar; laden oder zeigen Sie zuerst einen Layer an oder nennen Sie die Layer.</translation>
-        </message>
-        <message>
-            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
-            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
         </message>
         <message>
             <source>GDAL could not mosaic {number_of_paths} assets in {crs}.</source>
@@ -2130,102 +2078,6 @@
         <message>
             <source>GDAL could not read the raster; the file may be damaged or unreachable.</source>
             <translation>GDAL konnte das Raster nicht lesen; die Datei ist vielleicht beschädigt oder nicht erreichbar.</translation>
-        </message>
-        <message>
-            <source>The QGIS main window is not available.</source>
-            <translation>Das QGIS-Hauptfenster ist nicht verfügbar.</translation>
-        </message>
-        <message>
-            <source>The {panel} panel is not available in this QGIS window.</source>
-            <translation>Das Bedienfeld {panel} ist in diesem QGIS-Fenster nicht verfügbar.</translation>
-        </message>
-        <message>
-            <source>The place name is empty. Give a name such as 'Lyon', or lon/lat, or a bbox.</source>
-            <translation>Der Ortsname ist leer. Geben Sie einen Namen wie 'Lyon' an, oder lon/lat, oder einen Begrenzungsrahmen (bbox).</translation>
-        </message>
-        <message>
-            <source>'{name}' was found, but not in '{qualifier}': {listing}. Say which one, or give lon/lat.</source>
-            <translation>„{name}“ wurde gefunden, aber nicht in „{qualifier}“: {listing}. Sagen Sie, welcher gemeint ist, oder geben Sie lon/lat an.</translation>
-        </message>
-        <message>
-            <source>Several places are called '{name}': {listing}. Nothing was moved.</source>
-            <translation>Mehrere Orte heißen „{name}“: {listing}. Die Karte wurde nicht verschoben.</translation>
-        </message>
-        <message>
-            <source>{why} Choose another algorithm with search_processing_algorithms.</source>
-            <translation>{why} Wählen Sie mit search_processing_algorithms einen anderen Algorithmus.</translation>
-        </message>
-        <message>
-            <source>The output would overwrite layer '{table}' of {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new layer instead (another table name), then remove the old one if the user wants it replaced.</source>
-            <translation>Die Ausgabe würde den Layer „{table}“ in {path} überschreiben, der zugleich die Eingabe {shown} ist: QGIS leert die Ausgabe, bevor der Algorithmus seine Eingabe liest, seine Daten gingen also verloren. Schreiben Sie das Ergebnis stattdessen in einen neuen Layer (einen anderen Tabellennamen) und entfernen Sie danach den alten, wenn er ersetzt werden soll.</translation>
-        </message>
-        <message>
-            <source>The output would overwrite {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new file instead, then remove the old one if the user wants it replaced.</source>
-            <translation>Die Ausgabe würde {path} überschreiben, das zugleich die Eingabe {shown} ist: QGIS leert die Ausgabe, bevor der Algorithmus seine Eingabe liest, seine Daten gingen also verloren. Schreiben Sie das Ergebnis stattdessen in eine neue Datei und entfernen Sie danach die alte, wenn sie ersetzt werden soll.</translation>
-        </message>
-        <message>
-            <source>Layer '{name}' is {why} with {count} features; a background algorithm gets a copy of such a layer, and copies stop at {copy_limit} features. Save the layer to a file (Export → Save Features As…) or save its edits, add that file to the map, and ask again with it.</source>
-            <translation>Layer „{name}“ ist {why} mit {count} Objekten; ein Hintergrund-Algorithmus erhält eine Kopie eines solchen Layers, und Kopien enden bei {copy_limit} Objekten. Speichern Sie den Layer in eine Datei (Exportieren → Objekte speichern als…) oder speichern Sie seine Bearbeitungen, fügen Sie diese Datei der Karte hinzu und fragen Sie damit erneut.</translation>
-        </message>
-        <message>
-            <source>{id} has no parameter(s) {unknown}; its parameters: {known}</source>
-            <translation>{id} hat keine(n) Parameter {unknown}; seine Parameter: {known}</translation>
-        </message>
-        <message>
-            <source>{id} needs parameter '{name}' ({description}).</source>
-            <translation>{id} braucht den Parameter „{name}“ ({description}).</translation>
-        </message>
-        <message>
-            <source>Parameter {name} of {id} takes a value, a list or a layer name, not an object.</source>
-            <translation>Parameter {name} von {id} nimmt einen Wert, eine Liste oder einen Layernamen, kein Objekt.</translation>
-        </message>
-        <message>
-            <source>Output {name} must be a file path or omitted (temporary layer).</source>
-            <translation>Ausgabe {name} muss ein Dateipfad sein oder entfallen (temporärer Layer).</translation>
-        </message>
-        <message>
-            <source>'{v}' is not an option of {name}; choose one of: {options}</source>
-            <translation>„{v}“ ist keine Option von {name}; wählen Sie eine von: {options}</translation>
-        </message>
-        <message>
-            <source>No items of '{collection}' match that area and time; widen the extent or dates.</source>
-            <translation>Keine Items von „{collection}“ passen zu diesem Gebiet und Zeitraum; erweitern Sie die Ausdehnung oder den Zeitraum.</translation>
-        </message>
-        <message>
-            <source>These {number_of_items} items make {number_of_results} separate rasters (one per CRS and per day of a time series: {groups}), and the output is one file; give the ids or dates of one group, or run once per group.</source>
-            <translation>Diese {number_of_items} Items ergeben {number_of_results} getrennte Raster (eines pro KBS und pro Tag einer Zeitreihe: {groups}), und die Ausgabe ist eine Datei; geben Sie die IDs oder Daten einer Gruppe an oder führen Sie es einmal pro Gruppe aus.</translation>
-        </message>
-        <message>
-            <source>Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.</source>
-            <translation>Sagen Sie, was der Algorithmus tun soll, z. B. 'buffer' oder 'reproject raster'.</translation>
-        </message>
-        <message>
-            <source>No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.</source>
-            <translation>Kein Processing-Algorithmus „{algorithm_id}“; IDs finden Sie mit search_processing_algorithms.</translation>
-        </message>
-        <message>
-            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
-            <translation>{algorithm_id} ist fehlgeschlagen: {detail}. Prüfen Sie die Parameter.</translation>
-        </message>
-        <message>
-            <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
-            <translation>Keine Kartenansicht verfügbar (QGIS-Oberfläche nicht verbunden); starten Sie das Plugin neu.</translation>
-        </message>
-        <message>
-            <source>No layer named '{name_or_id}'. Layers in the project: {names}</source>
-            <translation>Kein Layer namens „{name_or_id}“. Layer im Projekt: {names}</translation>
-        </message>
-        <message>
-            <source>{what} did not finish within {timeout_s} s; try a smaller area or fewer layers.</source>
-            <translation>{what} wurde nicht innerhalb von {timeout_s} s fertig; versuchen Sie ein kleineres Gebiet oder weniger Layer.</translation>
-        </message>
-        <message>
-            <source>The dock's chat is not reported to outside MCP clients.</source>
-            <translation>Der Chat des Docks wird externen MCP-Clients nicht gemeldet.</translation>
-        </message>
-        <message>
-            <source>There is no saved chat to report on yet; this works in the dock's chat (or use Sessions ▸ Export report).</source>
-            <translation>Es gibt noch keinen gespeicherten Chat für einen Bericht; das geht im Chat des Docks (oder mit Sitzungen ▸ Bericht exportieren).</translation>
         </message>
         <message>
             <source>QGIS cannot open {name} as a raster; nothing was added to the map.</source>
@@ -2322,6 +2174,154 @@
         <message>
             <source>Say which field to label with: labels_field.</source>
             <translation>Sagen Sie, nach welchem Feld beschriftet werden soll: labels_field.</translation>
+        </message>
+        <message>
+            <source>None of these layers has dates; load STAC items of several dates first (load_stac_items), or name layers whose time is set.</source>
+            <translation>Keiner dieser Layer hat Datumsangaben; laden Sie zuerst STAC-Items mehrerer Daten (load_stac_items) oder nennen Sie Layer mit gesetzter Zeit.</translation>
+        </message>
+        <message>
+            <source>The layers hold {number_of_spans} dates; at most {max_frames} frames are made. Name fewer layers.</source>
+            <translation>Die Layer umfassen {number_of_spans} Daten; es werden höchstens {max_frames} Bilder erzeugt. Nennen Sie weniger Layer.</translation>
+        </message>
+        <message>
+            <source>Could not write the frame {target}; check the output folder's free space.</source>
+            <translation>Das Bild {target} konnte nicht geschrieben werden; prüfen Sie den freien Speicher des Ausgabeordners.</translation>
+        </message>
+        <message>
+            <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
+            <translation>Statistiken werden für höchstens {max_pages} Seiten berechnet; wählen Sie weniger Objekte aus.</translation>
+        </message>
+        <message>
+            <source>The file name must be a plain name inside the plugin's output folder.</source>
+            <translation>Der Dateiname muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
+            <translation>Ein Atlas wird als ein PDF exportiert (eine Seite pro Objekt); verwenden Sie das Format 'pdf'.</translation>
+        </message>
+        <message>
+            <source>QGIS could not export the layout ({value}); check the output folder's free space and permissions.</source>
+            <translation>QGIS konnte das Layout nicht exportieren ({value}); prüfen Sie freien Speicher und Schreibrechte des Ausgabeordners.</translation>
+        </message>
+        <message>
+            <source>The atlas has no feature to print; check its layer and filter.</source>
+            <translation>Der Atlas hat kein Objekt zu drucken; prüfen Sie seinen Layer und seinen Filter.</translation>
+        </message>
+        <message>
+            <source>QGIS could not prepare atlas page {value}.</source>
+            <translation>QGIS konnte die Atlasseite {value} nicht vorbereiten.</translation>
+        </message>
+        <message>
+            <source>No print layout named '{name}'. Layouts in the project: {names}.</source>
+            <translation>Kein Drucklayout namens „{name}“. Layouts im Projekt: {names}.</translation>
+        </message>
+        <message>
+            <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
+            <translation>Kein Objekt von „{name}“ ist ausgewählt; wählen Sie welche aus oder setzen Sie selected_only auf false.</translation>
+        </message>
+        <message>
+            <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
+            <translation>Auf der Karte ist kein Layer sichtbar; laden oder zeigen Sie zuerst einen Layer an oder nennen Sie die Layer.</translation>
+        </message>
+        <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
+        </message>
+        <message>
+            <source>The dock's chat is not reported to outside MCP clients.</source>
+            <translation>Der Chat des Docks wird externen MCP-Clients nicht gemeldet.</translation>
+        </message>
+        <message>
+            <source>There is no saved chat to report on yet; this works in the dock's chat (or use Sessions ▸ Export report).</source>
+            <translation>Es gibt noch keinen gespeicherten Chat für einen Bericht; das geht im Chat des Docks (oder mit Sitzungen ▸ Bericht exportieren).</translation>
+        </message>
+        <message>
+            <source>The QGIS main window is not available.</source>
+            <translation>Das QGIS-Hauptfenster ist nicht verfügbar.</translation>
+        </message>
+        <message>
+            <source>The {panel} panel is not available in this QGIS window.</source>
+            <translation>Das Bedienfeld {panel} ist in diesem QGIS-Fenster nicht verfügbar.</translation>
+        </message>
+        <message>
+            <source>The place name is empty. Give a name such as 'Lyon', or lon/lat, or a bbox.</source>
+            <translation>Der Ortsname ist leer. Geben Sie einen Namen wie 'Lyon' an, oder lon/lat, oder einen Begrenzungsrahmen (bbox).</translation>
+        </message>
+        <message>
+            <source>'{name}' was found, but not in '{qualifier}': {listing}. Say which one, or give lon/lat.</source>
+            <translation>„{name}“ wurde gefunden, aber nicht in „{qualifier}“: {listing}. Sagen Sie, welcher gemeint ist, oder geben Sie lon/lat an.</translation>
+        </message>
+        <message>
+            <source>Several places are called '{name}': {listing}. Nothing was moved.</source>
+            <translation>Mehrere Orte heißen „{name}“: {listing}. Die Karte wurde nicht verschoben.</translation>
+        </message>
+        <message>
+            <source>{why} Choose another algorithm with search_processing_algorithms.</source>
+            <translation>{why} Wählen Sie mit search_processing_algorithms einen anderen Algorithmus.</translation>
+        </message>
+        <message>
+            <source>The output would overwrite layer '{table}' of {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new layer instead (another table name), then remove the old one if the user wants it replaced.</source>
+            <translation>Die Ausgabe würde den Layer „{table}“ in {path} überschreiben, der zugleich die Eingabe {shown} ist: QGIS leert die Ausgabe, bevor der Algorithmus seine Eingabe liest, seine Daten gingen also verloren. Schreiben Sie das Ergebnis stattdessen in einen neuen Layer (einen anderen Tabellennamen) und entfernen Sie danach den alten, wenn er ersetzt werden soll.</translation>
+        </message>
+        <message>
+            <source>The output would overwrite {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new file instead, then remove the old one if the user wants it replaced.</source>
+            <translation>Die Ausgabe würde {path} überschreiben, das zugleich die Eingabe {shown} ist: QGIS leert die Ausgabe, bevor der Algorithmus seine Eingabe liest, seine Daten gingen also verloren. Schreiben Sie das Ergebnis stattdessen in eine neue Datei und entfernen Sie danach die alte, wenn sie ersetzt werden soll.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' is {why} with {count} features; a background algorithm gets a copy of such a layer, and copies stop at {copy_limit} features. Save the layer to a file (Export → Save Features As…) or save its edits, add that file to the map, and ask again with it.</source>
+            <translation>Layer „{name}“ ist {why} mit {count} Objekten; ein Hintergrund-Algorithmus erhält eine Kopie eines solchen Layers, und Kopien enden bei {copy_limit} Objekten. Speichern Sie den Layer in eine Datei (Exportieren → Objekte speichern als…) oder speichern Sie seine Bearbeitungen, fügen Sie diese Datei der Karte hinzu und fragen Sie damit erneut.</translation>
+        </message>
+        <message>
+            <source>{id} has no parameter(s) {unknown}; its parameters: {known}</source>
+            <translation>{id} hat keine(n) Parameter {unknown}; seine Parameter: {known}</translation>
+        </message>
+        <message>
+            <source>{id} needs parameter '{name}' ({description}).</source>
+            <translation>{id} braucht den Parameter „{name}“ ({description}).</translation>
+        </message>
+        <message>
+            <source>Parameter {name} of {id} takes a value, a list or a layer name, not an object.</source>
+            <translation>Parameter {name} von {id} nimmt einen Wert, eine Liste oder einen Layernamen, kein Objekt.</translation>
+        </message>
+        <message>
+            <source>Output {name} must be a file path or omitted (temporary layer).</source>
+            <translation>Ausgabe {name} muss ein Dateipfad sein oder entfallen (temporärer Layer).</translation>
+        </message>
+        <message>
+            <source>'{v}' is not an option of {name}; choose one of: {options}</source>
+            <translation>„{v}“ ist keine Option von {name}; wählen Sie eine von: {options}</translation>
+        </message>
+        <message>
+            <source>No items of '{collection}' match that area and time; widen the extent or dates.</source>
+            <translation>Keine Items von „{collection}“ passen zu diesem Gebiet und Zeitraum; erweitern Sie die Ausdehnung oder den Zeitraum.</translation>
+        </message>
+        <message>
+            <source>These {number_of_items} items make {number_of_results} separate rasters (one per CRS and per day of a time series: {groups}), and the output is one file; give the ids or dates of one group, or run once per group.</source>
+            <translation>Diese {number_of_items} Items ergeben {number_of_results} getrennte Raster (eines pro KBS und pro Tag einer Zeitreihe: {groups}), und die Ausgabe ist eine Datei; geben Sie die IDs oder Daten einer Gruppe an oder führen Sie es einmal pro Gruppe aus.</translation>
+        </message>
+        <message>
+            <source>Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.</source>
+            <translation>Sagen Sie, was der Algorithmus tun soll, z. B. 'buffer' oder 'reproject raster'.</translation>
+        </message>
+        <message>
+            <source>No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.</source>
+            <translation>Kein Processing-Algorithmus „{algorithm_id}“; IDs finden Sie mit search_processing_algorithms.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
+            <translation>{algorithm_id} ist fehlgeschlagen: {detail}. Prüfen Sie die Parameter.</translation>
+        </message>
+        <message>
+            <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
+            <translation>Keine Kartenansicht verfügbar (QGIS-Oberfläche nicht verbunden); starten Sie das Plugin neu.</translation>
+        </message>
+        <message>
+            <source>No layer named '{name_or_id}'. Layers in the project: {names}</source>
+            <translation>Kein Layer namens „{name_or_id}“. Layer im Projekt: {names}</translation>
+        </message>
+        <message>
+            <source>{what} did not finish within {timeout_s} s; try a smaller area or fewer layers.</source>
+            <translation>{what} wurde nicht innerhalb von {timeout_s} s fertig; versuchen Sie ein kleineres Gebiet oder weniger Layer.</translation>
         </message>
         <message>
             <source>'{name}' is not a vector layer; it has no features.</source>
@@ -2464,6 +2464,26 @@
             <translation>Schreiben von {path} abgelehnt: Es liegt nicht im Ausgabeordner {real_folder}.</translation>
         </message>
         <message>
+            <source>No feature is selected on the map. Select one, or give a bbox instead.</source>
+            <translation>Auf der Karte ist kein Objekt ausgewählt. Wählen Sie eines aus oder geben Sie stattdessen einen Begrenzungsrahmen (bbox) an.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' cannot sort results; search without sortby.</source>
+            <translation>Katalog „{name}“ kann Ergebnisse nicht sortieren; suchen Sie ohne sortby.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' cannot run CQL2 filters; search with collections, bbox and datetime, then compare item properties yourself.</source>
+            <translation>Katalog „{name}“ kann keine CQL2-Filter ausführen; suchen Sie mit collections, bbox und datetime und vergleichen Sie die Eigenschaften der Items dann selbst.</translation>
+        </message>
+        <message>
+            <source>filter must be CQL2-JSON: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</source>
+            <translation>filter muss CQL2-JSON sein: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</translation>
+        </message>
+        <message>
+            <source>Cannot filter on {unknown}: not queryable in '{name}'. Queryable properties: {known}</source>
+            <translation>Filtern nach {unknown} nicht möglich: in „{name}“ nicht abfragbar. Abfragbare Eigenschaften: {known}</translation>
+        </message>
+        <message>
             <source>The embedding model is not available, so memory cannot be searched or saved now; check that Ollama runs and the embedding model is pulled.</source>
             <translation>Das Embedding-Modell ist nicht verfügbar, daher können Erinnerungen gerade weder durchsucht noch gespeichert werden; prüfen Sie, ob Ollama läuft und das Embedding-Modell geladen ist.</translation>
         </message>
@@ -2586,26 +2606,6 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
-        </message>
-        <message>
-            <source>No feature is selected on the map. Select one, or give a bbox instead.</source>
-            <translation>Auf der Karte ist kein Objekt ausgewählt. Wählen Sie eines aus oder geben Sie stattdessen einen Begrenzungsrahmen (bbox) an.</translation>
-        </message>
-        <message>
-            <source>Catalog '{name}' cannot sort results; search without sortby.</source>
-            <translation>Katalog „{name}“ kann Ergebnisse nicht sortieren; suchen Sie ohne sortby.</translation>
-        </message>
-        <message>
-            <source>Catalog '{name}' cannot run CQL2 filters; search with collections, bbox and datetime, then compare item properties yourself.</source>
-            <translation>Katalog „{name}“ kann keine CQL2-Filter ausführen; suchen Sie mit collections, bbox und datetime und vergleichen Sie die Eigenschaften der Items dann selbst.</translation>
-        </message>
-        <message>
-            <source>filter must be CQL2-JSON: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</source>
-            <translation>filter muss CQL2-JSON sein: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</translation>
-        </message>
-        <message>
-            <source>Cannot filter on {unknown}: not queryable in '{name}'. Queryable properties: {known}</source>
-            <translation>Filtern nach {unknown} nicht möglich: in „{name}“ nicht abfragbar. Abfragbare Eigenschaften: {known}</translation>
         </message>
     </context>
 </TS>

@@ -2008,22 +2008,6 @@
             <translation>Aucun item de « {collection} » avec l’asset « {asset} » en {label} ({period}) sur l’emprise (bbox) ; élargissez les dates ou vérifiez la clé d’asset avec get_collection_info.</translation>
         </message>
         <message>
-            <source>None of these layers has dates; load STAC items of several dates first (load_stac_items), or name layers whose time is set.</source>
-            <translation>Aucune de ces couches n’a de dates ; chargez d’abord des items STAC de plusieurs dates (load_stac_items), ou nommez des couches dont le temps est défini.</translation>
-        </message>
-        <message>
-            <source>The layers hold {number_of_spans} dates; at most {max_frames} frames are made. Name fewer layers.</source>
-            <translation>Les couches couvrent {number_of_spans} dates ; {max_frames} images au plus sont produites. Nommez moins de couches.</translation>
-        </message>
-        <message>
-            <source>Could not write the frame {target}; check the output folder's free space.</source>
-            <translation>Impossible d’écrire l’image {target} ; vérifiez l’espace libre du dossier de sortie.</translation>
-        </message>
-        <message>
-            <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
-            <translation>Les statistiques sont calculées pour {max_pages} pages au plus ; sélectionnez moins d’entités.</translation>
-        </message>
-        <message>
             <source>'{background}' is not a colour; use '#rrggbb' or a name like 'white'.</source>
             <translation>« {background} » n’est pas une couleur ; utilisez '#rrggbb' ou un nom comme 'white'.</translation>
         </message>
@@ -2044,6 +2028,10 @@
             <translation>QGIS n’a pas pu créer la couche de tuiles {title}.</translation>
         </message>
         <message>
+            <source>There is no earlier change of the agent to undo.</source>
+            <translation>Il n’y a pas de modification antérieure de l’assistant à annuler.</translation>
+        </message>
+        <message>
             <source>None of the items has a geometry, so there is no footprint to draw.</source>
             <translation>Aucun des items n’a de géométrie : il n’y a pas d’emprise à dessiner.</translation>
         </message>
@@ -2062,46 +2050,6 @@
         <message>
             <source>QGIS cannot open {name}; nothing was added to the map.</source>
             <translation>QGIS ne peut pas ouvrir {name} ; rien n’a été ajouté à la carte.</translation>
-        </message>
-        <message>
-            <source>There is no earlier change of the agent to undo.</source>
-            <translation>Il n’y a pas de modification antérieure de l’assistant à annuler.</translation>
-        </message>
-        <message>
-            <source>The file name must be a plain name inside the plugin's output folder.</source>
-            <translation>Le nom de fichier doit être un simple nom dans le dossier de sortie de l’extension.</translation>
-        </message>
-        <message>
-            <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
-            <translation>Un atlas est exporté en un seul PDF (une page par entité) ; utilisez le format 'pdf'.</translation>
-        </message>
-        <message>
-            <source>QGIS could not export the layout ({value}); check the output folder's free space and permissions.</source>
-            <translation>QGIS n’a pas pu exporter la mise en page ({value}) ; vérifiez l’espace libre et les droits du dossier de sortie.</translation>
-        </message>
-        <message>
-            <source>The atlas has no feature to print; check its layer and filter.</source>
-            <translation>L’atlas n’a aucune entité à imprimer ; vérifiez sa couche et son filtre.</translation>
-        </message>
-        <message>
-            <source>QGIS could not prepare atlas page {value}.</source>
-            <translation>QGIS n’a pas pu préparer la page d’atlas {value}.</translation>
-        </message>
-        <message>
-            <source>No print layout named '{name}'. Layouts in the project: {names}.</source>
-            <translation>Aucune mise en page nommée « {name} ». Mises en page du projet : {names}.</translation>
-        </message>
-        <message>
-            <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
-            <translation>Aucune entité de « {name} » n’est sélectionnée ; sélectionnez-en ou mettez selected_only à false.</translation>
-        </message>
-        <message>
-            <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
-            <translation>Aucune couche n’est visible sur la carte ; chargez ou affichez d’abord une couche, ou nommez les couches.</translation>
-        </message>
-        <message>
-            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
-            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
         </message>
         <message>
             <source>GDAL could not mosaic {number_of_paths} assets in {crs}.</source>
@@ -2130,102 +2078,6 @@
         <message>
             <source>GDAL could not read the raster; the file may be damaged or unreachable.</source>
             <translation>GDAL n’a pas pu lire le raster ; le fichier est peut-être endommagé ou injoignable.</translation>
-        </message>
-        <message>
-            <source>The QGIS main window is not available.</source>
-            <translation>La fenêtre principale de QGIS n’est pas disponible.</translation>
-        </message>
-        <message>
-            <source>The {panel} panel is not available in this QGIS window.</source>
-            <translation>Le panneau {panel} n’est pas disponible dans cette fenêtre QGIS.</translation>
-        </message>
-        <message>
-            <source>The place name is empty. Give a name such as 'Lyon', or lon/lat, or a bbox.</source>
-            <translation>Le nom de lieu est vide. Indiquez un nom comme 'Lyon', ou lon/lat, ou une emprise (bbox).</translation>
-        </message>
-        <message>
-            <source>'{name}' was found, but not in '{qualifier}': {listing}. Say which one, or give lon/lat.</source>
-            <translation>« {name} » a été trouvé, mais pas dans « {qualifier} » : {listing}. Dites lequel, ou indiquez lon/lat.</translation>
-        </message>
-        <message>
-            <source>Several places are called '{name}': {listing}. Nothing was moved.</source>
-            <translation>Plusieurs lieux s’appellent « {name} » : {listing}. La carte n’a pas bougé.</translation>
-        </message>
-        <message>
-            <source>{why} Choose another algorithm with search_processing_algorithms.</source>
-            <translation>{why} Choisissez un autre algorithme avec search_processing_algorithms.</translation>
-        </message>
-        <message>
-            <source>The output would overwrite layer '{table}' of {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new layer instead (another table name), then remove the old one if the user wants it replaced.</source>
-            <translation>La sortie écraserait la couche « {table} » de {path}, qui est aussi l’entrée {shown} : QGIS vide la sortie avant que l’algorithme ne lise son entrée, ses données seraient donc perdues. Écrivez plutôt le résultat dans une nouvelle couche (un autre nom de table), puis supprimez l’ancienne si elle doit être remplacée.</translation>
-        </message>
-        <message>
-            <source>The output would overwrite {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new file instead, then remove the old one if the user wants it replaced.</source>
-            <translation>La sortie écraserait {path}, qui est aussi l’entrée {shown} : QGIS vide la sortie avant que l’algorithme ne lise son entrée, ses données seraient donc perdues. Écrivez plutôt le résultat dans un nouveau fichier, puis supprimez l’ancien s’il doit être remplacé.</translation>
-        </message>
-        <message>
-            <source>Layer '{name}' is {why} with {count} features; a background algorithm gets a copy of such a layer, and copies stop at {copy_limit} features. Save the layer to a file (Export → Save Features As…) or save its edits, add that file to the map, and ask again with it.</source>
-            <translation>La couche « {name} » est {why} avec {count} entités ; un algorithme en arrière-plan reçoit une copie d’une telle couche, et les copies s’arrêtent à {copy_limit} entités. Enregistrez la couche dans un fichier (Exporter → Sauvegarder les entités sous…) ou enregistrez ses modifications, ajoutez ce fichier à la carte et redemandez avec lui.</translation>
-        </message>
-        <message>
-            <source>{id} has no parameter(s) {unknown}; its parameters: {known}</source>
-            <translation>{id} n’a pas le ou les paramètres {unknown} ; ses paramètres : {known}</translation>
-        </message>
-        <message>
-            <source>{id} needs parameter '{name}' ({description}).</source>
-            <translation>{id} a besoin du paramètre « {name} » ({description}).</translation>
-        </message>
-        <message>
-            <source>Parameter {name} of {id} takes a value, a list or a layer name, not an object.</source>
-            <translation>Le paramètre {name} de {id} prend une valeur, une liste ou un nom de couche, pas un objet.</translation>
-        </message>
-        <message>
-            <source>Output {name} must be a file path or omitted (temporary layer).</source>
-            <translation>La sortie {name} doit être un chemin de fichier ou être omise (couche temporaire).</translation>
-        </message>
-        <message>
-            <source>'{v}' is not an option of {name}; choose one of: {options}</source>
-            <translation>« {v} » n’est pas une option de {name} ; choisissez parmi : {options}</translation>
-        </message>
-        <message>
-            <source>No items of '{collection}' match that area and time; widen the extent or dates.</source>
-            <translation>Aucun item de « {collection} » ne correspond à cette zone et à cette période ; élargissez l’emprise ou les dates.</translation>
-        </message>
-        <message>
-            <source>These {number_of_items} items make {number_of_results} separate rasters (one per CRS and per day of a time series: {groups}), and the output is one file; give the ids or dates of one group, or run once per group.</source>
-            <translation>Ces {number_of_items} items donnent {number_of_results} rasters distincts (un par SCR et par jour d’une série temporelle : {groups}), et la sortie est un seul fichier ; indiquez les identifiants ou les dates d’un groupe, ou lancez-le une fois par groupe.</translation>
-        </message>
-        <message>
-            <source>Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.</source>
-            <translation>Dites ce que l’algorithme doit faire, p. ex. 'buffer' ou 'reproject raster'.</translation>
-        </message>
-        <message>
-            <source>No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.</source>
-            <translation>Aucun algorithme de traitement « {algorithm_id} » ; trouvez les identifiants avec search_processing_algorithms.</translation>
-        </message>
-        <message>
-            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
-            <translation>{algorithm_id} a échoué : {detail}. Vérifiez les paramètres.</translation>
-        </message>
-        <message>
-            <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
-            <translation>Aucun canevas de carte n’est disponible (interface QGIS non connectée) ; redémarrez l’extension.</translation>
-        </message>
-        <message>
-            <source>No layer named '{name_or_id}'. Layers in the project: {names}</source>
-            <translation>Aucune couche nommée « {name_or_id} ». Couches du projet : {names}</translation>
-        </message>
-        <message>
-            <source>{what} did not finish within {timeout_s} s; try a smaller area or fewer layers.</source>
-            <translation>{what} ne s’est pas terminé en {timeout_s} s ; essayez une zone plus petite ou moins de couches.</translation>
-        </message>
-        <message>
-            <source>The dock's chat is not reported to outside MCP clients.</source>
-            <translation>La discussion du panneau n’est pas communiquée aux clients MCP externes.</translation>
-        </message>
-        <message>
-            <source>There is no saved chat to report on yet; this works in the dock's chat (or use Sessions ▸ Export report).</source>
-            <translation>Il n’y a pas encore de discussion enregistrée pour un rapport ; cela fonctionne dans la discussion du panneau (ou avec Sessions ▸ Exporter le rapport).</translation>
         </message>
         <message>
             <source>QGIS cannot open {name} as a raster; nothing was added to the map.</source>
@@ -2322,6 +2174,154 @@
         <message>
             <source>Say which field to label with: labels_field.</source>
             <translation>Dites quel champ sert aux étiquettes : labels_field.</translation>
+        </message>
+        <message>
+            <source>None of these layers has dates; load STAC items of several dates first (load_stac_items), or name layers whose time is set.</source>
+            <translation>Aucune de ces couches n’a de dates ; chargez d’abord des items STAC de plusieurs dates (load_stac_items), ou nommez des couches dont le temps est défini.</translation>
+        </message>
+        <message>
+            <source>The layers hold {number_of_spans} dates; at most {max_frames} frames are made. Name fewer layers.</source>
+            <translation>Les couches couvrent {number_of_spans} dates ; {max_frames} images au plus sont produites. Nommez moins de couches.</translation>
+        </message>
+        <message>
+            <source>Could not write the frame {target}; check the output folder's free space.</source>
+            <translation>Impossible d’écrire l’image {target} ; vérifiez l’espace libre du dossier de sortie.</translation>
+        </message>
+        <message>
+            <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
+            <translation>Les statistiques sont calculées pour {max_pages} pages au plus ; sélectionnez moins d’entités.</translation>
+        </message>
+        <message>
+            <source>The file name must be a plain name inside the plugin's output folder.</source>
+            <translation>Le nom de fichier doit être un simple nom dans le dossier de sortie de l’extension.</translation>
+        </message>
+        <message>
+            <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
+            <translation>Un atlas est exporté en un seul PDF (une page par entité) ; utilisez le format 'pdf'.</translation>
+        </message>
+        <message>
+            <source>QGIS could not export the layout ({value}); check the output folder's free space and permissions.</source>
+            <translation>QGIS n’a pas pu exporter la mise en page ({value}) ; vérifiez l’espace libre et les droits du dossier de sortie.</translation>
+        </message>
+        <message>
+            <source>The atlas has no feature to print; check its layer and filter.</source>
+            <translation>L’atlas n’a aucune entité à imprimer ; vérifiez sa couche et son filtre.</translation>
+        </message>
+        <message>
+            <source>QGIS could not prepare atlas page {value}.</source>
+            <translation>QGIS n’a pas pu préparer la page d’atlas {value}.</translation>
+        </message>
+        <message>
+            <source>No print layout named '{name}'. Layouts in the project: {names}.</source>
+            <translation>Aucune mise en page nommée « {name} ». Mises en page du projet : {names}.</translation>
+        </message>
+        <message>
+            <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
+            <translation>Aucune entité de « {name} » n’est sélectionnée ; sélectionnez-en ou mettez selected_only à false.</translation>
+        </message>
+        <message>
+            <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
+            <translation>Aucune couche n’est visible sur la carte ; chargez ou affichez d’abord une couche, ou nommez les couches.</translation>
+        </message>
+        <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
+        </message>
+        <message>
+            <source>The dock's chat is not reported to outside MCP clients.</source>
+            <translation>La discussion du panneau n’est pas communiquée aux clients MCP externes.</translation>
+        </message>
+        <message>
+            <source>There is no saved chat to report on yet; this works in the dock's chat (or use Sessions ▸ Export report).</source>
+            <translation>Il n’y a pas encore de discussion enregistrée pour un rapport ; cela fonctionne dans la discussion du panneau (ou avec Sessions ▸ Exporter le rapport).</translation>
+        </message>
+        <message>
+            <source>The QGIS main window is not available.</source>
+            <translation>La fenêtre principale de QGIS n’est pas disponible.</translation>
+        </message>
+        <message>
+            <source>The {panel} panel is not available in this QGIS window.</source>
+            <translation>Le panneau {panel} n’est pas disponible dans cette fenêtre QGIS.</translation>
+        </message>
+        <message>
+            <source>The place name is empty. Give a name such as 'Lyon', or lon/lat, or a bbox.</source>
+            <translation>Le nom de lieu est vide. Indiquez un nom comme 'Lyon', ou lon/lat, ou une emprise (bbox).</translation>
+        </message>
+        <message>
+            <source>'{name}' was found, but not in '{qualifier}': {listing}. Say which one, or give lon/lat.</source>
+            <translation>« {name} » a été trouvé, mais pas dans « {qualifier} » : {listing}. Dites lequel, ou indiquez lon/lat.</translation>
+        </message>
+        <message>
+            <source>Several places are called '{name}': {listing}. Nothing was moved.</source>
+            <translation>Plusieurs lieux s’appellent « {name} » : {listing}. La carte n’a pas bougé.</translation>
+        </message>
+        <message>
+            <source>{why} Choose another algorithm with search_processing_algorithms.</source>
+            <translation>{why} Choisissez un autre algorithme avec search_processing_algorithms.</translation>
+        </message>
+        <message>
+            <source>The output would overwrite layer '{table}' of {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new layer instead (another table name), then remove the old one if the user wants it replaced.</source>
+            <translation>La sortie écraserait la couche « {table} » de {path}, qui est aussi l’entrée {shown} : QGIS vide la sortie avant que l’algorithme ne lise son entrée, ses données seraient donc perdues. Écrivez plutôt le résultat dans une nouvelle couche (un autre nom de table), puis supprimez l’ancienne si elle doit être remplacée.</translation>
+        </message>
+        <message>
+            <source>The output would overwrite {path}, which is also the input {shown}: QGIS empties the output before the algorithm reads its input, so its data would be lost. Write the result to a new file instead, then remove the old one if the user wants it replaced.</source>
+            <translation>La sortie écraserait {path}, qui est aussi l’entrée {shown} : QGIS vide la sortie avant que l’algorithme ne lise son entrée, ses données seraient donc perdues. Écrivez plutôt le résultat dans un nouveau fichier, puis supprimez l’ancien s’il doit être remplacé.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' is {why} with {count} features; a background algorithm gets a copy of such a layer, and copies stop at {copy_limit} features. Save the layer to a file (Export → Save Features As…) or save its edits, add that file to the map, and ask again with it.</source>
+            <translation>La couche « {name} » est {why} avec {count} entités ; un algorithme en arrière-plan reçoit une copie d’une telle couche, et les copies s’arrêtent à {copy_limit} entités. Enregistrez la couche dans un fichier (Exporter → Sauvegarder les entités sous…) ou enregistrez ses modifications, ajoutez ce fichier à la carte et redemandez avec lui.</translation>
+        </message>
+        <message>
+            <source>{id} has no parameter(s) {unknown}; its parameters: {known}</source>
+            <translation>{id} n’a pas le ou les paramètres {unknown} ; ses paramètres : {known}</translation>
+        </message>
+        <message>
+            <source>{id} needs parameter '{name}' ({description}).</source>
+            <translation>{id} a besoin du paramètre « {name} » ({description}).</translation>
+        </message>
+        <message>
+            <source>Parameter {name} of {id} takes a value, a list or a layer name, not an object.</source>
+            <translation>Le paramètre {name} de {id} prend une valeur, une liste ou un nom de couche, pas un objet.</translation>
+        </message>
+        <message>
+            <source>Output {name} must be a file path or omitted (temporary layer).</source>
+            <translation>La sortie {name} doit être un chemin de fichier ou être omise (couche temporaire).</translation>
+        </message>
+        <message>
+            <source>'{v}' is not an option of {name}; choose one of: {options}</source>
+            <translation>« {v} » n’est pas une option de {name} ; choisissez parmi : {options}</translation>
+        </message>
+        <message>
+            <source>No items of '{collection}' match that area and time; widen the extent or dates.</source>
+            <translation>Aucun item de « {collection} » ne correspond à cette zone et à cette période ; élargissez l’emprise ou les dates.</translation>
+        </message>
+        <message>
+            <source>These {number_of_items} items make {number_of_results} separate rasters (one per CRS and per day of a time series: {groups}), and the output is one file; give the ids or dates of one group, or run once per group.</source>
+            <translation>Ces {number_of_items} items donnent {number_of_results} rasters distincts (un par SCR et par jour d’une série temporelle : {groups}), et la sortie est un seul fichier ; indiquez les identifiants ou les dates d’un groupe, ou lancez-le une fois par groupe.</translation>
+        </message>
+        <message>
+            <source>Say what the algorithm should do, e.g. 'buffer' or 'reproject raster'.</source>
+            <translation>Dites ce que l’algorithme doit faire, p. ex. 'buffer' ou 'reproject raster'.</translation>
+        </message>
+        <message>
+            <source>No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.</source>
+            <translation>Aucun algorithme de traitement « {algorithm_id} » ; trouvez les identifiants avec search_processing_algorithms.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
+            <translation>{algorithm_id} a échoué : {detail}. Vérifiez les paramètres.</translation>
+        </message>
+        <message>
+            <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
+            <translation>Aucun canevas de carte n’est disponible (interface QGIS non connectée) ; redémarrez l’extension.</translation>
+        </message>
+        <message>
+            <source>No layer named '{name_or_id}'. Layers in the project: {names}</source>
+            <translation>Aucune couche nommée « {name_or_id} ». Couches du projet : {names}</translation>
+        </message>
+        <message>
+            <source>{what} did not finish within {timeout_s} s; try a smaller area or fewer layers.</source>
+            <translation>{what} ne s’est pas terminé en {timeout_s} s ; essayez une zone plus petite ou moins de couches.</translation>
         </message>
         <message>
             <source>'{name}' is not a vector layer; it has no features.</source>
@@ -2464,6 +2464,26 @@
             <translation>Écriture de {path} refusée : ce fichier n’est pas dans le dossier de sortie {real_folder}.</translation>
         </message>
         <message>
+            <source>No feature is selected on the map. Select one, or give a bbox instead.</source>
+            <translation>Aucune entité n’est sélectionnée sur la carte. Sélectionnez-en une, ou indiquez plutôt une emprise (bbox).</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' cannot sort results; search without sortby.</source>
+            <translation>Le catalogue « {name} » ne sait pas trier les résultats ; cherchez sans sortby.</translation>
+        </message>
+        <message>
+            <source>Catalog '{name}' cannot run CQL2 filters; search with collections, bbox and datetime, then compare item properties yourself.</source>
+            <translation>Le catalogue « {name} » ne peut pas appliquer de filtres CQL2 ; cherchez avec collections, bbox et datetime, puis comparez vous-même les propriétés des items.</translation>
+        </message>
+        <message>
+            <source>filter must be CQL2-JSON: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</source>
+            <translation>filter doit être du CQL2-JSON : {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</translation>
+        </message>
+        <message>
+            <source>Cannot filter on {unknown}: not queryable in '{name}'. Queryable properties: {known}</source>
+            <translation>Impossible de filtrer sur {unknown} : non interrogeable dans « {name} ». Propriétés interrogeables : {known}</translation>
+        </message>
+        <message>
             <source>The embedding model is not available, so memory cannot be searched or saved now; check that Ollama runs and the embedding model is pulled.</source>
             <translation>Le modèle d’embeddings n’est pas disponible : les souvenirs ne peuvent être ni cherchés ni enregistrés pour l’instant ; vérifiez qu’Ollama tourne et que le modèle d’embeddings est téléchargé.</translation>
         </message>
@@ -2586,26 +2606,6 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
-        </message>
-        <message>
-            <source>No feature is selected on the map. Select one, or give a bbox instead.</source>
-            <translation>Aucune entité n’est sélectionnée sur la carte. Sélectionnez-en une, ou indiquez plutôt une emprise (bbox).</translation>
-        </message>
-        <message>
-            <source>Catalog '{name}' cannot sort results; search without sortby.</source>
-            <translation>Le catalogue « {name} » ne sait pas trier les résultats ; cherchez sans sortby.</translation>
-        </message>
-        <message>
-            <source>Catalog '{name}' cannot run CQL2 filters; search with collections, bbox and datetime, then compare item properties yourself.</source>
-            <translation>Le catalogue « {name} » ne peut pas appliquer de filtres CQL2 ; cherchez avec collections, bbox et datetime, puis comparez vous-même les propriétés des items.</translation>
-        </message>
-        <message>
-            <source>filter must be CQL2-JSON: {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</source>
-            <translation>filter doit être du CQL2-JSON : {{'op': '&lt;=', 'args': [{{'property': 'eo:cloud_cover'}}, 20]}}</translation>
-        </message>
-        <message>
-            <source>Cannot filter on {unknown}: not queryable in '{name}'. Queryable properties: {known}</source>
-            <translation>Impossible de filtrer sur {unknown} : non interrogeable dans « {name} ». Propriétés interrogeables : {known}</translation>
         </message>
     </context>
 </TS>

@@ -160,14 +160,15 @@ class StacGisAgentPlugin:
     def _register_processing(self) -> None:
         """The analyses as Processing algorithms (Toolbox, Modeler, batch, processing.run("stacgis:…"))."""
         from ..host.settings_store import load_settings
-        from ..tools.canvas.processing_provider import StacGisProvider
+        from ..tools.canvas.processing.provider import StacGisProvider
+        from ..tools.server import build_server
 
         registry = QgsApplication.processingRegistry()
         if registry.providerById("stacgis") is not None:  # another instance of the plugin registered it
             LOG.warning("The Processing provider 'stacgis' is already registered; this instance adds none.")
             return
         outputs = Path(self.runtime.deps.work_dir)
-        provider = StacGisProvider(load_settings, lambda: outputs)
+        provider = StacGisProvider(load_settings, lambda: outputs, build_server)
         if registry.addProvider(provider):  # on failure QGIS deletes the provider: keep no reference to it
             self.processing_provider = provider
 

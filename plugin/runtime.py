@@ -81,8 +81,8 @@ class AgentRuntime:
         self.sas_keeper = None  # the task keeping SAS tokens fresh (tools.stac.sas_keeper), when one is needed
         self.session = self.panel = self.endpoint = None
         self._agent = None  # the chat's AgentLoop, for export_session_report
-        self.history = None  # tools.canvas.undo.TurnHistory, shared with the canvas tools
-        self.turns = None  # tools.canvas.undo_turns.ChatTurns: which answer belongs to which turn
+        self.history = None  # tools.canvas.undo.history.TurnHistory, shared with the canvas tools
+        self.turns = None  # tools.canvas.undo.turns.ChatTurns: which answer belongs to which turn
         self.history_view = None  # ui.undo_history.UndoHistoryView, the dock's History tab
         self._stop_following_project = None
         self._pending_notices: list[str] = [moved] if moved else []
@@ -97,7 +97,7 @@ class AgentRuntime:
         from ..host.canvas_context import map_context_from_iface
         from ..host.settings_store import read_secret, with_server_credentials
         from ..tools.canvas.project_access import history_of
-        from ..tools.canvas.undo_turns import ChatTurns
+        from ..tools.canvas.undo.turns import ChatTurns
         from ..tools.deps import ToolDeps
         from ..tools.server import build_server
         from ..ui.chat_panel import ChatPanel
@@ -250,7 +250,7 @@ class AgentRuntime:
 
     def _show_history(self) -> None:
         if self.history_view is not None and self.history is not None:
-            from ..tools.canvas.undo_words import entry_in_words
+            from ..tools.canvas.undo.words import entry_in_words
 
             self.history_view.show_entries([entry_in_words(entry, tr) for entry in self.history.entries()])
 

@@ -28,7 +28,7 @@ class ToolInputError(ToolError):
 
 def policy(requires: Sequence[str] = (), discovery: bool = False, undoable: bool = False,
            heavy: bool = False) -> dict[str, Any]:
-    """`heavy`: a long analysis over many items; each client runs one at a time (tools.outside.heavy_calls)."""
+    """`heavy`: a long analysis over many items; each client runs one at a time (tools.heavy_calls)."""
     meta = {"requires": list(requires), "discovery": discovery, "undoable": undoable}
     if heavy:
         meta["heavy"] = True

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Sequence
@@ -12,8 +14,33 @@ import httpx
 
 from ..agent.config import Settings
 from ..agent.stores.base import MemoryStore
-from .session.session_stats import SessionStats
 from .stac.catalogs import CatalogRegistry
+
+
+@dataclass
+class SessionStats:
+    """Counts of tool calls in this session, shown by the `analytics://summary` resource."""
+
+    started_at: float = field(default_factory=time.time)
+    calls: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)
+    seconds: Counter = field(default_factory=Counter)
+
+    def record(self, tool: str, seconds: float, failed: bool) -> None:
+        self.calls[tool] += 1
+        self.seconds[tool] += seconds
+        if failed:
+            self.errors[tool] += 1
+
+    def summary(self) -> dict:
+        return {
+            "session_seconds": round(time.time() - self.started_at, 1),
+            "tool_calls": sum(self.calls.values()),
+            "tool_errors": sum(self.errors.values()),
+            "by_tool": {name: {"calls": n, "errors": self.errors[name], "seconds": round(self.seconds[name], 3)}
+                        for name, n in self.calls.most_common()},
+        }
+
 
 EmbedFn = Callable[[Sequence[str]], Awaitable[list[list[float]]]]
 
@@ -30,7 +57,7 @@ class ToolDeps:
     work_dir: str = ""  # where files made by tools go (difference rasters, charts); "" = a temp folder
     stats: SessionStats = field(default_factory=SessionStats)
     iface: Callable[[], Any] = lambda: None  # returns QGIS's iface (canvas, main window), or None without QGIS
-    turn_history: Any = None  # tools.canvas.undo.TurnHistory; the canvas family makes one when None
+    turn_history: Any = None  # tools.canvas.undo.history.TurnHistory; the canvas family makes one when None
     outside_client: bool = False  # True for the server of the outside MCP endpoint: file access is limited
     chat_record: Callable[[], Awaitable[Any]] | None = None  # the dock's current chat as a SessionRecord (reports)
 

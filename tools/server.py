@@ -20,14 +20,14 @@ from .analysis import charts, collection_stats, raster_tools, vector_tools, zona
 from .confirmation import ConfirmDestructiveMiddleware
 from .declare import add_family
 from .deps import ToolDeps
-from .outside.heavy_calls import HeavyCallLimit
+from .heavy_calls import HeavyCallLimit
+from .search import stac_search
 from .session import discovery, knowledge, mcp_prompts, memory_tools, resources
-from .stac import tools as stac_tools
 
 log = logging.getLogger(__name__)
 
 TOOL_FAMILIES: tuple[ModuleType, ...] = (
-    stac_tools, raster_tools, vector_tools, zonal_change, charts, collection_stats,  # analyses
+    stac_search, raster_tools, vector_tools, zonal_change, charts, collection_stats,  # analyses
     memory_tools, knowledge, discovery, resources, mcp_prompts,  # the session's own surfaces
 )
 

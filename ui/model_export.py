@@ -74,7 +74,7 @@ def parameter_sources(definition: Any, value: Any, made: MadeLayers) -> list[Any
     value the chat gave."""
     from qgis.core import QgsProcessingModelChildParameterSource as Source
 
-    from ..tools.canvas.processing_inputs import LAYER_TYPES  # what the chat's tool reads as a layer name
+    from ..tools.canvas.processing.inputs import LAYER_TYPES
 
     kind = definition.type() if definition is not None else ""
     if kind == "enum":

@@ -29,7 +29,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtGui import QImage
 
-from stacgis_agent.tools.canvas.layout_export import _always_text
+from stacgis_agent.tools.canvas.layouts.export import _always_text
 from testkit.llm.ollama_emulator import Turn
 from testkit.llm.reactive_emulator import tool_results
 from testkit.qgis_drivers.plugin_driver import send, wait_turn

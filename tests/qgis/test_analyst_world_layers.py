@@ -176,8 +176,8 @@ async def test_a_new_ramp_stretches_over_the_bands_own_values(tools, world):
 def test_the_catalogs_crs_wins_over_a_different_one_in_the_file_and_the_note_says_both():
     from osgeo import osr
 
-    from stacgis_agent.tools.canvas.mosaic import effective_crs
-    from stacgis_agent.tools.canvas.stac_assets import item_crs
+    from stacgis_agent.tools.canvas.layers.mosaic import effective_crs
+    from stacgis_agent.tools.canvas.layers.stac_assets import item_crs
 
     def srs(code: str):
         s = osr.SpatialReference()

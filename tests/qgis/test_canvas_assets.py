@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stacgis_agent.tools.canvas.stac_assets import band_kind, choose_assets, item_epsg
+from stacgis_agent.tools.canvas.layers.stac_assets import band_kind, choose_assets, item_epsg
 from stacgis_agent.tools.common import ToolInputError
 
 

@@ -26,7 +26,7 @@ from qgis.core import (
 from qgis.PyQt.QtCore import QRectF
 
 from stacgis_agent.agent.config import DEMO_CATALOG
-from stacgis_agent.tools.canvas.layout_page import nice_scale
+from stacgis_agent.tools.canvas.layouts.page import nice_scale
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps
 from testkit.servers.mcp_calls import OneShotClient

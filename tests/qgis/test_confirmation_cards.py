@@ -16,7 +16,7 @@ from stacgis_agent.agent.safety import Safety, tool_safety
 from stacgis_agent.agent.stores.sqlite import SqliteMemoryStore
 from stacgis_agent.agent.tool_calls import ToolCallRunner, confirmation_request
 from stacgis_agent.agent.tool_host import ToolHost
-from stacgis_agent.tools.canvas.layers import assess_removal, layer_words
+from stacgis_agent.tools.canvas.housekeeping import assess_removal, layer_words
 from stacgis_agent.tools.server import TOOL_FAMILIES, build_server
 from testkit.llm.ollama_replies import embed_text
 from testkit.qgis_drivers.canvas_layers import city_layer, dem_layer

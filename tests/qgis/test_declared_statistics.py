@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from stacgis_agent.tools.canvas.mosaic import declared_range
+from stacgis_agent.tools.canvas.layers.mosaic import declared_range
 
 
 @pytest.mark.parametrize(("stats", "scale", "seen", "expected"), [

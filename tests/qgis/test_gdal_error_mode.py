@@ -28,7 +28,7 @@ before = modes()
 from stacgis_agent.tools.analysis import raster_tools
 from stacgis_agent.tools.engine import gdal_scope, raster_reads
 from stacgis_agent.tools.canvas import mosaic
-from stacgis_agent.tools.canvas.stac_assets import choose_assets
+from stacgis_agent.tools.canvas.layers.stac_assets import choose_assets
 after_import = modes()
 
 tif = str(Path(WORK) / "dem.tif")

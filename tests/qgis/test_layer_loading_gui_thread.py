@@ -13,7 +13,7 @@ import pytest
 from osgeo import gdal
 from qgis.core import QgsProject, QgsRasterLayer
 
-from stacgis_agent.tools.canvas import stac_layers
+from stacgis_agent.tools.canvas.layers import stac_layers
 from stacgis_agent.tools.server import build_server
 from testkit.servers.canvas_servers import canvas_deps, gdal_test_config
 from testkit.servers.cog_server import CogServer

@@ -19,7 +19,7 @@ from stacgis_agent.agent.llm.ollama import OllamaProvider
 from stacgis_agent.agent.loop import AgentLoop
 from stacgis_agent.agent.map_context import MapContext
 from stacgis_agent.agent.stores.sqlite_sessions import SqliteSessionStore
-from stacgis_agent.tools.canvas.processing_provider import StacGisProvider
+from stacgis_agent.tools.canvas.processing.provider import StacGisProvider
 from stacgis_agent.tools.server import build_server
 from testkit.llm.agent_harness import settings as chat_settings
 from testkit.llm.ollama_emulator import Turn
@@ -44,7 +44,7 @@ def provider(qgis_app, s2_servers, tmp_path):
     start_processing()  # QGIS's Processing framework, as in the desktop app
     api, _world = s2_servers
     made = StacGisProvider(lambda: Settings(catalogs=[CatalogConfig(name="test", url=api.url)]),
-                           lambda: tmp_path / "provider-outputs")
+                           lambda: tmp_path / "provider-outputs", build_server)
     registry = QgsApplication.processingRegistry()
     assert registry.addProvider(made)
     yield made

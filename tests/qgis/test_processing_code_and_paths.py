@@ -14,7 +14,7 @@ from mcp_types import ElicitResult
 from osgeo import ogr
 from qgis.core import Qgis, QgsApplication, QgsProject, QgsVectorLayer
 
-from stacgis_agent.tools.canvas.processing_allowlist import UNCHECKED, is_listed, role_of
+from stacgis_agent.tools.canvas.processing.allowlist import UNCHECKED, is_listed, role_of
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_layers import city_layer
 from testkit.servers.canvas_servers import canvas_deps
@@ -204,7 +204,7 @@ def test_every_listed_algorithm_has_a_role_for_each_parameter(qgis_processing):
         assert unjudged == []
         return
     # a newer QGIS adds parameters (e.g. CREATE_OPTIONS on 3.40): nobody judged them, so each one asks first
-    from stacgis_agent.tools.canvas.processing_effects import _parameter_effect
+    from stacgis_agent.tools.canvas.processing.effects import _parameter_effect
 
     registry = QgsApplication.processingRegistry()
     for algorithm_id, name in unjudged:

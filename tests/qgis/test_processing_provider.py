@@ -12,7 +12,7 @@ import pytest
 from qgis.core import QgsApplication, QgsProcessingFeedback
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.tools.canvas.processing_provider import StacGisProvider
+from stacgis_agent.tools.canvas.processing.provider import StacGisProvider
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.modeler_view import show_in_the_modeler
 from testkit.qgis_drivers.processing_framework import start_processing
@@ -33,7 +33,7 @@ def provider(qgis_app, s2_servers, tmp_path):
     api, _world = s2_servers
     settings = Settings(catalogs=[CatalogConfig(name="test", url=api.url)])
     outputs = tmp_path / "out"
-    made = StacGisProvider(lambda: settings, lambda: outputs)
+    made = StacGisProvider(lambda: settings, lambda: outputs, build_server)
     registry = QgsApplication.processingRegistry()
     assert registry.addProvider(made)
     yield made, outputs

@@ -19,7 +19,7 @@ from osgeo import gdal
 from qgis.core import QgsApplication, QgsProcessingException, QgsProcessingFeedback, QgsProject
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
-from stacgis_agent.tools.canvas.processing_provider import INDICES, StacGisProvider
+from stacgis_agent.tools.canvas.processing.provider import INDICES, StacGisProvider
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.processing_framework import start_processing
 from testkit.servers.canvas_servers import canvas_deps
@@ -44,7 +44,7 @@ def provider(qgis_app, s2_servers, tmp_path):
     settings = Settings(catalogs=[CatalogConfig(name="test", url=api.url, headers={"X-Api-Key": SECRET},
                                                 asset_hosts=[cog_host])])
     outputs = tmp_path / "plugin-outputs"
-    made = StacGisProvider(lambda: settings, lambda: outputs)
+    made = StacGisProvider(lambda: settings, lambda: outputs, build_server)
     registry = QgsApplication.processingRegistry()
     assert registry.addProvider(made)
     yield made, outputs

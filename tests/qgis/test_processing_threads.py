@@ -26,7 +26,7 @@ world = processing_world.world  # the fixture: a roads GeoPackage and a city lay
 async def test_approved_in_place_algorithms_run_on_the_main_thread_as_qgis_runs_them(world, qgis_iface):
     """truncate table and spatial index declare NoThreading: run in a worker while the map draws the
     layer, they crashed QGIS (2 of 7 runs). They run on the main thread, as QGIS's own dialog does."""
-    from stacgis_agent.tools.canvas.processing_tools import _needs_main_thread
+    from stacgis_agent.tools.canvas.processing.tools import _needs_main_thread
 
     registry = QgsApplication.processingRegistry()
     assert _needs_main_thread(registry.algorithmById("native:truncatetable"))
@@ -162,7 +162,7 @@ async def test_unsaved_edits_reach_the_algorithm_through_its_copy(world):
 
 
 async def test_a_memory_layer_too_big_to_copy_is_refused_with_what_to_do(world, monkeypatch):
-    from stacgis_agent.tools.canvas import processing_inputs
+    from stacgis_agent.tools.canvas.processing import inputs as processing_inputs
 
     monkeypatch.setattr(processing_inputs, "COPY_LIMIT", 4)  # the cities layer has 5 features
     server, _, _ = world

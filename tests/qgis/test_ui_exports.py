@@ -14,7 +14,7 @@ def _record() -> SessionRecord:
         ToolStart(1, "c1", "search_items", {"bbox": [4.7, 45.6, 5.0, 45.9]}),
         ToolResult(1, "c1", "search_items", {"count": 1}, 80.0),
         ToolStart(2, "c2", "add_asset_layer", {"item": "S2B_31TFL", "asset": "B04"}),
-        ToolResult(2, "c2", "add_asset_layer",  # the shape the canvas tools report (tools/canvas/stac_layers.py)
+        ToolResult(2, "c2", "add_asset_layer",  # the shape the canvas tools report (tools/canvas/layers/stac_layers.py)
                    {"group": None, "items": 1, "layers": [{"name": "B04 'red'", "id": "b04_1", "source": SOURCE,
                                                             "crs": "EPSG:32631", "renderer": "singlebandgray"}]},
                    300.0),

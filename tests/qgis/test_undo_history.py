@@ -11,8 +11,8 @@ from qgis.core import QgsPrintLayout, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 
 from stacgis_agent.agent.events import UserMessage
-from stacgis_agent.tools.canvas.undo import TurnHistory
-from stacgis_agent.tools.canvas.undo_turns import ChatTurns
+from stacgis_agent.tools.canvas.undo.history import TurnHistory
+from stacgis_agent.tools.canvas.undo.turns import ChatTurns
 
 
 def _colour(layer) -> str:

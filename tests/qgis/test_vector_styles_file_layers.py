@@ -10,7 +10,7 @@ from osgeo import ogr, osr
 from qgis.core import QgsGraduatedSymbolRenderer, QgsProject, QgsVectorLayer
 
 from stacgis_agent.agent.config import Settings
-from stacgis_agent.tools.canvas import vector_values
+from stacgis_agent.tools.canvas.layers import vector_values
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
 from testkit.servers.mcp_calls import OneShotClient

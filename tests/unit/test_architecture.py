@@ -7,8 +7,11 @@
 - the floors go one way: agent < host < tools < ui < plugin (a module imports only from its own floor
   or one below: a widget never reaches into the tools, it is handed what it needs by plugin/);
 - tools/engine/ (the compute run in worker threads and on Dask workers) never imports qgis or Qt, nor any
-  tools module outside the engine but the face's `common` and the STAC readers `stac.bands`/`stac.hrefs`
-  (plain data in, plain data out);
+  tools module outside the engine but the face's `common` (plain data in, plain data out);
+- inside tools/ the rooms go one way too, lowest first: the shared conventions (`common`, `confirmation`,
+  `output_names`) < `engine/` < `stac/` < the face (`deps`, `declare`, `heavy_calls`) < `analysis/` < `search/`
+  < `session/` < `canvas/` (whose own rooms go `undo/` < the map's own modules < `layers/` < `processing/` <
+  `layouts/` < `family`) < `server` < `outside/`; a new module or room must be given its place;
 - no two places in product code hold the same function or class body;
 - the bootstrap (classFactory, initGui, the requirements check and the Install-dependencies panel)
   imports nothing QGIS does not ship: on a fresh QGIS it is what offers to install the rest.
@@ -20,6 +23,8 @@ import ast
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "stacgis_agent"
@@ -35,9 +40,27 @@ AFTER_REQUIREMENTS = {
 }
 FLOORS = ("agent", "host", "tools", "ui", "plugin")  # lowest first
 ENGINE = "tools/engine"
-# besides itself: the face's input errors, and the two plain readers of STAC documents (bands, hrefs)
-ENGINE_MAY_IMPORT = ("stacgis_agent.tools.engine", "stacgis_agent.tools.common", "stacgis_agent.tools.stac.bands",
-                     "stacgis_agent.tools.stac.hrefs")
+ENGINE_MAY_IMPORT = ("stacgis_agent.tools.engine", "stacgis_agent.tools.common")  # itself, and the input errors
+# The rooms of tools/, lowest first: a module imports only from its own room or one below (the longest prefix
+# names a module's room; tools/'s own __init__ holds nothing).
+TOOLS_ROOMS = (
+    ("common", "confirmation", "output_names"),  # conventions every call shares, and the gate
+    ("engine",),  # plain data compute, in workers and on Dask
+    ("stac",),  # catalogs and their documents
+    ("deps", "declare", "heavy_calls"),  # the face: what a tool reaches, how it is declared, the limit on long calls
+    ("analysis",),
+    ("search",),
+    ("session",),
+    ("canvas.undo",),
+    ("canvas.project_access", "canvas.place_lookup", "canvas.zoom", "canvas.map_view", "canvas.basemaps",
+     "canvas.panels", "canvas.housekeeping"),  # the map's own view, and what every canvas room needs
+    ("canvas.layers",),
+    ("canvas.processing",),
+    ("canvas.layouts",),
+    ("canvas.family", "canvas"),
+    ("server",),
+    ("outside", "stdio_bridge", ""),
+)
 MIN_BODY_NODES = 20  # smaller bodies (a property, a one-line delegation, an aclose) may well repeat
 
 
@@ -214,6 +237,29 @@ def imports_against_the_floors(graph: dict[str, set[str]]) -> list[str]:
                   if floor(target) > floor(name))
 
 
+def tools_room(module: str, rooms=TOOLS_ROOMS) -> int | None:
+    """The place of a tools/ module in `rooms` (None outside tools/); a module no room names raises."""
+    prefix = f"{PACKAGE}.tools"
+    if module != prefix and not module.startswith(prefix + "."):
+        return None
+    rest = module[len(prefix) + 1:]
+    best = None
+    for place, names in enumerate(rooms):
+        for name in names:
+            if rest == name or rest.startswith(name + ".") or name == "" and rest == "":
+                if best is None or len(name) > best[1]:
+                    best = (place, len(name))
+    if best is None:
+        raise LookupError(f"{module} has no place in TOOLS_ROOMS: give its room a place in the order")
+    return best[0]
+
+
+def tools_back_arrows(graph: dict[str, set[str]], rooms=TOOLS_ROOMS) -> list[str]:
+    return sorted(f"{name} imports {target}" for name, targets in graph.items() for target in targets
+                  if tools_room(name, rooms) is not None and tools_room(target, rooms) is not None
+                  and tools_room(target, rooms) > tools_room(name, rooms))
+
+
 def engine_offenders(root: Path = ROOT) -> list[str]:
     found = []
     for path in sorted((root / ENGINE).rglob("*.py")):
@@ -256,6 +302,13 @@ def test_the_floors_are_imported_one_way_only():
     graph = import_graph()
     assert any(floor(t) < floor(n) for n, ts in graph.items() for t in ts)  # the floors really were read
     assert imports_against_the_floors(graph) == []
+
+
+def test_the_rooms_of_tools_are_imported_one_way_only():
+    graph = import_graph()
+    places = {tools_room(name) for name in graph} - {None}  # every module has a place, or this raised
+    assert len(places) == len(TOOLS_ROOMS)  # every room in the order holds modules
+    assert tools_back_arrows(graph) == []
 
 
 def test_the_engine_is_plain_data_with_no_qgis():
@@ -333,6 +386,23 @@ def test_an_import_against_the_floors_and_qgis_in_the_engine_are_found(tmp_path)
         "stacgis_agent.host.store imports stacgis_agent.ui.dialog"]
     assert engine_offenders(root) == ["tools/engine/grid.py:2 imports qgis.core.QgsProject",
                                       "tools/engine/grid.py:3 imports stacgis_agent.tools.server.s"]
+
+
+def test_an_import_back_up_inside_tools_and_a_module_with_no_place_are_found(tmp_path):
+    root = _tree(tmp_path, {
+        "__init__.py": "", "plugin.py": "", "agent/__init__.py": "", "host/__init__.py": "", "ui/__init__.py": "",
+        "tools/__init__.py": "", "tools/common.py": "", "tools/engine/__init__.py": "",
+        "tools/engine/bands.py": "from ..stac.catalogs import Registry\n", "tools/stac/__init__.py": "",
+        "tools/stac/catalogs.py": "from ..engine import bands\nfrom ..common import X\n",
+        "tools/canvas/__init__.py": "", "tools/canvas/undo/__init__.py": "",
+        "tools/canvas/undo/history.py": "def f():\n    from ..layouts.page import Page\n",
+        "tools/canvas/layouts/__init__.py": "", "tools/canvas/layouts/page.py": "from ..undo import history\n"})
+    graph = import_graph(root)
+    assert tools_back_arrows(graph) == [
+        "stacgis_agent.tools.canvas.undo.history imports stacgis_agent.tools.canvas.layouts.page",
+        "stacgis_agent.tools.engine.bands imports stacgis_agent.tools.stac.catalogs"]
+    with pytest.raises(LookupError, match="tools.gadgets.x has no place"):
+        tools_room("stacgis_agent.tools.gadgets.x")
 
 
 def test_a_loose_module_and_a_forbidden_import_and_a_repeated_body_are_found(tmp_path):

@@ -36,7 +36,7 @@ from stacgis_agent.agent.settings_validation import validate_settings
 from stacgis_agent.agent.stores.base import SessionInfo, SessionRecord
 from stacgis_agent.agent.stores.errors import StoreUnavailable
 from stacgis_agent.agent.stores.server_health import ServerHealth
-from stacgis_agent.tools.canvas.undo_words import PHRASES, StepReport, TurnEntry, entry_in_words, in_words
+from stacgis_agent.tools.canvas.undo.words import PHRASES, StepReport, TurnEntry, entry_in_words, in_words
 from stacgis_agent.ui.exports import session_to_markdown
 from stacgis_agent.ui.script_words import ABOUT, ascii_text, comment_lines
 
@@ -45,7 +45,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import i18n_strings  # noqa: E402
 
-WRITERS = ("tools/canvas/undo.py", "tools/canvas/undo_turns.py", "tools/canvas/undo_words.py")
+WRITERS = ("tools/canvas/undo/history.py", "tools/canvas/undo/turns.py", "tools/canvas/undo/words.py")
 NOT_PHRASES = {"X:X", "untracked-X", "'X'", "(?P<X>.+)",  # keys, ids and a pattern, never shown
                "Turn X · XX", " · X more",  # a row's title: said piece by piece (below)
                "print layout 'X' ", "X print layout 'X'"}  # halves of the phrases composed below

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from stacgis_agent.tools.canvas.stac_assets import choose_assets, true_colour_bands
-from stacgis_agent.tools.stac.bands import asset_bands
+from stacgis_agent.tools.canvas.layers.stac_assets import choose_assets, true_colour_bands
+from stacgis_agent.tools.engine.stac_bands import asset_bands
 from stacgis_agent.tools.stac.timeutil import item_times
 from testkit.servers.stac_replay import load_session
 from testkit.worlds.stac_corpus import corpus_item

@@ -165,7 +165,7 @@ async def test_tools_needing_qgis_say_so_without_a_project(deps):
 
 
 def test_href_to_gdal_path_and_options():
-    from stacgis_agent.tools.stac.hrefs import gdal_path
+    from stacgis_agent.tools.engine.gdal_names import gdal_path
 
     assert gdal_path("https://x.org/a/B04.tif") == "/vsicurl/https://x.org/a/B04.tif"
     assert gdal_path("s3://bucket/key/B04.tif") == "/vsis3/bucket/key/B04.tif"
@@ -175,7 +175,7 @@ def test_href_to_gdal_path_and_options():
 
 
 def test_bands_from_stac_1_0_and_1_1_fields():
-    from stacgis_agent.tools.stac.bands import asset_bands
+    from stacgis_agent.tools.engine.stac_bands import asset_bands
 
     v10 = {"eo:bands": [{"name": "B04", "common_name": "red"}],
            "raster:bands": [{"nodata": 0, "scale": 0.0001, "offset": -0.1, "data_type": "uint16"}]}

@@ -1,1 +1,2 @@
-"""The analysis tool families on rasters, vectors and collections, and the helpers they share."""
+"""The analysis tool families on rasters, vectors and collections, and the project read as plain data.
+May import the face (`deps`, `declare`, `common`), `engine/` and `stac/`."""

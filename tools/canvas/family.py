@@ -4,25 +4,14 @@ layouts). Only the plugin (and tests) have a project, so `build_server(deps, can
 from __future__ import annotations
 
 from ..deps import ToolDeps
-from . import (
-    animation,
-    basemaps,
-    index_layer,
-    layers,
-    layouts,
-    map_view,
-    panels,
-    processing_tools,
-    report_tool,
-    result_layers,
-    stac_layers,
-    styles,
-    zoom,
-)
+from . import basemaps, housekeeping, map_view, panels, zoom
+from .layers import index_layer, result_layers, stac_layers, styles
+from .layouts import animation, print_layouts, report
+from .processing import tools as processing_tools
 from .project_access import history_of
 
-MODULES = (stac_layers, layers, result_layers, zoom, styles, basemaps, panels, map_view, processing_tools,
-           index_layer, layouts, animation, report_tool)
+MODULES = (stac_layers, housekeeping, result_layers, zoom, styles, basemaps, panels, map_view, processing_tools,
+           index_layer, print_layouts, animation, report)
 
 
 def prepare(deps: ToolDeps) -> None:

@@ -9,7 +9,7 @@ from qgis.core import QgsApplication, QgsLayerTreeGroup, QgsMapLayer, QgsProject
 
 from ..common import ToolInputError
 from ..deps import ToolDeps
-from .undo import TurnHistory
+from .undo.history import TurnHistory
 
 
 def project_of(deps: ToolDeps) -> QgsProject:

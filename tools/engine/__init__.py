@@ -1,1 +1,2 @@
-"""The compute under the tools: plain data in and out, never qgis or Qt (worker threads, Dask workers)."""
+"""The compute under the tools: plain data in and out (worker threads, Dask workers), GDAL's dataset names.
+May import only itself and `tools.common`: never qgis, Qt, or another tools room."""

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from ..common import ToolInputError
-from ..stac.bands import asset_bands
-from ..stac.hrefs import gdal_path
+from .gdal_names import gdal_path
 from .index_formulas import ALIASES, INDICES, SpectralIndex, index_named
+from .stac_bands import asset_bands
 from .stats_worker import BandRef
 
 # Sentinel-2 scene classification: no data, saturated, cloud shadow, cloud medium/high, thin cirrus

@@ -30,7 +30,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, RequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
 
-from .heavy_calls import client_key
+from ..heavy_calls import client_key
 
 log = logging.getLogger(__name__)
 

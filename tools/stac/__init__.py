@@ -1,1 +1,2 @@
-"""STAC catalogs (APIs and static catalogs) and the tools that search them."""
+"""STAC catalogs and their documents: APIs, static catalogs, search paging, access and signing, summaries.
+May import `common`, `confirmation`, `output_names` and `engine/`; the search tools live in `search/`."""

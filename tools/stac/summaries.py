@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .bands import asset_bands
-from .hrefs import gdal_path
+from ..engine.gdal_names import gdal_path
+from ..engine.stac_bands import asset_bands
 from .legacy import upgraded_item
 from .untrusted import clip, envelope, is_free_text
 

@@ -55,7 +55,7 @@ def striped_bands(bands: list[dict], dtype: Any, rows: int = SIZE, cols: int = S
 
 
 def item_epsg(item: dict, asset: dict) -> int:
-    from stacgis_agent.tools.canvas.stac_assets import item_epsg as catalog_epsg
+    from stacgis_agent.tools.canvas.layers.stac_assets import item_epsg as catalog_epsg
 
     return catalog_epsg(item, asset) or 4326
 
@@ -80,7 +80,7 @@ def localise(item: dict, asset_key: str, root: Path, base_url: str, *, epsg: int
              file_crs: bool = True) -> dict:
     """The item with `asset_key`'s href pointing at a COG written under `root` (served at `base_url`).
     `epsg` overrides the CRS the file is written in; `file_crs=False` writes no CRS into the file."""
-    from stacgis_agent.tools.stac.bands import asset_bands
+    from stacgis_agent.tools.engine.stac_bands import asset_bands
     from stacgis_agent.tools.stac.legacy import upgraded_item
 
     asset = upgraded_item(item)["assets"][asset_key]

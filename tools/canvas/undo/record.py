@@ -1,0 +1,41 @@
+"""What the undo history keeps: each turn's changes as plain values (QML, layer XML, extents), which the
+project's own entry stores (tools/canvas/undo/history.py writes and reads it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ENTRY = ("StacGisAgent", "undo_history")  # the project entry the history is kept in
+FAMILY = {"layer_added": "layer", "layer_removed": "layer", "restyled": "style", "group_added": "group",
+          "view": "view", "background": "background", "layout": "layout",
+          "file_written": "file", "file_overwritten": "file"}
+
+
+@dataclass
+class Change:
+    kind: str
+    description: str
+    target: str = ""  # layer id, group, layout or file name; empty for the view and background
+    before: Any = None  # what undoing puts back
+    after: Any = None  # what redoing puts back (taken when the turn ends, or when it is undone)
+    was: Any = None  # the thing's state before the change, compared before a redo
+    irreversible: bool = False
+    undone: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"{FAMILY[self.kind]}:{self.target}"
+
+
+@dataclass
+class Turn:
+    turn_id: str
+    number: int = 0
+    request: str = ""
+    changes: list[Change] = field(default_factory=list)
+    ended: dict[str, Any] | None = None  # each touched thing's state when the turn ended
+    layers_before: dict[str, list] = field(default_factory=dict)
+    layers_after: dict[str, list] = field(default_factory=dict)
+    undone: bool = False
+    layouts_before: dict[str, str] | None = None  # while the turn runs only
