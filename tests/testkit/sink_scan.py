@@ -1,0 +1,71 @@
+"""Finds where product code reaches a sink (something that interprets or fetches text: the expression engine,
+GDAL's dataset names, a browser, a fetcher, a writer of several files) outside the one guard module of that sink.
+
+A sink is named by the calls that reach it: a function or class name (`QgsExpression`, `setFilterExpression`,
+`gdal.Open` is `Open`), matched on the called name whatever it is called through (`x.setFilterExpression(…)`,
+`QgsExpression(…)`, `core.QgsExpression(…)`). `reached_outside` reads the source (no import is run) and returns
+every call of the sink's names in product code except in the guard's own module(s), as `path:line name`.
+
+Each family of sinks has a test that lists its names and its guard, and proves the scan finds a planted call.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCT = ("agent", "host", "tools", "ui", "plugin")
+
+
+@dataclass(frozen=True)
+class Sink:
+    what: str  # in words: "the QGIS expression engine"
+    calls: tuple[str, ...]  # the called names that reach it
+    guards: tuple[str, ...]  # the module(s) allowed to call them, as paths from the repository root
+    # a call whose first argument is one of these plain literals is harmless (e.g. QgsExpression("1"))
+    literal_ok: bool = False
+
+
+def product_files(root: Path = ROOT) -> list[Path]:
+    files = [root / "__init__.py"] if (root / "__init__.py").exists() else []
+    for folder in PRODUCT:
+        files += sorted((root / folder).rglob("*.py"))
+    return files
+
+
+def _called_name(node: ast.Call) -> str:
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
+def _only_literals(node: ast.Call) -> bool:
+    args = list(node.args) + [k.value for k in node.keywords]
+    return all(isinstance(a, ast.Constant) for a in args)
+
+
+def reached_outside(sink: Sink, root: Path = ROOT) -> list[str]:
+    """Every call of the sink's names in product code outside its guard module(s)."""
+    found = []
+    guards = {str(Path(g)) for g in sink.guards}
+    for path in product_files(root):
+        relative = str(path.relative_to(root))
+        if relative in guards:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=relative)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _called_name(node) in sink.calls:
+                if sink.literal_ok and _only_literals(node):
+                    continue
+                found.append(f"{relative}:{node.lineno} {_called_name(node)}")
+    return sorted(found)
+
+
+def calls_in(sink: Sink, root: Path = ROOT) -> list[str]:
+    """Every call of the sink's names in product code, the guards' included (to show the scan reads the tree)."""
+    return reached_outside(Sink(sink.what, sink.calls, guards=()), root)
