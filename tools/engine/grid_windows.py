@@ -4,6 +4,7 @@ the bytes a read makes the server send (GDAL's 16 kB chunks, counted from the CO
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -63,7 +64,6 @@ def aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int, int] | Non
     """(m, column, row) when the grid is `band`'s own pixel grid or one m × finer (a 20 m mask under 10 m bands):
     same CRS, the band's pixel m grid pixels wide, the grid's corner on a grid pixel of the band's lattice, at
     (column, row) grid pixels from the band's corner. None otherwise (the band is warped)."""
-    from osgeo import osr
 
     gt = ds.GetGeoTransform()
     if gt[2] or gt[4] or gt[5] >= 0:
@@ -76,9 +76,17 @@ def aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int, int] | Non
     col, row = (grid.bounds[0] - gt[0]) / res_x, (gt[3] - grid.bounds[3]) / res_y
     if abs(col - round(col)) > 1e-6 or abs(row - round(row)) > 1e-6:
         return None
-    if not osr.SpatialReference(wkt=ds.GetProjection()).IsSame(osr.SpatialReference(wkt=grid.crs_wkt)):
+    if not same_srs(ds.GetProjection(), grid.crs_wkt):
         return None
     return m, round(col), round(row)
+
+
+@functools.lru_cache(maxsize=64)
+def same_srs(a_wkt: str, b_wkt: str) -> bool:
+    """Whether two WKTs are one CRS (parsing and comparing them cost ~1 ms; a read asks several times)."""
+    from osgeo import osr
+
+    return bool(a_wkt and b_wkt) and bool(osr.SpatialReference(wkt=a_wkt).IsSame(osr.SpatialReference(wkt=b_wkt)))
 
 
 def level_index(level: str) -> int:

@@ -28,8 +28,10 @@ from .grid_windows import (
     level_index,
     native_resolution_in_grid,
     overview_level,
+    same_srs,
     source_window,
 )
+from .pixel_shift import read_shifted, shifted_offset
 
 MASK_SAMPLES = 8  # the cloud mask is read up to 8 × 8 samples per grid cell: what share of a cell is clear, and
 # whether a cloud touches it (its bands' average then holds cloud); masks compress to little, so this costs few bytes
@@ -230,8 +232,12 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     nbytes = fetched_bytes(read_band, window, factor, file_size(ref.path))
     _stop_if_cancelled(cancel)
     corner = aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
+    shift = None if corner is not None or not ALIGNED_READS else shifted_offset(
+        ds, read_band, grid, same_srs(ds.GetProjection(), grid.crs_wkt))
     if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
         values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path)
+    elif shift is not None:  # the same pixels on a shifted lattice (a neighbouring tile): read, resample in numpy
+        values = _read_shifted(read_band, shift, grid, nodata, resampling, ref.path)
     else:
         values = _warped(ds, ref, grid, resampling, nodata, factor, level, cancel)
     if scaled:
@@ -242,6 +248,14 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         if offset:
             values += np.float32(offset)
     return values, nbytes, level
+
+
+def _read_shifted(band: Any, shift: tuple[float, float], grid: Grid, nodata: float | None, resampling: str,
+                  path: str) -> np.ndarray:
+    try:
+        return read_shifted(band, shift, grid, nodata, resampling)
+    except (RuntimeError, OSError) as exc:  # GDAL's exception mode, when the process has it on
+        raise OSError(f"reading {path} failed: {exc}") from None
 
 
 def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: float | None, cancel: Any,
