@@ -66,6 +66,10 @@ async def run(job: dict) -> dict[str, list[float]]:
 
 
 def main() -> None:
+    import lazycogs  # noqa: F401 - imported before the clock starts, as the plugin's are
+    import matplotlib.path  # noqa: F401
+    import obstore  # noqa: F401
+
     job = json.loads(open(sys.argv[1]).read())
     started = time.perf_counter()
     dates = asyncio.run(run(job))

@@ -80,7 +80,11 @@ def main() -> None:
     from importlib.metadata import version
 
     import dask
+    import odc.stac  # noqa: F401 - imported before the clock starts, as the plugin's are
     import rasterio
+    import stackstac  # noqa: F401
+    import xarray  # noqa: F401
+    from rasterio.features import geometry_mask  # noqa: F401
 
     job = json.loads(open(sys.argv[1]).read())
     started = time.perf_counter()

@@ -8,6 +8,7 @@ ways. GDAL options are thread-local; each call opens its own datasets (one datas
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from .grid_windows import (
     same_srs,
     source_window,
 )
-from .pixel_shift import read_shifted, shifted_offset
+from .pixel_shift import lattice_of, read_resampled
 
 MASK_SAMPLES = 8  # the cloud mask is read up to 8 × 8 samples per grid cell: what share of a cell is clear, and
 # whether a cloud touches it (its bands' average then holds cloud); masks compress to little, so this costs few bytes
@@ -161,7 +162,7 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
             flagged, codes, k = sky.flagged, sky.codes, sky.k
             # a cell a cloud touches holds cloud in its bands' average; a cell with no clear sample is not seen
             values = np.where(flagged | ~sky.clear, np.nan, values).astype(np.float32, copy=False)
-            flagged &= observed  # where this item has no data (its swath's end) it says nothing of the sky
+            flagged = flagged & observed  # where this item has no data (its swath's end) it says nothing of the sky
         return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32, copy=False), observed,
                           total_bytes, level, flagged, time.perf_counter() - started, window, codes, k)
 
@@ -181,12 +182,12 @@ class _Sky:
         rows, cols = self.codes.shape
         return (self.codes == code).reshape(rows // self.k, self.k, cols // self.k, self.k).any(axis=(1, 3))
 
-    @property
+    @functools.cached_property
     def flagged(self) -> np.ndarray:
         """Cells a cloud (any excluded class but no data) touches."""
         return self._cells(CLOUD)
 
-    @property
+    @functools.cached_property
     def clear(self) -> np.ndarray:
         """Cells with at least one clear sample."""
         return self._cells(CLEAR)
@@ -232,12 +233,12 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     nbytes = fetched_bytes(read_band, window, factor, file_size(ref.path))
     _stop_if_cancelled(cancel)
     corner = aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
-    shift = None if corner is not None or not ALIGNED_READS else shifted_offset(
-        ds, read_band, grid, same_srs(ds.GetProjection(), grid.crs_wkt))
+    lattice = None if corner is not None or not ALIGNED_READS else lattice_of(
+        ds, read_band, grid, same_srs(ds.GetProjectionRef(), grid.crs_wkt))
     if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
         values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path)
-    elif shift is not None:  # the same pixels on a shifted lattice (a neighbouring tile): read, resample in numpy
-        values = _read_shifted(read_band, shift, grid, nodata, resampling, ref.path)
+    elif lattice is not None:  # the same CRS on another lattice (a neighbouring tile): read, resample in numpy
+        values = _read_resampled(read_band, lattice, grid, nodata, resampling, ref.path)
     else:
         values = _warped(ds, ref, grid, resampling, nodata, factor, level, cancel)
     if scaled:
@@ -250,10 +251,10 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     return values, nbytes, level
 
 
-def _read_shifted(band: Any, shift: tuple[float, float], grid: Grid, nodata: float | None, resampling: str,
-                  path: str) -> np.ndarray:
+def _read_resampled(band: Any, lattice: tuple[float, float, float, float], grid: Grid, nodata: float | None,
+                    resampling: str, path: str) -> np.ndarray:
     try:
-        return read_shifted(band, shift, grid, nodata, resampling)
+        return read_resampled(band, lattice, grid, nodata, resampling)
     except (RuntimeError, OSError) as exc:  # GDAL's exception mode, when the process has it on
         raise OSError(f"reading {path} failed: {exc}") from None
 
