@@ -75,7 +75,7 @@ def with_postgres_password(settings: Settings) -> Settings:
     if not (settings.postgres_dsn and settings.postgres_auth_cfg):
         return settings
     user, password = read_secret(settings.postgres_auth_cfg)
-    return dataclasses.replace(settings, postgres_dsn=dsn_with_credentials(settings.postgres_dsn, user, password))
+    return dataclasses.replace(settings, postgres_dsn=dsn_with_credentials(settings.postgres_dsn, user=user, password=password))
 
 
 def with_redis_credentials(settings: Settings) -> Settings:
@@ -85,7 +85,7 @@ def with_redis_credentials(settings: Settings) -> Settings:
     if not (settings.redis_url and settings.redis_auth_cfg):
         return settings
     user, password = read_secret(settings.redis_auth_cfg)
-    return dataclasses.replace(settings, redis_url=url_with_credentials(settings.redis_url, user, password))
+    return dataclasses.replace(settings, redis_url=url_with_credentials(settings.redis_url, user=user, password=password))
 
 
 def with_server_credentials(settings: Settings) -> Settings:
