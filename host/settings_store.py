@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
+from pathlib import Path
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsSettings
 
@@ -14,6 +16,12 @@ from ..agent.dock_text import Translate, as_written
 
 LOG = logging.getLogger(__name__)
 PREFIX = "stacgis_agent/"
+
+
+def data_folder() -> Path:
+    """The folder the plugin keeps its files under (sessions, memories, outputs in `stacgis_agent/`): the QGIS
+    profile's, or STACGIS_DATA_DIR's (tests point it elsewhere)."""
+    return Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
 
 
 def load_settings(qsettings: QgsSettings | None = None, apply_env: bool = True) -> Settings:

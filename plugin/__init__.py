@@ -36,6 +36,19 @@ class StacGisAgentPlugin:
         self.translator = None
 
     # QGIS entry points -------------------------------------------------------------------
+    def initProcessing(self):  # noqa: N802 (QGIS's name: qgis_process calls it, with no iface and no initGui)
+        """The analyses as Processing algorithms, on their own: registered once the requirements are met;
+        before that the log says what is missing (the dock offers the install when QGIS has a window)."""
+        if self.processing_provider is not None:
+            return
+        requirements.add_to_sys_path(self._private_dir())
+        problems = self._problems()
+        if problems:
+            LOG.warning("The STAC GIS Agent algorithms need the plugin's requirements: %s",
+                        requirements.describe(problems))
+            return
+        self._register_processing()
+
     def initGui(self):  # noqa: N802
         from ..ui.dock import StacAgentDock
 
@@ -159,7 +172,7 @@ class StacGisAgentPlugin:
 
     def _register_processing(self) -> None:
         """The analyses as Processing algorithms (Toolbox, Modeler, batch, processing.run("stacgis:…"))."""
-        from ..host.settings_store import load_settings
+        from ..host.settings_store import data_folder, load_settings
         from ..tools.canvas.processing.provider import StacGisProvider
         from ..tools.server import build_server
 
@@ -167,7 +180,7 @@ class StacGisAgentPlugin:
         if registry.providerById("stacgis") is not None:  # another instance of the plugin registered it
             LOG.warning("The Processing provider 'stacgis' is already registered; this instance adds none.")
             return
-        outputs = Path(self.runtime.deps.work_dir)
+        outputs = data_folder() / "stacgis_agent" / "outputs"  # the chat's outputs folder (runtime.py)
         provider = StacGisProvider(load_settings, lambda: outputs, build_server)
         if registry.addProvider(provider):  # on failure QGIS deletes the provider: keep no reference to it
             self.processing_provider = provider
