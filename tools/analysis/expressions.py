@@ -195,7 +195,7 @@ def field_name(layer: Any, name: str) -> str:
     """`name` where QGIS takes a field's name (a label's `fieldName`): only an exact field of `layer`."""
     names = [f.name() for f in layer.fields()]
     if name not in names:
-        raise ToolInputError(f"No field '{name}' in '{layer.name()}'. Its fields: {', '.join(names) or 'none'}")
+        raise ToolInputError(f"No field '{name}' in '{layer.name()}'. Its fields: {', '.join(names)}")
     return name
 
 
@@ -236,11 +236,12 @@ def check_filter(text: str, layer: Any) -> FilterCheck:
         raise ToolInputError(f"The expression does not parse: {parsed.parserErrorString()}. "
                              "Quote field names with double quotes and text with single quotes.")
     outside = tuple(dict.fromkeys(_outside(parsed.rootNode(), layer)))
-    names = set(layer.fields().names()) | {QgsFeatureRequest.ALL_ATTRIBUTES}
-    unknown = sorted(c for c in parsed.referencedColumns() if c not in names and not c.startswith("$"))
+    names = set(layer.fields().names())
+    unknown = sorted(c for c in parsed.referencedColumns()
+                     if c not in names and c != QgsFeatureRequest.ALL_ATTRIBUTES and not c.startswith("$"))
     if unknown and not outside:  # a filter reaching other layers names their fields too
         raise ToolInputError(f"Unknown field(s) {', '.join(unknown)} in '{layer.name()}'. "
-                             f"Fields: {', '.join(sorted(names - {QgsFeatureRequest.ALL_ATTRIBUTES}))}")
+                             f"Fields: {', '.join(sorted(names))}")
     context = QgsExpressionContext(QgsExpressionContextUtils.globalProjectLayerScopes(layer))
     if not outside and not parsed.prepare(context) and parsed.hasEvalError():
         raise ToolInputError(f"The expression cannot run: {parsed.evalErrorString()}")
