@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Builds the zip the QGIS plugin repository accepts: one top folder named stacgis_agent with
 # the plugin's own files only (no tests, benchmarks, build or CI files).
-# Usage: scripts/package.sh [OUTPUT_DIR]
+# Usage: scripts/package.sh [OUTPUT_DIR]; RELEASE=1 first refuses placeholder release values in metadata.txt
+# (email, tracker, repository, homepage: scripts/release_check.py).
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
+if [ -n "${RELEASE:-}" ]; then
+  /usr/bin/python3 "$REPO/scripts/release_check.py" "$REPO/metadata.txt" >&2
+fi
 OUT="$(mkdir -p "${1:-$REPO/dist}" && cd "${1:-$REPO/dist}" && pwd)"
 VERSION="$(sed -n 's/^version=//p' "$REPO/metadata.txt")"
 STAGE="$(mktemp -d)"
