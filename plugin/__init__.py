@@ -16,11 +16,12 @@ from qgis.PyQt.QtWidgets import QAction
 
 from ..agent.paths import PLUGIN_DIR, resources_path
 from ..host import message_log, requirements
-from ..ui.i18n import install_translator, remove_translator, tr
+from ..ui.i18n import install_translator, remove_translator, tr, ui_language
 
 LOG = logging.getLogger(__name__)
 MENU = "&STAC GIS Agent"
 ACTION_NAME = "StacGisAgentToggleDock"
+HELP_ACTION_NAME = "StacGisAgentHelp"
 
 
 class StacGisAgentPlugin:
@@ -34,6 +35,8 @@ class StacGisAgentPlugin:
         self.locator_filter = None
         self.processing_provider = None
         self.translator = None
+        self.help_action = None
+        self.guide = None  # ui.guide_viewer.GuideWindow, made when Help is first asked for
 
     # QGIS entry points -------------------------------------------------------------------
     def initProcessing(self):  # noqa: N802 (QGIS's name: qgis_process calls it, with no iface and no initGui)
@@ -62,11 +65,17 @@ class StacGisAgentPlugin:
         self.action.setToolTip(tr("Show or hide the STAC GIS Agent chat"))
         self.iface.addToolBarIcon(self.action)
         self.iface.addPluginToMenu(MENU, self.action)
+        self.help_action = QAction(QgsApplication.getThemeIcon("/mActionHelpContents.svg"), tr("User guide"),
+                                   main_window)
+        self.help_action.setObjectName(HELP_ACTION_NAME)
+        self.help_action.triggered.connect(self.show_guide)
+        self.iface.addPluginToMenu(MENU, self.help_action)
 
         self.dock = StacAgentDock(main_window)
         self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.setToggleVisibilityAction(self.action)  # keeps action and dock in sync
         self.dock.requirements_panel.install_requested.connect(self._install_requirements)
+        self.dock.help_requested.connect(self.show_guide)
         self.dock.setUserVisible(True)
         self._register_locator()
         self._start()
@@ -84,6 +93,15 @@ class StacGisAgentPlugin:
         if self.tasks is not None:
             self.tasks.cancel_all()
             self.tasks = None
+        if self.guide is not None:
+            self.guide.close()
+            self.guide.deleteLater()
+            self.guide = None
+        if self.help_action is not None:
+            self.iface.removePluginMenu(MENU, self.help_action)
+            self.help_action.setParent(None)
+            self.help_action.deleteLater()
+            self.help_action = None
         if self.dock is not None:
             self.dock.requirements_panel.stop()
             self.iface.removeDockWidget(self.dock)
@@ -101,6 +119,17 @@ class StacGisAgentPlugin:
             self.log_handler = None
         remove_translator(self.translator)  # the application's texts as they were before the plugin
         self.translator = None
+
+    # Help: the user guide, shipped with the plugin (docs/guide), in the dock's language where translated ------
+    def show_guide(self) -> None:
+        from ..ui.guide_viewer import GuideWindow
+
+        if self.guide is None:
+            self.guide = GuideWindow(PLUGIN_DIR / "docs", ui_language(), self.iface.mainWindow())
+            self.guide.show_contents()
+        self.guide.show()
+        self.guide.raise_()
+        self.guide.activateWindow()
 
     # The locator bar (Ctrl+K): "ask <question>" ---------------------------------------------
     def _register_locator(self) -> None:

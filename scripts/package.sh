@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the zip the QGIS plugin repository accepts: one top folder named stacgis_agent with
-# the plugin's own files only (no tests, benchmarks, build or CI files).
+# the plugin's own files only (no tests, benchmarks, build or CI files), and the user guide its Help shows
+# (docs/guide and the pictures the guide shows: scripts/guide_links.py --package).
 # Usage: scripts/package.sh [OUTPUT_DIR]; RELEASE=1 first refuses placeholder release values in metadata.txt
 # (email, tracker, repository, homepage: scripts/release_check.py).
 set -euo pipefail
@@ -14,8 +15,9 @@ STAGE="$(mktemp -d)"
 trap 'rm -rf "$STAGE"' EXIT
 mkdir -p "$STAGE/stacgis_agent"
 cd "$REPO"
-git ls-files --cached --others --exclude-standard -z \
-  | grep -zvE '^(tests|bench|scripts|docs|\.ci|\.github)/|^(Makefile|pyproject\.toml|requirements-(dev|qt6)\.txt|\.gitignore)$|__pycache__|\.pyc$' \
+{ git ls-files --cached --others --exclude-standard -z \
+    | grep -zvE '^(tests|bench|scripts|docs|\.ci|\.github)/|^(Makefile|pyproject\.toml|requirements-(dev|qt6)\.txt|\.gitignore)$|__pycache__|\.pyc$'
+  /usr/bin/python3 scripts/guide_links.py --package | tr '\n' '\0'; } \
   | while IFS= read -r -d '' f; do
       [ -f "$f" ] || continue
       mkdir -p "$STAGE/stacgis_agent/$(dirname "$f")"
