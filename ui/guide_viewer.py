@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Callable
 
 from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
+from qgis.PyQt.QtGui import (
+    QDesktopServices,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+    QTextImageFormat,
+)
 from qgis.PyQt.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout
 
 from .i18n import tr
@@ -207,30 +214,33 @@ class GuideWindow(QDialog):
         else:
             self.note.setText(tr("The section “{section}” is not on this page.").format(section=section))
 
+    def pictures(self) -> list[tuple[int, int, QTextImageFormat]]:
+        """(position, length, format) of every picture on the page."""
+        found = []
+        block = self.browser.document().begin()
+        while block.isValid():
+            for part in block.textFormats():  # runs of one format: no fragment iterator (its += differs in PyQt6)
+                if part.format.isImageFormat():
+                    found.append((block.position() + part.start, part.length, part.format.toImageFormat()))
+            block = block.next()
+        return found
+
     def _fit_pictures(self) -> None:
         """Screenshots wider than the window are shown at its width (the file keeps its size)."""
         document = self.browser.document()
         widest = max(200, self.browser.viewport().width() - 24)
-        block = document.begin()
-        while block.isValid():
-            fragments = block.begin()
-            while not fragments.atEnd():
-                fragment = fragments.fragment()
-                if fragment.isValid() and fragment.charFormat().isImageFormat():
-                    cursor = QTextCursor(document)
-                    cursor.setPosition(fragment.position())
-                    table = cursor.currentTable()  # pictures side by side share the width
-                    room = widest // table.columns() - 12 if table is not None else widest
-                    image = fragment.charFormat().toImageFormat()
-                    picture = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(image.name()))
-                    natural = picture.width() if hasattr(picture, "width") else 0
-                    if natural > room or image.width() > 0:
-                        image.setWidth(min(natural, room) if natural else room)
-                        image.clearProperty(QTextFormat.Property.ImageHeight)  # keeps the aspect ratio
-                        cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)
-                        cursor.setCharFormat(image)
-                fragments += 1
-            block = block.next()
+        for position, length, image in self.pictures():
+            cursor = QTextCursor(document)
+            cursor.setPosition(position)
+            table = cursor.currentTable()  # pictures side by side share the width
+            room = widest // table.columns() - 12 if table is not None else widest
+            picture = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(image.name()))
+            natural = picture.width() if hasattr(picture, "width") else 0
+            if natural > room or image.width() > 0:
+                image.setWidth(min(natural, room) if natural else room)
+                image.clearProperty(QTextFormat.Property.ImageHeight)  # keeps the aspect ratio
+                cursor.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
+                cursor.setCharFormat(image)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)

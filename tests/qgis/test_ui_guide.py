@@ -39,19 +39,6 @@ def plugin(qgis_iface, monkeypatch, tmp_path):
     unload_plugin(loaded)
 
 
-def _images(window: GuideWindow) -> list[str]:
-    document, names = window.browser.document(), []
-    block = document.begin()
-    while block.isValid():
-        fragments = block.begin()
-        while not fragments.atEnd():
-            if fragments.fragment().charFormat().isImageFormat():
-                names.append(fragments.fragment().charFormat().toImageFormat().name())
-            fragments += 1
-        block = block.next()
-    return names
-
-
 def test_the_menu_action_and_the_docks_question_mark_open_the_guide_before_the_packages_are_there(plugin, qgis_iface):
     assert plugin.runtime is None  # the install panel is showing
     actions = [a for a in qgis_iface.mainWindow().findChildren(QAction) if a.objectName() == "StacGisAgentHelp"]
@@ -107,7 +94,7 @@ def test_a_language_without_a_translation_gets_the_english_guide(qgis_app):
 def test_pictures_show_and_nothing_outside_the_docs_folder_is_read(qgis_app, tmp_path):
     window = GuideWindow(DOCS, "en")
     window.open(GUIDE / "dock.md")
-    names = _images(window)
+    names = [image.name() for _position, _length, image in window.pictures()]
     assert "../screenshot-chat.png" in names and len(names) >= 10
     for name in names:
         picture = window.browser.document().resource(QTextDocument.ResourceType.ImageResource, QUrl(name))
