@@ -205,6 +205,8 @@ class StacGisAgentPlugin:
         from ..tools.canvas.processing.provider import StacGisProvider
         from ..tools.server import build_server
 
+        if self.processing_provider is not None:  # initProcessing already did
+            return
         registry = QgsApplication.processingRegistry()
         if registry.providerById("stacgis") is not None:  # another instance of the plugin registered it
             LOG.warning("The Processing provider 'stacgis' is already registered; this instance adds none.")
