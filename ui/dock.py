@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+from qgis.core import QgsApplication
 from qgis.gui import QgsDockWidget
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
@@ -83,10 +84,10 @@ class StacAgentDock(QgsDockWidget):
         self.status.setWordWrap(True)
         self.status.setObjectName("StacGisAgentStatus")
         self.help_button = QToolButton()
-        self.help_button.setText("?")
+        self.help_button.setText("?")  # shown where the theme has no help icon
+        self.help_button.setIcon(QgsApplication.getThemeIcon("/mActionHelpContents.svg"))
         self.help_button.setObjectName("StacGisAgentHelp")
         self.help_button.setToolTip(tr("User guide: how to use the assistant, offline"))
-        self.help_button.setAutoRaise(True)
         self.help_button.clicked.connect(self.help_requested)
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
