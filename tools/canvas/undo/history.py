@@ -8,9 +8,8 @@ The record is plain values (QML, layer XML, extents), written into the project's
 survives a plugin reload and a project save and reopen (read back as validated records: `stored`). Files a
 turn overwrote are marked as lost.
 
-A turn belongs to whoever made it (`Turn.owner`): the analyst's chat turns, and each call of an outside client
-(`begin_call`/`end_call`, opened by `owners.TurnOwners` with what the server issued that client). A change is
-recorded into its maker's turn (`owners.CALLER`), and `undo_last_turn` undoes only the caller's own turns.
+A turn belongs to whoever made it (`Turn.owner`, see `owners`): a change goes into its maker's turn, and
+`undo_last_turn` undoes only the caller's own turns.
 """
 
 from __future__ import annotations
@@ -101,6 +100,8 @@ class TurnHistory:
         self._finish(turn)
         if not turn.changes:
             self._turns.remove(turn)
+            if turn.number == self._next - 1:
+                self._next -= 1  # a call that changed nothing leaves no gap in the turns' numbers
         self._trim()
         self.save()
 
@@ -151,9 +152,8 @@ class TurnHistory:
         Nobody else's turn is touched: an outside client undoes only its own calls, the chat only the analyst's."""
         if owner == ANALYST:
             self._close_untracked(keep=not skip_open)
-        calls = [entry[0] for entry in self._calls.values()]
         for turn in reversed(self._turns):
-            if turn.owner != owner or turn.undone or not turn.changes or turn in calls:
+            if turn.owner != owner or turn.undone or not turn.changes or self._in_call(turn):
                 continue
             if skip_open and turn is self._open:
                 continue  # the caller's own turn
@@ -164,6 +164,12 @@ class TurnHistory:
             return turn
         return None
 
+    def _call_turns(self) -> list[Turn]:
+        return [entry[0] for entry in self._calls.values()]
+
+    def _in_call(self, turn: Turn) -> bool:
+        return any(turn is t for t in self._call_turns())  # identity: turns compare by value
+
     def others_have_turns(self, owner: str) -> bool:
         return any(t.owner != owner and t.changes and not t.undone for t in self._turns)
 
@@ -172,10 +178,9 @@ class TurnHistory:
         are left to the caller."""
         self._close_untracked()
         report = StepReport()
-        calls = [entry[0] for entry in self._calls.values()]
         for turn in reversed(self._turns):
             if (turn.number > number and not turn.undone and turn.changes and turn is not self._open
-                    and turn not in calls and owner in (None, turn.owner)):
+                    and not self._in_call(turn) and owner in (None, turn.owner)):
                 self._revert_turn(turn, report)
         if report.turns:
             report.kept = unique(report.kept + hand_edits(self._turns, number, report,
@@ -295,7 +300,7 @@ class TurnHistory:
         if not names:
             return
         now = st.layouts_of(self._project())
-        for other in [self._open, *(entry[0] for entry in self._calls.values())]:
+        for other in [self._open, *self._call_turns()]:
             if other is None or other is turn or other.layouts_before is None:
                 continue
             for name in names:
@@ -316,9 +321,8 @@ class TurnHistory:
         self.dropped.append(turn.turn_id)
 
     def _trim(self) -> None:
-        calls = [entry[0] for entry in self._calls.values()]
         while len(self._turns) > KEEP_TURNS:
-            oldest = next((t for t in self._turns if t is not self._open and t not in calls), None)
+            oldest = next((t for t in self._turns if t is not self._open and not self._in_call(t)), None)
             if oldest is None:
                 return
             self._forget(oldest)
@@ -358,8 +362,7 @@ class TurnHistory:
     # -- kept with the project -------------------------------------------------------------------
     def save(self) -> None:
         project = self._project()
-        calls = [entry[0] for entry in self._calls.values()]
-        text = stored.dumps([t for t in self._turns if t is not self._open and t not in calls], self._next)
+        text = stored.dumps([t for t in self._turns if t is not self._open and not self._in_call(t)], self._next)
         if project.readEntry(*ENTRY)[0] != text:
             project.writeEntry(*ENTRY, text)
 
