@@ -2064,6 +2064,10 @@
             <translation>QGIS konnte den Kachel-Layer {title} nicht anlegen.</translation>
         </message>
         <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Es gibt keine frühere Änderung von Ihnen, die rückgängig gemacht werden könnte: Die Änderungen im Verlauf des Projekts hat jemand anderes vorgenommen (der Analyst oder ein anderer Client), und nur dieser kann sie rückgängig machen.</translation>
+        </message>
+        <message>
             <source>There is no earlier change of the agent to undo.</source>
             <translation>Es gibt keine frühere Änderung des Assistenten, die sich zurücknehmen ließe.</translation>
         </message>

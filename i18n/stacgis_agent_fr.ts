@@ -2064,6 +2064,10 @@
             <translation>QGIS n’a pas pu créer la couche de tuiles {title}.</translation>
         </message>
         <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Il n'y a aucune modification antérieure de votre part à annuler : les modifications de l'historique du projet ont été faites par quelqu'un d'autre (l'analyste ou un autre client), et lui seul peut les annuler.</translation>
+        </message>
+        <message>
             <source>There is no earlier change of the agent to undo.</source>
             <translation>Il n’y a pas de modification antérieure de l’assistant à annuler.</translation>
         </message>
