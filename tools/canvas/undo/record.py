@@ -8,7 +8,7 @@ from typing import Any
 
 ENTRY = ("StacGisAgent", "undo_history")  # the project entry the history is kept in
 FAMILY = {"layer_added": "layer", "layer_removed": "layer", "restyled": "style", "group_added": "group",
-          "view": "view", "background": "background", "layout": "layout",
+          "view": "view", "background": "background", "ellipsoid": "ellipsoid", "layout": "layout",
           "file_written": "file", "file_overwritten": "file"}
 
 

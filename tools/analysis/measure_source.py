@@ -1,0 +1,128 @@
+"""The features a measurement reads, taken from the live layer on the GUI thread and read in a worker.
+
+On the GUI thread only what is cheap is read: the layer's source, CRS, the selected ids. A file or database layer
+is reopened in the worker from its source; a memory layer, or one with unsaved edits, joins or virtual fields,
+becomes a copy nobody else reads (refused past COPY_LIMIT features). The worker then reads at most MAX_MEASURED
+features, filtered by the selection, feature ids or one field's value (compared in Python: no expression).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..common import ToolInputError
+
+MAX_MEASURED = 20_000  # features one call measures on the ellipsoid (a few seconds in a worker)
+COPY_LIMIT = 50_000  # features a GUI-thread copy of a memory or edited layer may hold
+
+
+@dataclass
+class FeatureFilter:
+    selected_only: bool = False
+    feature_ids: list[int] | None = None
+    where_field: str | None = None
+    equals: Any = None
+
+    def words(self) -> str:
+        bits = []
+        if self.selected_only:
+            bits.append("the selected features")
+        if self.feature_ids:
+            bits.append(f"features {', '.join(str(i) for i in self.feature_ids[:10])}"
+                        + ("…" if len(self.feature_ids) > 10 else ""))
+        if self.where_field:
+            bits.append(f"where {self.where_field} = {self.equals!r}")
+        return ", ".join(bits) or "every feature"
+
+
+@dataclass
+class LayerSnapshot:
+    """A layer as a worker may read it: its source (or an owned copy), CRS and the ids to read."""
+    name: str
+    provider: str
+    source: str
+    crs: Any
+    wkb_type: int
+    fields: list[str]
+    copy: Any = None
+    ids: list[int] | None = None
+    label_field: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
+    """GUI thread: what the worker needs; the selection is read here (a list of ids)."""
+    from qgis.core import QgsFeatureRequest, QgsFields
+    from qgis.PyQt.QtCore import QVariant
+
+    names = layer.fields().names()
+    if wanted.where_field is not None and wanted.where_field not in names:
+        raise ToolInputError(f"Layer '{layer.name()}' has no field '{wanted.where_field}'; its fields: "
+                             f"{', '.join(names[:40])}")
+    ids = None
+    if wanted.selected_only:
+        ids = sorted(layer.selectedFeatureIds())
+        if not ids:
+            raise ToolInputError(f"Nothing is selected in '{layer.name()}'; select features on the map, or measure "
+                                 "the whole layer (selected_only=false).")
+    if wanted.feature_ids:
+        ids = sorted(set(wanted.feature_ids) & set(ids)) if ids is not None else sorted(set(wanted.feature_ids))
+    fields = layer.fields()
+    derived = any(fields.fieldOrigin(i) in (QgsFields.OriginJoin, QgsFields.OriginExpression)
+                  for i in range(fields.count()))
+    copy = None
+    if layer.providerType() == "memory" or layer.isModified() or derived:
+        count = len(ids) if ids is not None else layer.featureCount()
+        if count > COPY_LIMIT:
+            raise ToolInputError(
+                f"Layer '{layer.name()}' lives only in this QGIS (a memory layer, or unsaved edits) and has {count:,} "
+                f"features; measuring copies them first, and copies stop at {COPY_LIMIT:,}. Select fewer features, "
+                "or save the layer to a file and measure that.")
+        request = QgsFeatureRequest()
+        if ids is not None:
+            request.setFilterFids(ids)
+        copy = layer.materialize(request)
+    label = next((f.name() for f in fields if f.type() == QVariant.String), None)  # the first text field names a feature
+    return LayerSnapshot(layer.name(), layer.providerType(), layer.source(), layer.crs(), int(layer.wkbType()),
+                         names, copy, ids, label)
+
+
+def read_features(snap: LayerSnapshot, wanted: FeatureFilter) -> tuple[list[tuple[int, dict, Any]], int]:
+    """Worker thread: (fid, attributes, geometry) of the features to measure, and how many matched in all;
+    more than MAX_MEASURED is refused with what to do."""
+    from qgis.core import QgsFeatureRequest, QgsVectorLayer
+
+    layer = snap.copy
+    if layer is None:
+        layer = QgsVectorLayer(snap.source, snap.name, snap.provider, QgsVectorLayer.LayerOptions(False))
+        if not layer.isValid():
+            raise ToolInputError(f"The data of layer '{snap.name}' cannot be opened again from {snap.source}; "
+                                 "is the file still there?")
+    request = QgsFeatureRequest()
+    if snap.ids is not None and snap.copy is None:
+        request.setFilterFids(snap.ids)
+    found: list[tuple[int, dict, Any]] = []
+    matched = 0
+    for feature in layer.getFeatures(request):
+        attributes = dict(zip(snap.fields, feature.attributes()))
+        if wanted.where_field is not None and not same_value(attributes.get(wanted.where_field), wanted.equals):
+            continue
+        matched += 1
+        if matched > MAX_MEASURED:
+            raise ToolInputError(
+                f"More than {MAX_MEASURED:,} features of '{snap.name}' match ({wanted.words()}); measure a selection "
+                "or one field's value (where_field/equals), or run the measurement per group.")
+        found.append((feature.id(), attributes, feature.geometry()))
+    return found, matched
+
+
+def same_value(value: Any, wanted: Any) -> bool:
+    if value is None or (hasattr(value, "isNull") and value.isNull()):
+        return wanted is None
+    if isinstance(wanted, (int, float)) and not isinstance(wanted, bool):
+        try:
+            return float(value) == float(wanted)
+        except (TypeError, ValueError):
+            return False
+    return str(value) == str(wanted)
