@@ -44,10 +44,34 @@ def read_options(options: Mapping[str, str] | None = None) -> Iterator[None]:
             gdal.SetThreadLocalConfigOption(key, value)
 
 
+REMOTE_PREFIXES = ("/vsicurl", "/vsis3", "/vsigs", "/vsiaz", "/vsiadls", "/vsioss", "/vsiswift", "/vsiwebhdfs",
+                   "/vsihdfs", "http://", "https://", "ftp://")
+
+
+def is_remote(path: str) -> bool:
+    return any(prefix in path.lower() for prefix in REMOTE_PREFIXES)  # also /vsizip//vsicurl/… and the like
+
+
+@contextlib.contextmanager
+def _sidecars_of_local_files(path: str) -> Iterator[None]:
+    """A local raster is opened with its sidecars (.aux.xml, .tfw, .prj), as QGIS draws it: a sidecar may move it.
+    TRUE probes each sidecar without listing the folder; EMPTY_DIR (remote reads) ignores them, saving requests."""
+    if is_remote(path):
+        yield
+        return
+    previous = gdal.GetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", None)
+    gdal.SetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "TRUE")
+    try:
+        yield
+    finally:
+        gdal.SetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", previous)
+
+
 def open_dataset(path: str) -> Any:
     """The raster at `path`, in either GDAL error mode; OSError with GDAL's reason when it cannot be opened."""
     try:
-        ds = gdal.Open(path)
+        with _sidecars_of_local_files(path):
+            ds = gdal.Open(path)
     except RuntimeError as exc:
         raise OSError(f"GDAL cannot open '{path}': {str(exc)[:200]}") from None
     if ds is None:  # exceptions off (a Dask worker, or another plugin switched GDAL 3.6's process-wide mode back)
