@@ -111,15 +111,15 @@ def _fold(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
 
 
-def method_for(project: Any, layer_crs: Any) -> MeasureMethod:
-    """The project's ellipsoid; when it sets none, the one of the layer's CRS (or WGS 84), said so."""
+def method_for(project: Any, layer_crs: Any, whose: str = "layer") -> MeasureMethod:
+    """The project's ellipsoid; when it sets none, the one of the layer's (or `whose`) CRS (or WGS 84), said so."""
     chosen = project.ellipsoid() if project is not None else ""
     if chosen and chosen.upper() not in NO_ELLIPSOID:
         return MeasureMethod(chosen, ellipsoid_name(chosen), "the project's ellipsoid")
     own = layer_crs.ellipsoidAcronym() if layer_crs is not None and layer_crs.isValid() else ""
     if own and own.upper() not in NO_ELLIPSOID:
         return MeasureMethod(own, ellipsoid_name(own),
-                             "the layer CRS's ellipsoid (the project sets none, so QGIS itself would measure planar)")
+                             f"the {whose} CRS's ellipsoid (the project sets none, so QGIS itself would measure planar)")
     return MeasureMethod(FALLBACK_ELLIPSOID, ellipsoid_name(FALLBACK_ELLIPSOID),
                          "WGS 84 by default (neither the project nor the layer's CRS names an ellipsoid)")
 
