@@ -37,6 +37,10 @@ class CrsUnit:
         """A projected CRS whose planar lengths are stretched by 1/cos(latitude) (areas by its square)."""
         return self.crs.upper() in WEB_MERCATOR
 
+    @property
+    def plural(self) -> str:
+        return self.name[:-4] + "feet" if self.name.endswith("foot") else f"{self.name}s"
+
     def words(self) -> str:
         return f"{self.crs} (unit: {self.name})"
 

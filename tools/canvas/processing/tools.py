@@ -223,7 +223,7 @@ def _finish(deps: ToolDeps, run: Run, outcome: dict[str, Any], context: QgsProce
     numbers = numbers_with_units(alg, outcome["results"] or {}, run.params, project)
     layers = _output_layers(alg, outcome["results"] or {}, context)
     add_to_project(deps, layers)
-    values = {k: (v if isinstance(v, (str, int, float, bool)) else str(v)) for k, v in (outcome["results"] or {}).items()}
+    values = {k: _plain(v) for k, v in (outcome["results"] or {}).items()}
     described = [{"name": lyr.name(), "id": lyr.id(),
                   "features": lyr.featureCount() if isinstance(lyr, QgsVectorLayer) else None} for lyr in layers]
     shown = "; ".join(f"{name} = {n['value']:.6g} ({n['unit']})" for name, n in list(numbers.items())[:8])
@@ -231,6 +231,14 @@ def _finish(deps: ToolDeps, run: Run, outcome: dict[str, Any], context: QgsProce
                + (f". Numbers: {shown}" if shown else "") + "".join(f". Note: {n}" for n in notes))
     return ok({"algorithm": algorithm_id, "results": values, "numbers": numbers, "notes": notes,
                "field_units": field_units(alg, run.params, project), "layers": described}, summary)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, int, float, bool)) for v in value):
+        return list(value)  # e.g. the layers a folder output holds
+    return str(value)
 
 
 def _what_to_do(detail: str) -> str:

@@ -67,11 +67,11 @@ def _unit_of(name: str, layer: Any, field: Any) -> str:
     if layer is None or not layer.crs().isValid():
         return "unknown (QGIS states none)"
     unit = crs_unit(layer.crs())
-    base = "degree" if unit.geographic else unit.name
+    base = "degrees" if unit.geographic else unit.plural
     if "AREA" in upper:
-        return f"square {base}s (planar, the unit of {unit.crs})"
+        return f"square {base} (planar, the unit of {unit.crs})"
     if any(word in upper for word in LENGTH_WORDS):
-        return f"{base}s (planar, the unit of {unit.crs})"
+        return f"{base} (planar, the unit of {unit.crs})"
     return "unknown (QGIS states none)"
 
 
@@ -101,8 +101,8 @@ def field_units(alg: Any, params: dict[str, Any], project: Any) -> dict[str, str
         crs = project.crs() if method == 1 else (layer.crs() if layer is not None else None)
         if crs is not None and crs.isValid():
             unit = crs_unit(crs)
-            base = "degree" if unit.geographic else unit.name
-            return {"*": f"planar in {unit.crs}: {base}s and square {base}s, 2D (CALC_METHOD 2 measures on the ellipsoid)"}
+            base = "degrees" if unit.geographic else unit.plural
+            return {"*": f"planar in {unit.crs}: {base} and square {base}, 2D (CALC_METHOD 2 measures on the ellipsoid)"}
     return {}
 
 
@@ -152,17 +152,18 @@ def _centroids_outside(layer: Any, all_parts: bool) -> list[str]:
 
 
 def _points_on_boundaries(algorithm_id: str, tested: Any, against: Any) -> list[str]:
-    from qgis.core import QgsSpatialIndex, QgsWkbTypes
+    from qgis.core import QgsGeometry, QgsSpatialIndex, QgsWkbTypes
 
     layers = [lyr for lyr in (tested, against) if lyr is not None and hasattr(lyr, "geometryType")]
     points = next((lyr for lyr in layers if lyr.geometryType() == QgsWkbTypes.PointGeometry), None)
     polygons = next((lyr for lyr in layers if lyr.geometryType() == QgsWkbTypes.PolygonGeometry), None)
     if points is None or polygons is None or points.crs() != polygons.crs():
         return []
-    shapes = {f.id(): f.geometry() for f in _features(polygons)}
+    edges = {f.id(): QgsGeometry(f.geometry().constGet().boundary()) for f in _features(polygons)
+             if not f.geometry().isEmpty()}
     index = QgsSpatialIndex()
-    for fid, shape in shapes.items():
-        index.addFeature(fid, shape.boundingBox())
+    for fid, edge in edges.items():
+        index.addFeature(fid, edge.boundingBox())
     extent = polygons.extent()
     tolerance = max(extent.width(), extent.height(), 1e-9) * 1e-9
     on_edge, total = 0, 0
@@ -170,7 +171,7 @@ def _points_on_boundaries(algorithm_id: str, tested: Any, against: Any) -> list[
         total += 1
         point = feature.geometry()
         near = index.intersects(point.boundingBox().buffered(tolerance))
-        if any(shapes[fid].boundary().distance(point) <= tolerance for fid in near):
+        if any(edges[fid].distance(point) <= tolerance for fid in near):
             on_edge += 1
     if not on_edge:
         return []

@@ -96,12 +96,13 @@ def _distance(algorithm_id: str, name: str, value: Any, crs: Any, extent: Any, l
                                  "give the distance in metres, e.g. '500 m'.")
         return number, f"{name} = {number:g} degree(s), the unit of {target.crs}, as given"
     if target.geographic:
-        meant = (f"{number:g} {unit}" if unit else
-                 f"{number:g} degrees, the unit of {target.crs} (about {_ground(number * 111_320)} at the equator)")
+        meant = (f"is in {target.crs}, whose unit is the degree" if unit else
+                 f"would be {number:g} degrees, the unit of {target.crs} (about {_ground(number * 111_320)} at the "
+                 "equator)")
         raise ToolInputError(
-            f"{algorithm_id} {name} = {value!r} on {layer} would be {meant}: QGIS reads this distance in the layer's "
-            f"unit, the degree, and a length in metres has no single size in degrees (a degree of longitude shrinks "
-            f"toward the poles). Reproject the layer to a projected CRS in metres first (native:reprojectlayer, "
+            f"{algorithm_id} {name} = {value!r}: {layer} {meant}. QGIS reads this distance in the layer's unit, the "
+            f"degree, and a length in metres has no single size in degrees (a degree of longitude shrinks toward the "
+            f"poles). Reproject the layer to a projected CRS in metres first (native:reprojectlayer, "
             f"e.g. TARGET_CRS {utm_zone(crs, extent)}) and run this on the new layer with the distance in metres; or "
             "count/select with count_within_distance or select_within_distance, which measure in metres on the "
             f"ellipsoid. If you really mean degrees, give '{number:g} deg'.")
@@ -112,11 +113,11 @@ def _distance(algorithm_id: str, name: str, value: Any, crs: Any, extent: Any, l
         if target.is_metre:
             return number, f"{name} = {number:g} m (the unit of {target.crs})"
         raise ToolInputError(
-            f"{algorithm_id} {name} = {number:g} on {layer} would be {number:g} {target.name}s "
+            f"{algorithm_id} {name} = {number:g} on {layer} would be {number:g} {target.plural} "
             f"({number * target.metres:,.2f} m), the unit of {target.crs}. Give the distance with its unit, "
             f"e.g. '{number:g} m' or '{number:g} ft', and it is converted to the layer's unit.")
     converted = metres / target.metres
-    return converted, (f"{name} = {number:g} {unit} = {converted:,.4f} {target.name}(s), "
+    return converted, (f"{name} = {number:g} {unit} = {converted:,.4f} {target.plural}, "
                        f"the unit of {target.crs} (converted)")
 
 
@@ -130,7 +131,7 @@ def _mercator(algorithm_id: str, name: str, value: Any, ground_metres: float, cr
     from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject
 
     to_lonlat = QgsCoordinateTransform(crs, QgsCoordinateReferenceSystem("EPSG:4326"), QgsProject.instance())
-    if box is None or box.isEmpty():
+    if box is None or box.isNull():
         raise ToolInputError(f"{algorithm_id} {name} = {value!r} on {layer} (Web Mercator): the ground size of a "
                              "Web Mercator metre depends on the latitude, which is unknown here; reproject to a "
                              "local projected CRS first (native:reprojectlayer).")
@@ -152,7 +153,7 @@ def utm_zone(crs: Any, extent: Any) -> str:
     """The UTM zone of a layer's centre, as an EPSG id, to suggest for a reprojection."""
     from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject
 
-    if extent is None or extent.isEmpty():
+    if extent is None or extent.isNull():
         return "the UTM zone of the data"
     centre = QgsCoordinateTransform(crs, QgsCoordinateReferenceSystem("EPSG:4326"),
                                     QgsProject.instance()).transform(extent.center())
@@ -190,7 +191,7 @@ def _planar_note(functions: list[str], unit: CrsUnit, layer: Any) -> str:
         return f"{called} measure planar in {unit.crs}, in metres (square metres for area)"
     why = ("square degrees and degrees" if unit.geographic else
            "Web Mercator units, stretched by 1/cos(latitude) (areas by its square)" if unit.web_mercator else
-           f"{unit.name}s (square {unit.name}s for area)")
+           f"{unit.plural} (square {unit.plural} for area)")
     raise ToolInputError(
         f"{called} in this expression measure planar in the layer's own units: on '{layer.name()}' ({unit.crs}) that "
         f"is {why}, not metres. Use $area, $length or $perimeter (ellipsoidal, in the project's units: metres and "
@@ -202,8 +203,8 @@ def _ellipsoidal_note(functions: list[str], project: Any, layer: Any) -> str:
 
     method = processing_ellipsoid(project)
     called = ", ".join(f"${f}" for f in functions)
-    units = (f"{QgsUnitTypes.toString(project.distanceUnits())} for lengths, "
-             f"{QgsUnitTypes.toString(project.areaUnits())} for areas")
+    units = (f"{QgsUnitTypes.toAbbreviatedString(project.distanceUnits())} for lengths, "
+             f"{QgsUnitTypes.toAbbreviatedString(project.areaUnits())} for areas")
     return f"{called}: {method.words()}, in the project's units ({units}); 2D, heights not used"
 
 
