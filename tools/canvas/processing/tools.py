@@ -37,6 +37,7 @@ from .inputs import detach_inputs, main_thread_context, worker_context
 from .params import prepare_parameters
 from .traps import field_units, numbers_with_units, traps_after
 from .units import qualify_inputs
+from .validity import refuse_invalid_measured
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +154,7 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
     params = prepare_parameters(deps, alg, given or {})
     project = project_of(deps)
     notes = qualify_inputs(alg, params, project)  # distances in the layers' units, measure expressions checked
+    notes += await refuse_invalid_measured(alg, params, project)  # polygons measured must be valid
     checking = main_thread_context(project)
     feedback = _Feedback()
     checking.setFeedback(feedback)

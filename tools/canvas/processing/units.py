@@ -25,6 +25,7 @@ from ...common import ToolInputError
 from . import allowlist as allow
 from .inputs import processing_ellipsoid
 from .params import strings_in
+from .validity import code_of
 
 NUMBER_DISTANCES = {  # number (not distance) parameters QGIS reads in the input layer's units → their parent
     ("native:taperedbuffer", "START_WIDTH"): "INPUT", ("native:taperedbuffer", "END_WIDTH"): "INPUT",
@@ -32,7 +33,6 @@ NUMBER_DISTANCES = {  # number (not distance) parameters QGIS reads in the input
 }
 MERCATOR_SPREAD = 0.02  # the ground scale of Web Mercator may vary this much across a layer before we refuse
 _WITH_UNIT = re.compile(r"^\s*([-+]?\d+(?:[.,]\d+)?(?:e[-+]?\d+)?)\s*([^\d\s].*?)?\s*$", re.IGNORECASE)
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.)*\"")
 _PLANAR = re.compile(r"\b(area|length|perimeter)\s*\(", re.IGNORECASE)
 _ELLIPSOIDAL = re.compile(r"\$(area|length|perimeter)\b", re.IGNORECASE)
 
@@ -175,7 +175,7 @@ def _measure_expressions(alg: Any, params: dict[str, Any], project: Any) -> list
     unit = crs_unit(layer.crs())
     notes = []
     for text in texts:
-        code = _QUOTED.sub("''", text)  # text in quotes is data, not a call
+        code = code_of(text)  # text in quotes is data, not a call
         planar = sorted({m.lower() for m in _PLANAR.findall(code)})
         if planar:
             notes.append(_planar_note(planar, unit, layer))
