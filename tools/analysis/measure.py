@@ -67,7 +67,7 @@ async def measure_area(
     ctx: Context, layer: Layer, selected_only: SelectedOnly = False, feature_ids: FeatureIds = None,
     where_field: WhereField = None, equals: Equals = None, invalid: Invalid = "repair",
 ) -> CallToolResult:
-    """Area and perimeter of polygons, per feature and in total, in m², hectares and km² whatever the layer's CRS: measured on the ellipsoid, invalid rings repaired and said, holes subtracted. Use this (not Processing or a field calculator) for 'how big is the selected parcel in hectares?' or 'total area of the forest polygons'."""
+    """Area and perimeter of polygons in m², hectares, km², on the ellipsoid in any CRS; invalid rings repaired. E.g. 'area of this parcel in hectares'"""
     deps = deps_of(ctx)
     project = require_project(deps.project())
     lyr = find_vector_layer(project, layer)
@@ -92,7 +92,7 @@ async def measure_length(
     ctx: Context, layer: Layer, selected_only: SelectedOnly = False, feature_ids: FeatureIds = None,
     where_field: WhereField = None, equals: Equals = None, invalid: Invalid = "repair",
 ) -> CallToolResult:
-    """Length of lines (roads, rivers, pipes), per feature and in total, in metres and km whatever the layer's CRS: measured on the ellipsoid, and in 3D along the slope when the lines have Z (the 2D length is given too). Use this (not Processing) for 'how long is the pipeline?'. For polygon perimeters use measure_area."""
+    """Length of lines in metres and km, on the ellipsoid in any CRS, 3D when lines have Z. E.g. 'how long is the pipeline?'"""
     deps = deps_of(ctx)
     project = require_project(deps.project())
     lyr = find_vector_layer(project, layer)
@@ -121,7 +121,7 @@ async def measure_distance(
     to_feature_id: Annotated[int | None, Field(description="Its feature id (default: the one selected)")] = None,
     to_lonlat: Annotated[list[float] | None, Field(description="Or a point [lon, lat]")] = None,
 ) -> CallToolResult:
-    """Shortest distance on the ellipsoid (geodesic) between two features or points, in metres and km, whatever the layers' CRS; 0 when they touch. E.g. 'how far is the school from the river?' or 'distance from Lyon to Geneva'."""
+    """Geodesic distance in metres between two shapes or points. E.g. 'how far is the school from the river?'"""
     deps = deps_of(ctx)
     project = require_project(deps.project())
     first, first_name, first_crs = _one_place(project, from_layer, from_feature_id, from_lonlat, "from")
@@ -220,7 +220,7 @@ async def count_within_distance(
     of_feature_id: Annotated[int | None, Field(description="Or from this feature of of_layer")] = None,
     of_lonlat: Annotated[list[float] | None, Field(description="Or from this point [lon, lat]")] = None,
 ) -> CallToolResult:
-    """Count (and list, nearest first) the features of a layer within a distance of other features or a point, measured on the ellipsoid in real metres whatever the layers' CRS. E.g. 'how many wells are within 500 m of the river?'. Use this, not Processing's select/extract within distance."""
+    """How many lie within a distance in metres of a line, area or point, nearest first. E.g. 'how many wells are within 500 m of the river?'"""
     lyr, data, how = await _within(ctx, layer, distance, unit, of_layer, of_feature_id, of_lonlat)
     return ok(data, f"{data['count']} feature(s) of '{lyr.name()}' lie within {distance:g} {unit} of {data['of']}. "
                     f"Method: {how}.")
@@ -235,7 +235,7 @@ async def select_within_distance(
     of_feature_id: Annotated[int | None, Field(description="Or from this feature of of_layer")] = None,
     of_lonlat: Annotated[list[float] | None, Field(description="Or from this point [lon, lat]")] = None,
 ) -> CallToolResult:
-    """Select on the map the features of a layer within a distance of other features or a point, measured on the ellipsoid in real metres (replaces that layer's selection; nothing else changes). E.g. 'select the buildings within 100 m of the road'."""
+    """Select what lies within a distance in metres of a line, area or point. E.g. 'select the buildings within 100 m of the road'."""
     lyr, data, how = await _within(ctx, layer, distance, unit, of_layer, of_feature_id, of_lonlat)
     lyr.selectByIds(data["ids"])
     return ok({**data, "selected": len(data["ids"])},

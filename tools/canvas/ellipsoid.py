@@ -21,7 +21,7 @@ async def set_measurement_ellipsoid(
     ctx: Context,
     ellipsoid: Annotated[str, Field(description="'WGS 84', 'GRS 1980', an id such as 'EPSG:7030', or 'none' (planar)")],
 ) -> CallToolResult:
-    """Set the project's measurement ellipsoid, which QGIS's own measurements ($area, $length, the Measure tool, Processing) use; the current one is in the [map] block. E.g. 'measure on the GRS 1980 ellipsoid'."""
+    """Set the project's measurement ellipsoid, used by QGIS's own $area and $length: 'WGS 84', 'GRS 1980', 'EPSG:7030' or 'none' (planar). E.g. 'measure on the GRS 1980 ellipsoid'."""
     deps = deps_of(ctx)
     project = project_of(deps)
     if not project.crs().isValid():

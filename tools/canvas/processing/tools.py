@@ -76,8 +76,7 @@ async def run_processing_algorithm(
     """Run a QGIS Processing algorithm (clip, buffer, reproject, slope, contours, raster calculator...) without
     freezing QGIS; its outputs become temporary layers on the map (an algorithm that changes its inputs, or an
     output onto a file, asks the user first). Distances are put in the layer's unit or refused; numbers come back
-    with their units and known traps. To measure areas, lengths or distances use measure_area, measure_length,
-    measure_distance, count_within_distance instead. E.g. 'buffer the rivers by 100 m'."""
+    with their units. E.g. 'buffer the rivers by 100 m'."""
     return await run_algorithm(deps_of(ctx), algorithm_id, parameters)
 
 
