@@ -139,8 +139,10 @@ async def test_selection_and_field_filters_pick_the_features_measured(client):
     selected = await client.call_tool("measure_area", {"layer": "squares", "selected_only": True})
     assert selected.structured_content["measured"] == 1
     assert selected.structured_content["total"]["area_m2"] == pytest.approx(40_000, rel=2e-3)
-    named = await client.call_tool("measure_area", {"layer": "squares", "where_field": "name", "equals": "squares-2"})
+    named = await client.call_tool("measure_area", {"layer": "squares", "where": "\"name\" = 'squares-2'"})
     assert named.structured_content["total"]["area_ha"] == pytest.approx(9, rel=2e-3)
+    outside = await client.call_tool("measure_area", {"layer": "squares", "where": "env('HOME') IS NOT NULL"})
+    assert outside.is_error and "reads more than the features of 'squares'" in outside.content[0].text
 
 
 async def test_wells_within_500_m_of_a_point_in_degrees(client):

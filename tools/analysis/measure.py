@@ -26,8 +26,8 @@ from .measure_source import FeatureFilter, snapshot
 Layer = Annotated[str, Field(description="Vector layer name (or id) in the project")]
 SelectedOnly = Annotated[bool, Field(description="Measure only the features selected on the map")]
 FeatureIds = Annotated[list[int] | None, Field(description="Only these feature ids")]
-WhereField = Annotated[str | None, Field(description="Only features whose field of this name ...")]
-Equals = Annotated[str | float | None, Field(description="... equals this value")]
+Where = Annotated[str | None, Field(description="Only features matching this QGIS expression on the layer's fields, "
+                                               "e.g. \"landuse\" = 'forest'")]
 Invalid = Annotated[Literal["repair", "refuse"], Field(
     description="Invalid geometry (self-crossing ring, hole wound as a shell): repair it with makeValid and say so, "
                 "or refuse with the reason")]
@@ -65,7 +65,7 @@ def _how(setup: runs.Setup, checks: str) -> str:
 @tool(annotations=READ, meta=policy(requires=["vector_layer"]))
 async def measure_area(
     ctx: Context, layer: Layer, selected_only: SelectedOnly = False, feature_ids: FeatureIds = None,
-    where_field: WhereField = None, equals: Equals = None, invalid: Invalid = "repair",
+    where: Where = None, invalid: Invalid = "repair",
 ) -> CallToolResult:
     """Area and perimeter of polygons in m², hectares, km², on the ellipsoid in any CRS; invalid rings repaired. E.g. 'area of this parcel in hectares'"""
     deps = deps_of(ctx)
@@ -75,7 +75,7 @@ async def measure_area(
         raise ToolInputError(f"Layer '{lyr.name()}' holds {_geometry_kind(lyr)}s, which have no area; "
                              "use measure_length for lines.")
     setup = _setup(project, lyr, invalid)
-    wanted = FeatureFilter(selected_only, feature_ids, where_field, equals)
+    wanted = FeatureFilter(selected_only, feature_ids, where)
     snap = snapshot(lyr, wanted)
     result = await asyncio.to_thread(runs.areas, snap, wanted, setup)
     total = result["total"]
@@ -90,7 +90,7 @@ async def measure_area(
 @tool(annotations=READ, meta=policy(requires=["vector_layer"]))
 async def measure_length(
     ctx: Context, layer: Layer, selected_only: SelectedOnly = False, feature_ids: FeatureIds = None,
-    where_field: WhereField = None, equals: Equals = None, invalid: Invalid = "repair",
+    where: Where = None, invalid: Invalid = "repair",
 ) -> CallToolResult:
     """Length of lines in metres and km, on the ellipsoid in any CRS, 3D when lines have Z. E.g. 'how long is the pipeline?'"""
     deps = deps_of(ctx)
@@ -100,7 +100,7 @@ async def measure_length(
         raise ToolInputError(f"Layer '{lyr.name()}' holds {_geometry_kind(lyr)}s, not lines; "
                              "measure_area gives the perimeter of polygons.")
     setup = _setup(project, lyr, invalid)
-    wanted = FeatureFilter(selected_only, feature_ids, where_field, equals)
+    wanted = FeatureFilter(selected_only, feature_ids, where)
     snap = snapshot(lyr, wanted)
     result = await asyncio.to_thread(runs.lengths, snap, wanted, setup)
     total = result["total"]

@@ -3,7 +3,9 @@
 On the GUI thread only what is cheap is read: the layer's source, CRS, the selected ids. A file or database layer
 is reopened in the worker from its source; a memory layer, or one with unsaved edits, joins or virtual fields,
 becomes a copy nobody else reads (refused past COPY_LIMIT features). The worker then reads at most MAX_MEASURED
-features, filtered by the selection, feature ids or one field's value (compared in Python: no expression).
+features, filtered by the selection, feature ids or an expression. The expression goes through the expression guard
+(`expressions.check_filter`) and is run here, on the GUI thread, for the ids it keeps; one that reads anything but
+the layer's own features is refused (these tools only read, and ask nothing).
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ COPY_LIMIT = 50_000  # features a GUI-thread copy of a memory or edited layer ma
 class FeatureFilter:
     selected_only: bool = False
     feature_ids: list[int] | None = None
-    where_field: str | None = None
-    equals: Any = None
+    expression: str | None = None
 
     def words(self) -> str:
         bits = []
@@ -31,8 +32,8 @@ class FeatureFilter:
         if self.feature_ids:
             bits.append(f"features {', '.join(str(i) for i in self.feature_ids[:10])}"
                         + ("…" if len(self.feature_ids) > 10 else ""))
-        if self.where_field:
-            bits.append(f"where {self.where_field} = {self.equals!r}")
+        if self.expression:
+            bits.append(f"where {self.expression}")
         return ", ".join(bits) or "every feature"
 
 
@@ -57,9 +58,6 @@ def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
     from qgis.PyQt.QtCore import QVariant
 
     names = layer.fields().names()
-    if wanted.where_field is not None and wanted.where_field not in names:
-        raise ToolInputError(f"Layer '{layer.name()}' has no field '{wanted.where_field}'; its fields: "
-                             f"{', '.join(names[:40])}")
     ids = None
     if wanted.selected_only:
         ids = sorted(layer.selectedFeatureIds())
@@ -68,6 +66,9 @@ def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
                                  "the whole layer (selected_only=false).")
     if wanted.feature_ids:
         ids = sorted(set(wanted.feature_ids) & set(ids)) if ids is not None else sorted(set(wanted.feature_ids))
+    if wanted.expression:
+        kept = _matching_ids(layer, wanted.expression)
+        ids = sorted(set(kept) & set(ids)) if ids is not None else kept
     fields = layer.fields()
     derived = any(fields.fieldOrigin(i) in (QgsFields.OriginJoin, QgsFields.OriginExpression)
                   for i in range(fields.count()))
@@ -88,6 +89,25 @@ def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
                          names, copy, ids, label)
 
 
+def _matching_ids(layer: Any, expression: str) -> list[int]:
+    """GUI thread: the ids of the features the filter keeps, at most MAX_MEASURED + 1 read."""
+    from qgis.core import QgsFeatureRequest
+
+    from . import expressions
+
+    check = expressions.check_filter(expression, layer)
+    if not check.reads_only_the_layer:
+        raise ToolInputError(f"The filter {expression!r} reads more than the features of '{layer.name()}' ("
+                             + "; ".join(check.outside) + "); measure with a filter on the layer's own fields.")
+    request = expressions.filter_request(check)
+    request.setFlags(QgsFeatureRequest.NoGeometry).setNoAttributes().setLimit(MAX_MEASURED + 1)
+    kept = [feature.id() for feature in layer.getFeatures(request)]
+    if len(kept) > MAX_MEASURED:
+        raise ToolInputError(f"More than {MAX_MEASURED:,} features of '{layer.name()}' match {expression!r}; "
+                             "narrow the filter or select fewer features.")
+    return kept
+
+
 def read_features(snap: LayerSnapshot, wanted: FeatureFilter) -> tuple[list[tuple[int, dict, Any]], int]:
     """Worker thread: (fid, attributes, geometry) of the features to measure, and how many matched in all;
     more than MAX_MEASURED is refused with what to do."""
@@ -106,23 +126,10 @@ def read_features(snap: LayerSnapshot, wanted: FeatureFilter) -> tuple[list[tupl
     matched = 0
     for feature in layer.getFeatures(request):
         attributes = dict(zip(snap.fields, feature.attributes()))
-        if wanted.where_field is not None and not same_value(attributes.get(wanted.where_field), wanted.equals):
-            continue
         matched += 1
         if matched > MAX_MEASURED:
             raise ToolInputError(
                 f"More than {MAX_MEASURED:,} features of '{snap.name}' match ({wanted.words()}); measure a selection "
-                "or one field's value (where_field/equals), or run the measurement per group.")
+                "or filter with where, or run the measurement per group.")
         found.append((feature.id(), attributes, feature.geometry()))
     return found, matched
-
-
-def same_value(value: Any, wanted: Any) -> bool:
-    if value is None or (hasattr(value, "isNull") and value.isNull()):
-        return wanted is None
-    if isinstance(wanted, (int, float)) and not isinstance(wanted, bool):
-        try:
-            return float(value) == float(wanted)
-        except (TypeError, ValueError):
-            return False
-    return str(value) == str(wanted)
