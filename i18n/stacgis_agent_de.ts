@@ -2004,8 +2004,8 @@
             <translation>Geben Sie {side}_feature_id an: „{name}“ hat {number_of_selected} ausgewählte Objekte, eine Entfernung braucht genau eines.</translation>
         </message>
         <message>
-            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
-            <translation>Layer „{name}“ hat kein Objekt {fid} mit Geometrie.</translation>
+            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
+            <translation>Layer „{name}“ hat kein Objekt {feature_id} mit einer Geometrie.</translation>
         </message>
         <message>
             <source>The distance must be 0 or more.</source>
@@ -2472,10 +2472,6 @@
             <translation>„{name}“ ist kein Vektorlayer; es hat keine Objekte.</translation>
         </message>
         <message>
-            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
-            <translation>Layer „{name}“ hat kein Objekt {feature_id} mit einer Geometrie.</translation>
-        </message>
-        <message>
             <source>Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.</source>
             <translation>Sagen Sie, wohin gezoomt werden soll: lon und lat, ein Begrenzungsrahmen (bbox), ein Layer (optional feature_id) oder ein Ortsname.</translation>
         </message>
@@ -2750,6 +2746,10 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
+            <translation type="vanished">Layer „{name}“ hat kein Objekt {fid} mit Geometrie.</translation>
         </message>
         <message>
             <source>{algorithm_id} failed: {detail}. Check the parameters.</source>

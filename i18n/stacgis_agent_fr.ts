@@ -2004,8 +2004,8 @@
             <translation>Donnez {side}_feature_id : « {name} » a {number_of_selected} entités sélectionnées, et une distance en demande une seule.</translation>
         </message>
         <message>
-            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
-            <translation>La couche « {name} » n’a pas d’entité {fid} avec une géométrie.</translation>
+            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
+            <translation>La couche « {name} » n’a pas d’entité {feature_id} avec une géométrie.</translation>
         </message>
         <message>
             <source>The distance must be 0 or more.</source>
@@ -2472,10 +2472,6 @@
             <translation>« {name} » n’est pas une couche vecteur ; elle n’a pas d’entités.</translation>
         </message>
         <message>
-            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
-            <translation>La couche « {name} » n’a pas d’entité {feature_id} avec une géométrie.</translation>
-        </message>
-        <message>
             <source>Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.</source>
             <translation>Dites où zoomer : lon et lat, une emprise (bbox), une couche (éventuellement feature_id) ou un nom de lieu.</translation>
         </message>
@@ -2750,6 +2746,10 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
+            <translation type="vanished">La couche « {name} » n’a pas d’entité {fid} avec une géométrie.</translation>
         </message>
         <message>
             <source>{algorithm_id} failed: {detail}. Check the parameters.</source>

@@ -141,7 +141,7 @@ async def measure_distance(
               f"Distance from {first_name} to {second_name}: {metres:,.2f} m ({metres / 1000:,.3f} km). Method: {how}.")
 
 
-def _one_place(project: Any, layer: str | None, fid: int | None, lonlat: list[float] | None,
+def _one_place(project: Any, layer: str | None, feature_id: int | None, lonlat: list[float] | None,
                side: str) -> tuple[Any, str, Any]:
     """GUI thread: (geometry, its name in words, its CRS) of one end of a distance."""
     from qgis.core import QgsCoordinateReferenceSystem, QgsGeometry, QgsPointXY
@@ -154,16 +154,16 @@ def _one_place(project: Any, layer: str | None, fid: int | None, lonlat: list[fl
     if not layer:
         raise ToolInputError(f"Say where the distance goes {side}: {side}_layer with {side}_feature_id, or {side}_lonlat.")
     lyr = find_vector_layer(project, layer)
-    if fid is None:
+    if feature_id is None:
         selected = lyr.selectedFeatureIds()
         if len(selected) != 1:
             raise ToolInputError(f"Give {side}_feature_id: '{lyr.name()}' has {len(selected)} selected features, "
                                  "and a distance needs one.")
-        fid = selected[0]
-    feature = lyr.getFeature(fid)
+        feature_id = selected[0]
+    feature = lyr.getFeature(feature_id)
     if not feature.isValid() or feature.geometry().isEmpty():
-        raise ToolInputError(f"Layer '{lyr.name()}' has no feature {fid} with a geometry.")
-    return QgsGeometry(feature.geometry()), f"feature {fid} of '{lyr.name()}'", lyr.crs()
+        raise ToolInputError(f"Layer '{lyr.name()}' has no feature {feature_id} with a geometry.")
+    return QgsGeometry(feature.geometry()), f"feature {feature_id} of '{lyr.name()}'", lyr.crs()
 
 
 async def _within(ctx: Context, layer: str, distance: float, unit: str, of_layer: str | None,
