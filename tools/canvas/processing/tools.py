@@ -230,8 +230,11 @@ def _finish(deps: ToolDeps, run: Run, outcome: dict[str, Any], context: QgsProce
     shown = "; ".join(f"{name} = {n['value']:.6g} ({n['unit']})" for name, n in list(numbers.items())[:8])
     summary = (f"{alg.displayName()} done; added {len(layers)} layer(s): {', '.join(d['name'] for d in described) or 'none'}"
                + (f". Numbers: {shown}" if shown else "") + "".join(f". Note: {n}" for n in notes))
+    ran_with = {d.name(): run.params[d.name()] for d in alg.parameterDefinitions()  # in the layers' units
+                if d.type() == "distance" and isinstance(run.params.get(d.name()), (int, float))}
     return ok({"algorithm": algorithm_id, "results": values, "numbers": numbers, "notes": notes,
-               "field_units": field_units(alg, run.params, project), "layers": described}, summary)
+               "field_units": field_units(alg, run.params, project), "distances_run": ran_with,
+               "layers": described}, summary)
 
 
 def _plain(value: Any) -> Any:
