@@ -142,3 +142,10 @@ async def test_algorithms_with_a_folder_output_run(run):
     result = await run("native:splitvectorlayer", {"INPUT": "wells", "FIELD": "kind"})
     assert not result.is_error, result.content[0].text  # before: "Incorrect parameter value for OUTPUT"
     assert len(result.structured_content["results"]["OUTPUT_LAYERS"]) == 2
+
+
+async def test_a_distance_left_to_qgis_default_runs_and_its_unit_is_said(run):
+    add_layer("coast", "LineString", "EPSG:4326", ["LINESTRING(2 45, 2.001 45, 2.001 45, 2.002 45.001)"])
+    result = await run("native:removeduplicatevertices", {"INPUT": "coast"})
+    assert not result.is_error, result.content[0].text
+    assert "TOLERANCE not given: QGIS uses its default 1e-06 in degrees" in result.content[0].text

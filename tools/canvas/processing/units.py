@@ -47,8 +47,11 @@ def qualify_inputs(alg: Any, params: dict[str, Any], project: Any) -> list[str]:
             NUMBER_DISTANCES.get((alg.id(), name))
         if parent is None:
             continue
-        value = params.get(name, definition.defaultValue())
-        if value in (None, "", 0) or (isinstance(value, (int, float)) and value == 0):
+        value = params.get(name)
+        if value is None:  # not given: QGIS's own default, in the layer's unit as in its dialog; said, not changed
+            notes.append(_default_note(name, definition.defaultValue(), *_parent(params.get(parent), project)))
+            continue
+        if value == "" or (isinstance(value, (int, float)) and value == 0):
             continue
         converted, note = _distance(alg.id(), name, value, *_parent(params.get(parent), project))
         params[name] = converted
@@ -68,6 +71,14 @@ def _parent(value: Any, project: Any) -> tuple[Any, Any, str]:
         crs = QgsCoordinateReferenceSystem(value.strip())
         return (crs, None, value.strip()) if crs.isValid() else (None, None, repr(value))
     return None, None, "its input"
+
+
+def _default_note(name: str, default: Any, crs: Any, _extent: Any, layer: str) -> str:
+    if not isinstance(default, (int, float)) or isinstance(default, bool) or default == 0 or crs is None:
+        return ""
+    unit = crs_unit(crs)
+    return (f"{name} not given: QGIS uses its default {default:g} in {'degrees' if unit.geographic else unit.plural}, "
+            f"the unit of {unit.crs} ({layer})")
 
 
 def split_unit(value: Any) -> tuple[float, str | None]:
