@@ -1,8 +1,8 @@
 """The features a measurement reads, taken from the live layer on the GUI thread and read in a worker.
 
 On the GUI thread only what is cheap is read: the layer's source, CRS, the selected ids. A file or database layer
-is reopened in the worker from its source; a memory layer, or one with unsaved edits, joins or virtual fields,
-becomes a copy nobody else reads (refused past COPY_LIMIT features). The worker then reads at most MAX_MEASURED
+is reopened in the worker from its source; a memory layer, or one with unsaved edits, joins or virtual fields, is
+read here into plain rows (fid, attributes, a geometry copy), refused past COPY_LIMIT features. The worker then reads at most MAX_MEASURED
 features, filtered by the selection, feature ids or an expression. The expression goes through the expression guard
 (`expressions.check_filter`) and is run here, on the GUI thread, for the ids it keeps; one that reads anything but
 the layer's own features is refused (these tools only read, and ask nothing).
@@ -11,7 +11,7 @@ the layer's own features is refused (these tools only read, and ask nothing).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from ..common import ToolInputError
 
@@ -39,14 +39,14 @@ class FeatureFilter:
 
 @dataclass
 class LayerSnapshot:
-    """A layer as a worker may read it: its source (or an owned copy), CRS and the ids to read."""
+    """A layer as a worker may read it: its source (or its rows, read on the GUI thread), CRS and the ids to read."""
     name: str
     provider: str
     source: str
     crs: Any
     wkb_type: int
     fields: list[str]
-    copy: Any = None
+    rows: list[tuple[int, dict, Any]] | None = None
     ids: list[int] | None = None
     label_field: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -54,7 +54,7 @@ class LayerSnapshot:
 
 def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
     """GUI thread: what the worker needs; the selection is read here (a list of ids)."""
-    from qgis.core import QgsFeatureRequest, QgsFields
+    from qgis.core import QgsFeatureRequest, QgsFields, QgsGeometry
     from qgis.PyQt.QtCore import QVariant
 
     names = layer.fields().names()
@@ -72,7 +72,7 @@ def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
     fields = layer.fields()
     derived = any(fields.fieldOrigin(i) in (QgsFields.OriginJoin, QgsFields.OriginExpression)
                   for i in range(fields.count()))
-    copy = None
+    rows = None
     if layer.providerType() == "memory" or layer.isModified() or derived:
         count = len(ids) if ids is not None else layer.featureCount()
         if count > COPY_LIMIT:
@@ -83,10 +83,10 @@ def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
         request = QgsFeatureRequest()
         if ids is not None:
             request.setFilterFids(ids)
-        copy = layer.materialize(request)
+        rows = [(f.id(), dict(zip(names, f.attributes())), QgsGeometry(f.geometry())) for f in layer.getFeatures(request)]
     label = next((f.name() for f in fields if f.type() == QVariant.String), None)  # the first text field names a feature
     return LayerSnapshot(layer.name(), layer.providerType(), layer.source(), layer.crs(), int(layer.wkbType()),
-                         names, copy, ids, label)
+                         names, rows, ids, label)
 
 
 def _matching_ids(layer: Any, expression: str) -> list[int]:
@@ -111,25 +111,31 @@ def _matching_ids(layer: Any, expression: str) -> list[int]:
 def read_features(snap: LayerSnapshot, wanted: FeatureFilter) -> tuple[list[tuple[int, dict, Any]], int]:
     """Worker thread: (fid, attributes, geometry) of the features to measure, and how many matched in all;
     more than MAX_MEASURED is refused with what to do."""
-    from qgis.core import QgsFeatureRequest, QgsVectorLayer
-
-    layer = snap.copy
-    if layer is None:
-        layer = QgsVectorLayer(snap.source, snap.name, snap.provider, QgsVectorLayer.LayerOptions(False))
-        if not layer.isValid():
-            raise ToolInputError(f"The data of layer '{snap.name}' cannot be opened again from {snap.source}; "
-                                 "is the file still there?")
-    request = QgsFeatureRequest()
-    if snap.ids is not None and snap.copy is None:
-        request.setFilterFids(snap.ids)
     found: list[tuple[int, dict, Any]] = []
-    matched = 0
-    for feature in layer.getFeatures(request):
-        attributes = dict(zip(snap.fields, feature.attributes()))
-        matched += 1
-        if matched > MAX_MEASURED:
+    for row in rows_of(snap):
+        if len(found) == MAX_MEASURED:
             raise ToolInputError(
                 f"More than {MAX_MEASURED:,} features of '{snap.name}' match ({wanted.words()}); measure a selection "
                 "or filter with where, or run the measurement per group.")
-        found.append((feature.id(), attributes, feature.geometry()))
-    return found, matched
+        found.append(row)
+    return found, len(found)
+
+
+def rows_of(snap: LayerSnapshot, limit: int | None = None) -> Iterator[tuple[int, dict, Any]]:
+    """Worker thread: (fid, attributes, geometry) of the snapshot's features, from its rows or its reopened source."""
+    from qgis.core import QgsFeatureRequest, QgsVectorLayer
+
+    if snap.rows is not None:
+        yield from snap.rows[:limit]
+        return
+    layer = QgsVectorLayer(snap.source, snap.name, snap.provider, QgsVectorLayer.LayerOptions(False))
+    if not layer.isValid():
+        raise ToolInputError(f"The data of layer '{snap.name}' cannot be opened again from {snap.source}; "
+                             "is the file still there?")
+    request = QgsFeatureRequest()
+    if snap.ids is not None:
+        request.setFilterFids(snap.ids)
+    if limit is not None:
+        request.setLimit(limit)
+    for feature in layer.getFeatures(request):
+        yield feature.id(), dict(zip(snap.fields, feature.attributes())), feature.geometry()

@@ -2,8 +2,8 @@
 only where the algorithm asks it to, and the field calculator does not (it skips the check), so `$area` of a
 self-crossing ring returns the difference of its lobes, and a shapefile hole wound like an outer ring adds its area.
 
-The input's features are read in a worker (measure_source: the layer's source reopened, or a copy of a memory
-layer) and checked with GEOS; an invalid one refuses the call with the reason and what to do.
+The input's features are read in a worker (measure_source: the layer's source reopened, or a memory layer's
+rows read on the GUI thread) and checked with GEOS; an invalid one refuses the call with the reason and what to do.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...analysis.measure_geometry import REFUSE, check
-from ...analysis.measure_source import FeatureFilter, LayerSnapshot, snapshot
+from ...analysis.measure_source import FeatureFilter, LayerSnapshot, rows_of, snapshot
 from ...common import ToolInputError
 from . import allowlist as allow
 from .params import strings_in
@@ -67,15 +67,10 @@ async def refuse_invalid_measured(alg: Any, params: dict[str, Any], project: Any
 
 def _invalid_features(snap: LayerSnapshot) -> tuple[list[tuple[int, str]], int]:
     """Worker thread: (fid, what is wrong) of the invalid features among the first CHECKED, and how many were read."""
-    from qgis.core import QgsFeatureRequest, QgsVectorLayer
-
-    layer = snap.copy if snap.copy is not None else \
-        QgsVectorLayer(snap.source, snap.name, snap.provider, QgsVectorLayer.LayerOptions(False))
     invalid, checked = [], 0
-    request = QgsFeatureRequest().setLimit(CHECKED).setNoAttributes()
-    for feature in layer.getFeatures(request):
+    for fid, _attributes, geometry in rows_of(snap, CHECKED):
         checked += 1
-        result = check(feature.geometry(), REFUSE)
+        result = check(geometry, REFUSE)
         if result.geometry is None and result.problem != "no geometry":
-            invalid.append((feature.id(), result.problem))
+            invalid.append((fid, result.problem))
     return invalid, checked
