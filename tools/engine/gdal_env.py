@@ -5,7 +5,8 @@ Options are thread-local (`gdal.SetThreadLocalConfigOption`), set around each re
 QGIS, other plugins and reads on other threads never see them. A catalog's credentials are not among them:
 they are scoped to the asset's path (`tools/stac/access.py`). Used by the single-raster reads
 (`raster_reads`, in GDAL's exception mode) and the per-item reads of collection statistics (`stats_worker`,
-which also runs on Dask workers and so checks both error modes).
+which also runs on Dask workers and so checks both error modes). A local file is opened with its sidecars
+(.aux.xml, world files), as QGIS opens it, so the tools describe it where QGIS draws it; a remote one without.
 """
 
 from __future__ import annotations
