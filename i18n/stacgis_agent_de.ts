@@ -2052,12 +2052,12 @@
             <translation>Mehr als {max_measured} Objekte von „{name}“ passen zu {expression}; grenzen Sie den Filter ein oder wählen Sie weniger Objekte aus.</translation>
         </message>
         <message>
-            <source>The data of layer '{name}' cannot be opened again from {source}; is the file still there?</source>
-            <translation>Die Daten des Layers „{name}“ lassen sich nicht erneut aus {source} öffnen; gibt es die Datei noch?</translation>
-        </message>
-        <message>
             <source>More than {max_measured} features of '{name}' match ({words}); measure a selection or filter with where, or run the measurement per group.</source>
             <translation>Mehr als {max_measured} Objekte von „{name}“ passen ({words}); messen Sie eine Auswahl, filtern Sie mit where oder messen Sie gruppenweise.</translation>
+        </message>
+        <message>
+            <source>The data of layer '{name}' cannot be opened again from {source}; is the file still there?</source>
+            <translation>Die Daten des Layers „{name}“ lassen sich nicht erneut aus {source} öffnen; gibt es die Datei noch?</translation>
         </message>
         <message>
             <source>Give a raster: a project layer name, or an asset href from get_item.</source>

@@ -2052,12 +2052,12 @@
             <translation>Plus de {max_measured} entités de « {name} » correspondent à {expression} ; restreignez le filtre ou sélectionnez moins d’entités.</translation>
         </message>
         <message>
-            <source>The data of layer '{name}' cannot be opened again from {source}; is the file still there?</source>
-            <translation>Les données de la couche « {name} » ne peuvent pas être rouvertes depuis {source} ; le fichier existe-t-il encore ?</translation>
-        </message>
-        <message>
             <source>More than {max_measured} features of '{name}' match ({words}); measure a selection or filter with where, or run the measurement per group.</source>
             <translation>Plus de {max_measured} entités de « {name} » correspondent ({words}) ; mesurez une sélection, filtrez avec where, ou mesurez par groupe.</translation>
+        </message>
+        <message>
+            <source>The data of layer '{name}' cannot be opened again from {source}; is the file still there?</source>
+            <translation>Les données de la couche « {name} » ne peuvent pas être rouvertes depuis {source} ; le fichier existe-t-il encore ?</translation>
         </message>
         <message>
             <source>Give a raster: a project layer name, or an asset href from get_item.</source>
