@@ -44,15 +44,16 @@ class TurnHistory:
         self.load()
 
     # -- turns --------------------------------------------------------------------------------
-    def begin_turn(self, turn_id: str, request: str = "") -> None:
+    def begin_turn(self, turn_id: str, request: str = "") -> Turn:
         self._close_untracked()
         for turn in [t for t in self._turns if t.undone]:  # a new turn: the undone ones cannot come back
             self._forget(turn)
         project = self._project()
-        self._open = Turn(str(turn_id), self._next, request.strip()[:200], layers_before=self._looks.snapshot(project),
-                          layouts_before=st.layouts_of(project))
+        opened = self._open = Turn(str(turn_id), self._next, request.strip()[:200],
+                                   layers_before=self._looks.snapshot(project), layouts_before=st.layouts_of(project))
         self._next += 1
-        self._turns.append(self._open)
+        self._turns.append(opened)
+        return opened
 
     def end_turn(self, keep_empty: bool = False) -> None:
         if self._open is not None:
@@ -74,10 +75,9 @@ class TurnHistory:
         return next((t for t in self._turns if t.turn_id == turn_id), None)
 
     def record(self, change: Change) -> None:
-        if self._open is None:  # a tool called outside any agent turn (e.g. over MCP HTTP)
-            self.begin_turn(f"untracked-{uuid.uuid4().hex[:12]}")  # unique after a reload too
-        assert self._open is not None
-        self._open.changes.append(change)
+        # a tool called outside any agent turn (e.g. over MCP HTTP) opens one, unique after a reload too
+        turn = self._open if self._open is not None else self.begin_turn(f"untracked-{uuid.uuid4().hex[:12]}")
+        turn.changes.append(change)
 
     def describe_view(self, text: str) -> None:
         """Names the open turn's last move of the map ('zoomed to Bonn')."""
