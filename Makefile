@@ -14,7 +14,7 @@ MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-servers setup-test run test gate test-unit test-qgis test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package translations clean
+.PHONY: help setup setup-servers setup-test run test gate test-unit test-qgis test-traps test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package translations clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves .build/screenshot-dock.png;"
@@ -92,13 +92,18 @@ run: $(PY)
 	@STACGIS_SCREENSHOT="$(if $(SCREENSHOT),$(abspath $(SCREENSHOT)))" scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
-	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model test-security gate
+	@$(MAKE) --no-print-directory -k test-unit test-qgis test-traps test-integration test-e2e test-model test-security gate
 
 test-unit:
 	$(PYTEST) -p no:pytest_qgis tests/unit
 
 test-qgis:
 	$(PYTEST) tests/qgis
+
+# Numbers an analyst can hand to a client (issue 41): traps and their clean twins through the tools in a real QGIS;
+# prints the silent-error and twin-completion rates (STACGIS_TRAPS_REPORT=traps.json writes every run).
+test-traps:
+	$(PYTEST) tests/traps
 
 test-integration:
 	$(PYTEST) tests/integration

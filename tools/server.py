@@ -16,7 +16,7 @@ from typing import Any, AsyncIterator
 from mcp.server.mcpserver import MCPServer
 
 from ..agent.safety import PREFLIGHT_KEY
-from .analysis import charts, collection_stats, raster_tools, vector_tools, zonal_change
+from .analysis import charts, collection_stats, measure, raster_tools, vector_tools, zonal_change
 from .confirmation import ConfirmDestructiveMiddleware
 from .declare import add_family
 from .deps import ToolDeps
@@ -27,7 +27,7 @@ from .session import discovery, knowledge, mcp_prompts, memory_tools, resources
 log = logging.getLogger(__name__)
 
 TOOL_FAMILIES: tuple[ModuleType, ...] = (
-    stac_search, raster_tools, vector_tools, zonal_change, charts, collection_stats,  # analyses
+    stac_search, raster_tools, vector_tools, measure, zonal_change, charts, collection_stats,  # analyses
     memory_tools, knowledge, discovery, resources, mcp_prompts,  # the session's own surfaces
 )
 

@@ -286,6 +286,8 @@ class TurnHistory:
                 change.after = st.view_of(canvas, project)
             elif change.kind == "background" and canvas is not None:
                 change.after = st.background_of(canvas, project)
+            elif change.kind == "ellipsoid":
+                change.after = project.ellipsoid()
             elif change.kind == "group_added":
                 group = project.layerTreeRoot().findGroup(change.target)
                 change.after = {"index": group.parent().children().index(group) if group is not None else 0}
@@ -358,6 +360,10 @@ class TurnHistory:
         self.canvas = self.canvas or (lambda: canvas)
         colours = st.background_of(canvas, self._project())
         self.record(Change("background", "changed the map background", before=colours, was=colours))
+
+    def ellipsoid_changing(self) -> None:
+        before = self._project().ellipsoid()
+        self.record(Change("ellipsoid", "changed the measurement ellipsoid", before=before, was=before))
 
     # -- kept with the project -------------------------------------------------------------------
     def save(self) -> None:

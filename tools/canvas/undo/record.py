@@ -12,7 +12,7 @@ ANALYST = "analyst"  # the owner of the dock's chat turns (the analyst's hand ed
 TURN_ID = re.compile(r"[A-Za-z0-9_-]{1,100}\Z")  # a message id, "outside-…", "untracked-…": never a path
 PARKED_FOLDER = ".undone"  # where files of undone turns wait for a redo, inside the outputs folder
 FAMILY = {"layer_added": "layer", "layer_removed": "layer", "restyled": "style", "group_added": "group",
-          "view": "view", "background": "background", "layout": "layout",
+          "view": "view", "background": "background", "ellipsoid": "ellipsoid", "layout": "layout",
           "file_written": "file", "file_overwritten": "file"}
 
 

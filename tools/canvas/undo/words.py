@@ -21,7 +21,9 @@ from .record import ANALYST
 PHRASES = (
     translatable("added layer '{name}'"), translatable("removed layer '{name}'"),
     translatable("added group '{name}'"), translatable("restyled '{name}'"), translatable("moved the map"),
-    translatable("changed the map background"), translatable("made print layout '{name}'"),
+    translatable("changed the map background"), translatable("changed the measurement ellipsoid"),
+    translatable("put the measurement ellipsoid back"), translatable("the measurement ellipsoid you set"),
+    translatable("made print layout '{name}'"),
     translatable("rebuilt print layout '{name}'"), translatable("deleted print layout '{name}'"),
     translatable("wrote file '{name}'"), translatable("overwrote file '{name}'"), translatable("zoomed to {place}"),
     translatable("brought back layer '{name}'"), translatable("removed group '{name}'"),
@@ -163,6 +165,8 @@ def undone_words(change: Any) -> str:
         return "put the map view back"
     if kind == "background":
         return "put the map background back"
+    if kind == "ellipsoid":
+        return "put the measurement ellipsoid back"
     if kind == "layout":
         return f"put print layout '{change.target}' back as it was" if change.before else \
             f"deleted print layout '{change.target}'"
