@@ -2156,17 +2156,16 @@
             <translation>QGIS konnte den Kachel-Layer {title} nicht anlegen.</translation>
         </message>
         <message>
-<<<<<<< HEAD
-            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
-            <translation>Es gibt keine frühere Änderung von Ihnen, die rückgängig gemacht werden könnte: Die Änderungen im Verlauf des Projekts hat jemand anderes vorgenommen (der Analyst oder ein anderer Client), und nur dieser kann sie rückgängig machen.</translation>
-=======
             <source>The project has no CRS yet, and QGIS keeps no ellipsoid without one; add a layer or set the project's CRS (set_map_style with crs) first.</source>
             <translation>Das Projekt hat noch kein KBS, und ohne KBS speichert QGIS kein Ellipsoid; fügen Sie zuerst einen Layer hinzu oder setzen Sie das KBS des Projekts (set_map_style mit crs).</translation>
         </message>
         <message>
             <source>Unknown ellipsoid '{ellipsoid}'; give a name such as 'WGS 84' or 'GRS 1980', an id such as 'EPSG:7030', or 'none' for planar measurements.</source>
             <translation>Unbekanntes Ellipsoid „{ellipsoid}“; geben Sie einen Namen wie 'WGS 84' oder 'GRS 1980', eine Kennung wie 'EPSG:7030' oder 'none' für ebene Messungen an.</translation>
->>>>>>> numbers
+        </message>
+        <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Es gibt keine frühere Änderung von Ihnen, die rückgängig gemacht werden könnte: Die Änderungen im Verlauf des Projekts hat jemand anderes vorgenommen (der Analyst oder ein anderer Client), und nur dieser kann sie rückgängig machen.</translation>
         </message>
         <message>
             <source>There is no earlier change of the agent to undo.</source>
@@ -2785,12 +2784,12 @@
             <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
         </message>
         <message>
-            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
-            <translation type="vanished">Layer „{name}“ hat kein Objekt {fid} mit Geometrie.</translation>
-        </message>
-        <message>
             <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
             <translation type="vanished">{algorithm_id} ist fehlgeschlagen: {detail}. Prüfen Sie die Parameter.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
+            <translation type="vanished">Layer „{name}“ hat kein Objekt {fid} mit Geometrie.</translation>
         </message>
     </context>
 </TS>

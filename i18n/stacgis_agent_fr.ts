@@ -2156,17 +2156,16 @@
             <translation>QGIS n’a pas pu créer la couche de tuiles {title}.</translation>
         </message>
         <message>
-<<<<<<< HEAD
-            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
-            <translation>Il n'y a aucune modification antérieure de votre part à annuler : les modifications de l'historique du projet ont été faites par quelqu'un d'autre (l'analyste ou un autre client), et lui seul peut les annuler.</translation>
-=======
             <source>The project has no CRS yet, and QGIS keeps no ellipsoid without one; add a layer or set the project's CRS (set_map_style with crs) first.</source>
             <translation>Le projet n’a pas encore de SCR, et QGIS ne garde aucun ellipsoïde sans SCR ; ajoutez d’abord une couche ou définissez le SCR du projet (set_map_style avec crs).</translation>
         </message>
         <message>
             <source>Unknown ellipsoid '{ellipsoid}'; give a name such as 'WGS 84' or 'GRS 1980', an id such as 'EPSG:7030', or 'none' for planar measurements.</source>
             <translation>Ellipsoïde inconnu « {ellipsoid} » ; donnez un nom comme 'WGS 84' ou 'GRS 1980', un identifiant comme 'EPSG:7030', ou 'none' pour des mesures planes.</translation>
->>>>>>> numbers
+        </message>
+        <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Il n'y a aucune modification antérieure de votre part à annuler : les modifications de l'historique du projet ont été faites par quelqu'un d'autre (l'analyste ou un autre client), et lui seul peut les annuler.</translation>
         </message>
         <message>
             <source>There is no earlier change of the agent to undo.</source>
@@ -2785,12 +2784,12 @@
             <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
         </message>
         <message>
-            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
-            <translation type="vanished">La couche « {name} » n’a pas d’entité {fid} avec une géométrie.</translation>
-        </message>
-        <message>
             <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
             <translation type="vanished">{algorithm_id} a échoué : {detail}. Vérifiez les paramètres.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
+            <translation type="vanished">La couche « {name} » n’a pas d’entité {fid} avec une géométrie.</translation>
         </message>
     </context>
 </TS>

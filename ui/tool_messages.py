@@ -54,6 +54,7 @@ TEMPLATES = (
     ('QGIS could not create the {title} tile layer.', 'QGIS could not create the {title} tile layer.', ''),
     ("The project has no CRS yet, and QGIS keeps no ellipsoid without one; add a layer or set the project's CRS (set_map_style with crs) first.", "The project has no CRS yet, and QGIS keeps no ellipsoid without one; add a layer or set the project's CRS (set_map_style with crs) first.", ''),
     ("Unknown ellipsoid '{ellipsoid}'; give a name such as 'WGS 84' or 'GRS 1980', an id such as 'EPSG:7030', or 'none' for planar measurements.", "Unknown ellipsoid '{ellipsoid}'; give a name such as 'WGS 84' or 'GRS 1980', an id such as 'EPSG:7030', or 'none' for planar measurements.", ''),
+    ("There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.", "There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.", ''),
     ('There is no earlier change of the agent to undo.', 'There is no earlier change of the agent to undo.', ''),
     ('None of the items has a geometry, so there is no footprint to draw.', 'None of the items has a geometry, so there is no footprint to draw.', ''),
     ('QGIS could not read the footprints file {path}.', 'QGIS could not read the footprints file {path}.', ''),
