@@ -34,6 +34,7 @@ from .i18n import tr
 from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
 from .sessions_panel import SessionsPanel
+from .trust_button import TrustButton
 from .voice import AnswerSpeaker
 from .welcome_card import WelcomeCard
 
@@ -126,10 +127,12 @@ class ChatPanel(QWidget):
         self.queue_label = QLabel()
         self.cancel_wait_button = QPushButton(tr("Cancel wait"))
         self.cancel_wait_button.clicked.connect(self.session.stop)
+        self.trust_button = TrustButton()  # the chat's trust level: ask before changes, or read only
         context_row.addWidget(self.map_chip)
         context_row.addStretch(1)
         context_row.addWidget(self.queue_label)
         context_row.addWidget(self.cancel_wait_button)
+        context_row.addWidget(self.trust_button)
         self.show_queue(None)
         layout.addLayout(context_row)
 
@@ -173,6 +176,8 @@ class ChatPanel(QWidget):
         session.busy_changed.connect(self._on_busy)
         session.map_changed.connect(self.conversation.show_undo)
         session.queue_changed.connect(self.show_queue)
+        session.trust_changed.connect(self.trust_button.show_trust)
+        self.trust_button.show_trust(session.trust)
 
     def _start(self, coro: Coroutine, name: str) -> asyncio.Task:
         """Every task the panel starts is held (a task nobody holds can vanish, and its error with it)."""
