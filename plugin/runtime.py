@@ -93,6 +93,7 @@ class AgentRuntime:
 
         from ..agent.config import DEMO_CATALOG
         from ..agent.llm.factory import provider_from_settings
+        from ..agent.llm.tool_protocol import sees_pictures
         from ..agent.stores.factory import build_stores
         from ..host.canvas_context import map_context_from_iface
         from ..host.settings_store import read_secret, with_server_credentials
@@ -113,7 +114,8 @@ class AgentRuntime:
         self.deps = ToolDeps.from_settings(
             s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,
             embed=self.provider.embed, project=QgsProject.instance, iface=lambda: self.iface,
-            work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"), chat_record=self._chat_record)
+            work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"), chat_record=self._chat_record,
+            model_sees=lambda: sees_pictures(self.provider))  # get_map_view's picture goes to a model that can see
         self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
         if self.deps.catalogs.signs_with_own_endpoint():  # their layers' SAS tokens, renewed for QGIS's renderers
             from ..tools.stac.sas_keeper import keep_sas_tokens

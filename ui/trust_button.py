@@ -1,6 +1,6 @@
-"""The chat's trust level on the dock: a small button beside the map chip whose menu sets "Ask before changes"
+"""The chat's trust level on the dock: a small button beside the map chip whose menu sets "Ask first"
 or "Read only" for this chat, lists the kinds of change the analyst said not to ask again about, and forgets
-them. It shows the chat's `agent.trust.ChatTrust`; New chat starts from "Ask before changes"."""
+them. It shows the chat's `agent.trust.ChatTrust`; New chat starts from "Ask first"."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from qgis.PyQt.QtWidgets import QActionGroup, QMenu, QSizePolicy, QToolButton
 from ..agent.trust import ASK, READ_ONLY, ChatTrust
 from .i18n import tr, translatable
 
-LEVEL_WORDS = {ASK: translatable("Ask before anything that changes the project or files"),
+LEVEL_WORDS = {ASK: translatable("Ask first: ask before anything that changes the project or files"),
                READ_ONLY: translatable("Read only: no tool that changes anything is offered")}
 ASK_TOOLTIP = translatable("This chat asks before anything that changes the project or files. Code, downloads and "
                            "overwrites always ask.")
