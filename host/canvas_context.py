@@ -54,6 +54,14 @@ def map_context_from_iface(iface, project: QgsProject | None = None) -> MapConte
         selected_features=_selected_geojson(active), layers=tuple(layers))
 
 
+def layer_names(project: QgsProject | None = None) -> list[str]:
+    """The project's layer names in the Layers panel's order (top first), for @ in the message box."""
+    project = project or QgsProject.instance()
+    ordered = [layer.name() for layer in project.layerTreeRoot().layerOrder()]
+    rest = [layer.name() for layer in project.mapLayers().values() if layer.name() not in ordered]
+    return list(dict.fromkeys(ordered + rest))
+
+
 def _selected_geojson(layer) -> dict | None:
     if not isinstance(layer, QgsVectorLayer) or isinstance(layer, QgsRasterLayer) or layer.selectedFeatureCount() == 0:
         return None

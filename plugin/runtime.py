@@ -95,7 +95,7 @@ class AgentRuntime:
         from ..agent.llm.factory import provider_from_settings
         from ..agent.llm.tool_protocol import sees_pictures
         from ..agent.stores.factory import build_stores
-        from ..host.canvas_context import map_context_from_iface
+        from ..host.canvas_context import layer_names, map_context_from_iface
         from ..host.settings_store import read_secret, with_server_credentials
         from ..tools.canvas.project_access import history_of
         from ..tools.canvas.undo.turns import ChatTurns
@@ -146,6 +146,7 @@ class AgentRuntime:
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
         self.panel.watch_canvas(self.iface)
+        self.panel.input.mention_names = layer_names  # @ in the message box completes the project's layers
         self._add_voice_input()
         self.panel.welcome.set_demo_catalog(any(c.url == str(DEMO_CATALOG) for c in s.catalogs))
         self.dock.set_chat_widget(self.panel)

@@ -22,6 +22,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..agent.events import EVENT_KINDS, Done, Notice, UserMessage
+from ..agent.mentions import find_mentions, with_mentions
 from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord, SessionStore
 from ..agent.turn_stats import format_usage
@@ -191,7 +192,8 @@ class ChatPanel(QWidget):
             return
         context = self.session.map_context()  # read once: the chip shows what the model is sent
         self.map_chip.show_context(context)
-        self.session.send(text, context if self.map_chip.include else None)
+        mentions = find_mentions(text, [layer.name for layer in context.layers] if context is not None else [])
+        self.session.send(text, with_mentions(context, mentions, self.map_chip.include))
 
     def _send_or_stop(self) -> None:
         if self.session.busy:
