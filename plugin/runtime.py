@@ -24,6 +24,19 @@ LOG = logging.getLogger(__name__)
 class AgentRuntime:
     """The agent's pieces built from the settings and connected to the dock."""
 
+    # The Memories tab -----------------------------------------------------------------------
+    def _add_memories_tab(self) -> None:
+        """What the assistant remembers, the same store its memory tools use, for the analyst to see and edit."""
+        from ..agent.memory_book import MemoryBook
+        from ..ui.memories_panel import MemoriesPanel
+
+        book = MemoryBook(self.stores.memories, self.provider.embed, self.settings.user, self.settings.embedding_model)
+        self.memories_view = view = MemoriesPanel(book)
+        self.panel.tabs.addTab(view, tr("Memories"))
+        self.panel.tabs.currentChanged.connect(
+            lambda index: self.panel is not None and self.panel.tabs.widget(index) is view
+            and view.refresh_soon())
+
     # Voice input ---------------------------------------------------------------------------
     def _add_voice_input(self) -> None:
         """The Speak button: Qt Multimedia captures, the engine's offline recogniser (pocketsphinx) listens."""
@@ -84,6 +97,7 @@ class AgentRuntime:
         self.history = None  # tools.canvas.undo.history.TurnHistory, shared with the canvas tools
         self.turns = None  # tools.canvas.undo.turns.ChatTurns: which answer belongs to which turn
         self.history_view = None  # ui.undo_history.UndoHistoryView, the dock's History tab
+        self.memories_view = None  # ui.memories_panel.MemoriesPanel, the dock's Memories tab
         self._stop_following_project = None
         self._pending_notices: list[str] = [moved] if moved else []
 
@@ -143,6 +157,7 @@ class AgentRuntime:
         self.history_view.redo_requested.connect(lambda n: self._history_step(self.turns.redo_to(n)))
         self.panel.tabs.addTab(self.history_view, tr("History"))
         self._show_history()
+        self._add_memories_tab()
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
         self.panel.watch_canvas(self.iface)
@@ -322,7 +337,7 @@ class AgentRuntime:
     def shutdown(self) -> None:
         """Unload: stop the running turn at once and close connections in the background."""
         closing = self.session.shutdown() if self.session is not None else None
-        self.session = self.panel = self.history_view = None
+        self.session = self.panel = self.history_view = self.memories_view = None
         if self._stop_following_project is not None:  # an unloaded plugin hears nothing of the project
             self._stop_following_project()
             self._stop_following_project = None

@@ -139,6 +139,25 @@ class SqliteMemoryStore:
 
         return await self._db.run(work)
 
+    async def update(self, user: str, memory_id: str, content: str, kind: str, embedding: Sequence[float],
+                     model: str = "", metadata: dict[str, Any] | None = None) -> bool:
+        vec = as_vector(embedding)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(f"SELECT model, dim, metadata FROM {self.table} WHERE id = ? AND user = ?",
+                               (memory_id, user)).fetchone()
+            if row is None:
+                return False
+            meta_json = json.dumps(metadata, ensure_ascii=False) if metadata is not None else row[2]
+            conn.execute(f"UPDATE {self.table} SET content = ?, kind = ?, model = ?, dim = ?, embedding = ?,"
+                         " metadata = ? WHERE id = ? AND user = ?",
+                         (content, kind, model, int(vec.size), vec.tobytes(), meta_json, memory_id, user))
+            self._forget((user, row[0], int(row[1])))
+            self._forget((user, model, int(vec.size)))
+            return True
+
+        return await self._db.run(work)
+
     async def models(self, user: str) -> dict[tuple[str, int], int]:
         """How many of the user's memories each (embedding model, dimension) holds."""
         def work(conn: sqlite3.Connection) -> dict[tuple[str, int], int]:
