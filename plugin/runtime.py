@@ -200,7 +200,7 @@ class AgentRuntime:
         port = self.settings.mcp_http_port
         try:
             # outside clients get their own view of the tools: file access limited (ToolDeps.outside_client)
-            deps = dataclasses.replace(self.deps, outside_client=True)
+            deps = dataclasses.replace(self.deps, outside_client=True, read_only=self.settings.mcp_read_only)
             endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, canvas=True)
             await endpoint.start()
         except RuntimeError as exc:  # says what happened and what to do (a busy port: pick another)
@@ -274,7 +274,17 @@ class AgentRuntime:
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
-        from ..host.settings_store import load_settings, read_secret, save_settings
+        from ..host.settings_store import load_settings, save_settings
+
+        dialog = self.settings_dialog()
+        if not dialog.exec():
+            return
+        save_settings(dialog.settings())
+        self.tasks.start(self.restart(load_settings()), name="restart")
+
+    def settings_dialog(self):
+        """The settings dialog as the Settings… button opens it, wired to this plugin's profile and checks."""
+        from ..host.settings_store import read_secret
         from ..tools.outside.http_endpoint import EndpointAccess
         from ..tools.stac.browser_connections import add_to_browser, browser_unavailable
         from ..tools.stac.catalog_check import check_catalog_access
@@ -287,14 +297,10 @@ class AgentRuntime:
 
         access = EndpointAccess(self.profile_dir, requirements.find_python_executable(),
                                 PLUGINS_DIR)
-        dialog = SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
-                                read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
-                                add_to_browser=add_to_browser_now, browser_unavailable=browser_unavailable(),
-                                parent=self.iface.mainWindow())
-        if not dialog.exec():
-            return
-        save_settings(dialog.settings())
-        self.tasks.start(self.restart(load_settings()), name="restart")
+        return SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
+                              read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
+                              add_to_browser=add_to_browser_now, browser_unavailable=browser_unavailable(),
+                              parent=self.iface.mainWindow())
 
     async def restart(self, settings=None) -> None:
         """New settings: tear everything down and build it again (the open chat is saved)."""

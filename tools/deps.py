@@ -59,6 +59,7 @@ class ToolDeps:
     iface: Callable[[], Any] = lambda: None  # returns QGIS's iface (canvas, main window), or None without QGIS
     turn_history: Any = None  # tools.canvas.undo.history.TurnHistory; the canvas family makes one when None
     outside_client: bool = False  # True for the server of the outside MCP endpoint: file access is limited
+    read_only: bool = False  # only the tools that change nothing are listed and run (outside clients' setting)
     chat_record: Callable[[], Awaitable[Any]] | None = None  # the dock's current chat as a SessionRecord (reports)
     # whether the dock's chat model can look at pictures (get_map_view attaches one only then); None: the caller's
     # own model decides (an outside client), so the picture is attached

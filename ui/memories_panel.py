@@ -108,7 +108,8 @@ class MemoriesPanel(QWidget):
         return self.hits[row] if 0 <= row < len(self.hits) else None
 
     def texts(self) -> list[str]:
-        return [self.list.item(i).text().split("\n")[0] for i in range(self.list.count())]
+        """The memories as the list shows them (their first line), top first."""
+        return [item.text().partition("\n")[0] for item in map(self.list.item, range(self.list.count()))]
 
     async def refresh(self) -> None:
         current = self.selected()
