@@ -74,7 +74,7 @@ class MemoriesPanel(QWidget):
         self.kind = QLineEdit()
         self.kind.setPlaceholderText(tr("kind: fact, preference, place, method…"))
         self.edit_row, (self.save_button, self.cancel_button) = _buttons(
-            (tr("Save"), lambda: self._start(self.save_edit())), (tr("Cancel"), self.stop_editing))
+            (tr("Save"), lambda: self._start(self.save_edit())), (tr("Discard"), self.stop_editing))
         for widget in (self.editor, self.kind, self.edit_row):
             layout.addWidget(widget)
         self.message = QLabel()
