@@ -21,10 +21,10 @@ from .safety import Assessment
 ASK, READ_ONLY = "ask", "read_only"
 LEVELS = (ASK, READ_ONLY)
 READ_ONLY_REFUSAL = translatable("This chat is read only: '{tool}' would change the project or files, so it was "
-                                 "not run. Switch “Read only” beside the map to “Ask first” to allow changes.")
+                                 "not run. Switch the “Read only” button above the message box to “Ask first” to allow changes.")
 READ_ONLY_TO_MODEL = ("Not run: the user made this chat read only, so no tool that changes the project or files "
                       "may run. Do not retry; tell the user in one sentence what you would change, and that they can "
-                      "allow changes by switching “Read only” beside the map to “Ask first”.")
+                      "allow changes by switching the “Read only” button above the message box to “Ask first”.")
 
 MARKER = "[trust] "  # starts the note of a read-only chat appended to a user message; session titles cut it off
 READ_ONLY_NOTE = (MARKER + "This chat is read only: you have only tools that change nothing. If the user asks for a "

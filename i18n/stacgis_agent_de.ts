@@ -1800,8 +1800,8 @@
             <translation>„{tool}“ brach mit einem unerwarteten Fehler im Werkzeug ab (ein Fehler des Werkzeugs, nicht der Anfrage).</translation>
         </message>
         <message>
-            <source>This chat is read only: '{tool}' would change the project or files, so it was not run. Switch “Read only” beside the map to “Ask first” to allow changes.</source>
-            <translation>Dieser Chat ist schreibgeschützt: „{tool}“ würde das Projekt oder Dateien ändern und wurde daher nicht ausgeführt. Stellen Sie „Nur lesen“ neben der Karte auf „Erst fragen“, um Änderungen zu erlauben.</translation>
+            <source>This chat is read only: '{tool}' would change the project or files, so it was not run. Switch the “Read only” button above the message box to “Ask first” to allow changes.</source>
+            <translation>Dieser Chat ist schreibgeschützt: „{tool}“ würde das Projekt oder Dateien ändern und wurde daher nicht ausgeführt. Stellen Sie die Schaltfläche „Nur lesen“ über dem Eingabefeld auf „Erst fragen“, um Änderungen zu erlauben.</translation>
         </message>
         <message>
             <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>

@@ -1800,8 +1800,8 @@
             <translation>« {tool} » s’est arrêté sur une erreur inattendue dans l’outil (une faute de l’outil, pas de la requête).</translation>
         </message>
         <message>
-            <source>This chat is read only: '{tool}' would change the project or files, so it was not run. Switch “Read only” beside the map to “Ask first” to allow changes.</source>
-            <translation>Cette discussion est en lecture seule : « {tool} » modifierait le projet ou des fichiers, il n’a donc pas été exécuté. Passez « Lecture seule » à côté de la carte sur « Demander d’abord » pour autoriser les modifications.</translation>
+            <source>This chat is read only: '{tool}' would change the project or files, so it was not run. Switch the “Read only” button above the message box to “Ask first” to allow changes.</source>
+            <translation>Cette discussion est en lecture seule : « {tool} » modifierait le projet ou des fichiers, il n’a donc pas été exécuté. Passez le bouton « Lecture seule » au-dessus de la zone de saisie sur « Demander d’abord » pour autoriser les modifications.</translation>
         </message>
         <message>
             <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>

@@ -121,19 +121,21 @@ class ChatPanel(QWidget):
         self.stats = QLabel()
         self.stats.setStyleSheet("color: #6e6e6e;")
         self.stats.setWordWrap(True)
-        layout.addWidget(self.stats)
+        self.trust_button = TrustButton()  # the chat's trust level, beside the stats line that wraps to make room
+        stats_row = QHBoxLayout()
+        stats_row.addWidget(self.stats, 1)
+        stats_row.addWidget(self.trust_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(stats_row)
 
         context_row = QHBoxLayout()
         self.map_chip = MapContextChip()
         self.queue_label = QLabel()
         self.cancel_wait_button = QPushButton(tr("Cancel wait"))
         self.cancel_wait_button.clicked.connect(self.session.stop)
-        self.trust_button = TrustButton()  # the chat's trust level: ask before changes, or read only
         context_row.addWidget(self.map_chip)
         context_row.addStretch(1)
         context_row.addWidget(self.queue_label)
         context_row.addWidget(self.cancel_wait_button)
-        context_row.addWidget(self.trust_button)
         self.show_queue(None)
         layout.addLayout(context_row)
 

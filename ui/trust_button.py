@@ -1,4 +1,4 @@
-"""The chat's trust level on the dock: a small button beside the map chip whose menu sets "Ask first"
+"""The chat's trust level on the dock: a small button above the message box whose menu sets "Ask first"
 or "Read only" for this chat, lists the kinds of change the analyst said not to ask again about, and forgets
 them. It shows the chat's `agent.trust.ChatTrust`; New chat starts from "Ask first"."""
 
