@@ -246,6 +246,7 @@ class ActivityFeed(QTreeWidget):
         item.addChild(holder)
         label = QLabel()
         label.setPixmap(QPixmap(path).scaledToWidth(PICTURE_WIDTH, Qt.TransformationMode.SmoothTransformation))
+        label.setStyleSheet("border: 1px solid #c8c8c8;")  # a white map on the white feed still shows its edges
         label.setToolTip(tr("The picture the assistant was sent to check its work: {file}").format(file=path))
         holder.setSizeHint(0, label.sizeHint())  # the row as tall as the picture
         self.setItemWidget(holder, 0, label)

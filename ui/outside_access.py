@@ -103,6 +103,7 @@ class OutsideAccessTab(QWidget):
         form.addRow(tr("Connect a client"), row)
         self.config_text = QPlainTextEdit()
         self.config_text.setReadOnly(True)
+        self.config_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # JSON reads by its lines
         self.config_text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.config_text.setMinimumHeight(130)
         form.addRow("", self.config_text)

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from qgis.PyQt.QtWidgets import QTabWidget
 
 from testkit.qgis_drivers.plugin_driver import process_until
 from testkit.servers.loopback import free_port, server_missing
@@ -56,6 +57,21 @@ def outside(make_plugin, home):
     dialog.deleteLater()
 
 
+def save_settings_shot(tab, name: str) -> None:
+    """Settings ▸ Outside access as the analyst sees it, when STACGIS_SCREENSHOTS names a folder."""
+    folder = os.environ.get("STACGIS_SCREENSHOTS")
+    if not folder:
+        return
+    dialog = tab.window()
+    tabs = next(w for w in dialog.findChildren(QTabWidget) if w.indexOf(tab) >= 0)
+    tabs.setCurrentWidget(tab)
+    dialog.resize(620, 760)
+    dialog.show()
+    process_until(lambda: False, 0.5)
+    dialog.grab().save(str(Path(folder) / f"{name}-{dialog.width()}px-x1.png"))
+    dialog.hide()
+
+
 def choose(tab, client: str, connection: str) -> None:
     tab.client.setCurrentIndex(tab.client.findText(client))
     tab.transport.setCurrentIndex(tab.transport.findText(connection))
@@ -97,6 +113,7 @@ def test_no_shown_configuration_holds_the_token_and_each_says_how_it_gets_it(out
             text = tab.config_text.toPlainText()
             assert token not in text and (f"127.0.0.1:{port}" in text or '"--port",\n' in text), (client, connection)
     choose(tab, "VS Code", "HTTP endpoint")
+    save_settings_shot(tab, "outside-clients-settings")
     shown = json.loads(tab.config_text.toPlainText())
     assert shown["servers"]["qgis-stac-agent"]["headers"] == {"Authorization": "Bearer ${input:qgis-stac-agent-token}"}
     assert shown["inputs"][0]["password"] is True and "secret storage" in tab.note.text()

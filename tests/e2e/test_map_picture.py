@@ -86,7 +86,7 @@ def test_a_model_that_can_see_is_sent_the_canvas_and_the_feed_shows_it(make_plug
     emu.add_model(VISION_MODEL, ("completion", "tools", "vision"), 32768)
     plugin = make_plugin(chat_model=VISION_MODEL)
     show(qgis_iface, parcels())
-    show_dock_at(plugin, 420)
+    show_dock_at(plugin, 320)
     emu.script(Turn(tool_calls=[("get_map_view", {"width": 400})]),
                Turn(content="The three parcels show in blue in the middle of the map."))
     send(plugin, "Show me the parcels and check the map")
@@ -108,7 +108,9 @@ def test_a_model_that_can_see_is_sent_the_canvas_and_the_feed_shows_it(make_plug
     thumbnails = [w for w in plugin.runtime.panel.feed.findChildren(QLabel) if w.pixmap() and not w.pixmap().isNull()]
     assert len(thumbnails) == 1 and thumbnails[0].pixmap().width() == 200
     assert thumbnails[0].toolTip().endswith(data["png_file"])
-    save_shot(plugin, "map-picture-feed")
+    save_shot(plugin, "map-picture")
+    show_dock_at(plugin, 720)
+    save_shot(plugin, "map-picture")
 
 
 def test_a_model_that_cannot_see_gets_the_measurements_and_no_picture(plugin, emu, qgis_iface):

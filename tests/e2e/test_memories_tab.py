@@ -48,6 +48,8 @@ def test_a_memory_edited_in_the_list_is_what_the_model_gets_next_time(plugin, em
     QTest.keyClicks(memories.editor, NEW)
     assert clipped_texts(plugin.dock) == [], clipped_texts(plugin.dock)
     save_shot(plugin, "memories-edit")
+    show_dock_at(plugin, 720)
+    save_shot(plugin, "memories-edit")
     click(memories.save_button)
     assert process_until(lambda: memories.texts() == [NEW], 10), memories.texts()
     assert memories.list.item(0).text().endswith("message 1")  # where it was learned is kept

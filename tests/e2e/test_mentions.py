@@ -5,14 +5,17 @@ quotes and accents; with the map chip off only what was named is sent."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
+from qgis.PyQt.QtWidgets import QApplication
 
 from testkit.llm.ollama_emulator import Turn
 from testkit.qgis_drivers.plugin_driver import process_until, wait_turn
-from testkit.qgis_drivers.screen_checks import save_shot, show_dock_at
+from testkit.qgis_drivers.screen_checks import show_dock_at
 
 ROADS = 'Routes d\'été "nord"'
 
@@ -29,6 +32,18 @@ def points(name: str, count: int) -> QgsVectorLayer:
     return layer
 
 
+def save_screen(panel, name: str) -> None:
+    """The dock with the list of names that pops up over it (a window of its own), as on screen (under Xvfb)."""
+    folder = os.environ.get("STACGIS_SCREENSHOTS")
+    if not folder:
+        return
+    process_until(lambda: False, 0.3)
+    dock = panel.window()
+    area = dock.frameGeometry().united(panel.input.completer.popup().frameGeometry())
+    picture = QApplication.primaryScreen().grabWindow(0, area.x(), area.y(), area.width(), area.height())
+    picture.save(str(Path(folder) / f"{name}-{dock.width()}px-x1.png"))
+
+
 def named(body: dict) -> list:
     """The @-mentions as the model reads them in the newest user message."""
     user = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
@@ -36,11 +51,13 @@ def named(body: dict) -> list:
     return json.loads(line.split(": ", 1)[1])
 
 
-def choose(panel, typed: str, wanted: str) -> None:
+def choose(panel, typed: str, wanted: str, shot: str = "") -> None:
     """Types `typed` as the analyst does, then picks `wanted` in the list of names that pops up."""
     QTest.keyClicks(panel.input, typed)
     popup = panel.input.completer.popup()
     assert process_until(popup.isVisible, 5), f"no list of names after {typed!r}"
+    if shot:
+        save_screen(panel, shot)
     shown = [popup.model().index(i, 0).data() for i in range(popup.model().rowCount())]
     assert wanted in shown, shown
     for _ in range(shown.index(wanted) + 1):
@@ -57,9 +74,8 @@ def test_at_completes_a_layer_name_and_the_mention_reaches_the_model(plugin, emu
     show_dock_at(plugin, 320)
     panel = plugin.runtime.panel
     panel.input.setFocus()
-    choose(panel, "Buffer @rou", ROADS)
+    choose(panel, "Buffer @rou", ROADS, shot="mention-popup")
     assert panel.input.toPlainText() == 'Buffer @"Routes d\'été \\"nord\\"" '
-    save_shot(plugin, "mention-typed")
     choose(panel, "near @sel", "selection")
     assert panel.input.toPlainText().endswith("near @selection ")
     emu.script(Turn(content="Done."))

@@ -51,7 +51,6 @@ def test_read_only_offers_no_writing_tool_and_a_change_gets_a_sentence(plugin, e
     panel.trust_button.level_actions[READ_ONLY].trigger()  # the analyst picks "Read only" in the button's menu
     assert panel.trust_button.text() == "Read only"
     assert clipped_texts(plugin.dock) == [], clipped_texts(plugin.dock)
-    save_shot(plugin, "trust-read-only")
     emu.script(Turn(tool_calls=[("call_tool", {"name": "remove_layer", "arguments": {"layer": "parcels"}})]),
                Turn(content="This chat is read only, so I did not remove 'parcels'."))
     send(plugin, "Remove the parcels layer")
@@ -70,6 +69,7 @@ def test_read_only_offers_no_writing_tool_and_a_change_gets_a_sentence(plugin, e
     refusal = json.loads(tool_messages(emu.chat_requests()[-1], "remove_layer")[-1]["content"])["error"]
     assert "read only" in refusal and "Do not retry" in refusal
     assert chat(plugin)[-1] == ("assistant", "This chat is read only, so I did not remove 'parcels'.")
+    save_shot(plugin, "trust-read-only")
 
     panel.new_button.click()  # New chat: asks before changes again
     assert process_until(lambda: panel.trust_button.text() == "Ask first", 10)
@@ -88,6 +88,8 @@ def test_dont_ask_again_skips_the_card_for_the_same_kind_and_not_for_another(plu
     assert [b.text() for b in card.buttons] == ["Yes, run it", "Yes, and don't ask again in this chat", "No"]
     assert "take layers off the map" in card.waves.text()
     assert clipped_texts(plugin.dock) == [], clipped_texts(plugin.dock)
+    save_shot(plugin, "trust-dont-ask-again")
+    show_dock_at(plugin, 720)
     save_shot(plugin, "trust-dont-ask-again")
     click(card, "Yes, and don't ask again in this chat")
     wait_turn(plugin, 30)
