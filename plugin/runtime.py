@@ -36,6 +36,7 @@ class AgentRuntime:
         self.panel.tabs.currentChanged.connect(
             lambda index: self.panel is not None and self.panel.tabs.widget(index) is view
             and view.refresh_soon())
+        self.session.bridge.done.connect(lambda _done: view.isVisible() and view.refresh_soon())  # it may have learned
 
     # Voice input ---------------------------------------------------------------------------
     def _add_voice_input(self) -> None:
