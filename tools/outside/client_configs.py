@@ -23,8 +23,8 @@ from typing import Any
 CLIENTS = {"claude_desktop": "Claude Desktop", "vscode": "VS Code", "cursor": "Cursor", "inspector": "MCP Inspector"}
 TRANSPORTS = ("stdio", "http")
 SERVER_NAME = "qgis-stac-agent"
-TOKEN_INPUT = "qgis-stac-agent-token"  # VS Code's input id
-TOKEN_ENV = "STACGIS_MCP_TOKEN"  # Cursor's environment variable (the stdio bridge reads it too)
+TOKEN_INPUT = "qgis-stac-agent-token"  # nosec B105 # the name of VS Code's prompt for the token, not a token
+TOKEN_ENV = "STACGIS_MCP_TOKEN"  # nosec B105 # the variable Cursor reads the token from, not a token
 BRIDGE = "stacgis_agent.tools.outside.stdio_bridge"
 
 
@@ -74,7 +74,7 @@ def client_config(client: str, transport: str, place: EndpointPlace, *, home: Pa
         if transport == "stdio":
             return ClientConfig(client, "stdio", path, "servers", {"type": "stdio", **stdio})
         entry = {"type": "http", "url": place.url, "headers": {"Authorization": f"Bearer ${{input:{TOKEN_INPUT}}}"}}
-        inputs = [{"type": "promptString", "id": TOKEN_INPUT, "password": True,
+        inputs = [{"type": "promptString", "id": TOKEN_INPUT, "password": True,  # nosec B105 # VS Code shows dots
                    "description": f"QGIS STAC GIS Agent token (Settings ▸ Outside access, or {place.token_file})"}]
         return ClientConfig(client, "http", path, "servers", entry, {"inputs": inputs})
     if client == "cursor":
