@@ -22,6 +22,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..agent.events import EVENT_KINDS, Done, Notice, UserMessage
+from ..agent.mentions import find_mentions, with_mentions
 from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord, SessionStore
 from ..agent.turn_stats import format_usage
@@ -34,6 +35,7 @@ from .i18n import tr
 from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
 from .sessions_panel import SessionsPanel
+from .trust_button import TrustButton
 from .voice import AnswerSpeaker
 from .welcome_card import WelcomeCard
 
@@ -119,7 +121,11 @@ class ChatPanel(QWidget):
         self.stats = QLabel()
         self.stats.setStyleSheet("color: #6e6e6e;")
         self.stats.setWordWrap(True)
-        layout.addWidget(self.stats)
+        self.trust_button = TrustButton()  # the chat's trust level, beside the stats line that wraps to make room
+        stats_row = QHBoxLayout()
+        stats_row.addWidget(self.stats, 1)
+        stats_row.addWidget(self.trust_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(stats_row)
 
         context_row = QHBoxLayout()
         self.map_chip = MapContextChip()
@@ -173,6 +179,8 @@ class ChatPanel(QWidget):
         session.busy_changed.connect(self._on_busy)
         session.map_changed.connect(self.conversation.show_undo)
         session.queue_changed.connect(self.show_queue)
+        session.trust_changed.connect(self.trust_button.show_trust)
+        self.trust_button.show_trust(session.trust)
 
     def _start(self, coro: Coroutine, name: str) -> asyncio.Task:
         """Every task the panel starts is held (a task nobody holds can vanish, and its error with it)."""
@@ -186,7 +194,8 @@ class ChatPanel(QWidget):
             return
         context = self.session.map_context()  # read once: the chip shows what the model is sent
         self.map_chip.show_context(context)
-        self.session.send(text, context if self.map_chip.include else None)
+        mentions = find_mentions(text, [layer.name for layer in context.layers] if context is not None else [])
+        self.session.send(text, with_mentions(context, mentions, self.map_chip.include))
 
     def _send_or_stop(self) -> None:
         if self.session.busy:

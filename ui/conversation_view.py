@@ -16,7 +16,8 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..agent.events import AskUser, Content, Done, Error, IterationLimit, ToolResult
+from ..agent.events import AskUser, Content, Done, Error, IterationLimit, ToolError, ToolResult
+from ..agent.trust import READ_ONLY_REFUSAL
 from .ask_user_widget import AskUserWidget
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
@@ -128,6 +129,7 @@ class ConversationView(QScrollArea):
         bridge.iteration_limit.connect(self.on_iteration_limit)
         bridge.done.connect(self.on_done)
         bridge.tool_result.connect(self.on_tool_result)
+        bridge.tool_error.connect(self.on_tool_error)
 
     # -- what the conversation holds, for tests and exports
     def items(self) -> list[QWidget]:
@@ -186,6 +188,10 @@ class ConversationView(QScrollArea):
     def on_iteration_limit(self, event: IterationLimit) -> None:
         self.add_status(tr("The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise "
                            "'Max steps' in the settings.").format(steps=event.steps, limit=event.limit))
+
+    def on_tool_error(self, event: ToolError) -> None:
+        if event.said.template == READ_ONLY_REFUSAL:  # the analyst's own choice: said where they read
+            self.add_status(said(event.said, event.error))
 
     def on_tool_result(self, event: ToolResult) -> None:
         self._turn_images.extend(image_files(event.result))

@@ -102,6 +102,7 @@ TEMPLATES = (
     ('The atlas has no feature to print; check its layer and filter.', 'The atlas has no feature to print; check its layer and filter.', ''),
     ('QGIS could not prepare atlas page {value}.', 'QGIS could not prepare atlas page {value}.', ''),
     ("No print layout named '{name}'. Layouts in the project: {names}.", "No print layout named '{name}'. Layouts in the project: {names}.", ''),
+    ("Layout '{name}' has {pagecount} page(s); ask for page 1 to {pagecount}.", "Layout '{name}' has {pagecount} page(s); ask for page 1 to {pagecount}.", ''),
     ("No feature of '{name}' is selected; select some or set selected_only false.", "No feature of '{name}' is selected; select some or set selected_only false.", ''),
     ('No layer is visible on the map; load or show a layer first, or name the layers.', 'No layer is visible on the map; load or show a layer first, or name the layers.', ''),
     ("'{name}' has no field(s) {unknown}; its fields: {names}", "'{name}' has no field(s) {unknown}; its fields: {names}", ''),
