@@ -299,6 +299,16 @@ class TurnHistory:
         self.record(Change("restyled", f"restyled '{layer.name()}'", layer.id(), st.style_of(layer),
                            was=st.fingerprint(layer)))
 
+    def layout_changing(self) -> None:
+        """Call before making, emptying or rebuilding a print layout: a call outside any chat turn (an outside
+        client's) opens a turn of its own, so the layout is kept as it was and the turn's end records the change."""
+        if self._open is None:
+            self.begin_turn(f"untracked-{uuid.uuid4().hex[:12]}")
+
+    def layout_changed(self) -> None:
+        """Call after a layout change: an outside client's turn ends here, so History shows it at once."""
+        self._close_untracked()
+
     def view_changing(self, canvas: Any) -> None:
         """Call before moving the canvas or changing its CRS."""
         self.canvas = self.canvas or (lambda: canvas)

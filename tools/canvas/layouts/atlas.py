@@ -1,0 +1,145 @@
+"""An atlas: one page per feature of a coverage layer. What its pages say (the feature's name and useful fields,
+not its internal id), how each page's map is scaled (a round scale that holds the feature with a margin), and
+how many pages at what resolution an export may make before it asks (page count × dpi budget)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from qgis.core import QgsFeatureRequest, QgsLayoutItemLabel, QgsLayoutItemMap, QgsPrintLayout
+from qgis.PyQt.QtCore import QVariant
+
+from ...common import ToolInputError
+from .page import ROUND_SCALES, plain
+
+NAME_FIELDS = ("name", "nom", "label", "title", "titre", "libelle", "designation", "parcel", "parcelle")
+_ID_FIELD = re.compile(r"^(fid|id|gid|oid|pk|rowid|ogc_fid|objectid|object_id|feature_id|[a-z0-9]*_?id_?[0-9]*)$",
+                       re.I)
+FIELDS_SHOWN = 4
+MEASURED_PAGES = 300  # pages whose own line is measured to size it (the longest of these decides)
+SAMPLED_FEATURES = 500  # features read to decide how many decimals a field's numbers need
+PAGE_MARGIN = 0.15  # around each page's feature
+PIXEL_BUDGET = 100 * 8.7e6  # an export past this many pixels (100 A4 pages at 300 dpi) asks first
+
+
+def feature_line(layer: Any, fields: list[str] | None) -> str:
+    """The atlas line "North field — ndvi_mean: 0.41 · area_ha: 3.1" for the page's feature, as a label text
+    whose expressions are built here from quoted field names: the layer's names and values are data, never code.
+    Without `fields`: the feature's name and its numeric fields that are not identifiers."""
+    names = [f.name() for f in layer.fields()]
+    chosen = fields or [f.name() for f in layer.fields() if f.isNumeric() and not _ID_FIELD.match(f.name())
+                        ][:FIELDS_SHOWN]
+    unknown = [f for f in chosen if f not in names]
+    if unknown:
+        raise ToolInputError(f"'{layer.name()}' has no field(s) {', '.join(unknown)}; its fields: {', '.join(names)}")
+    label_field = name_field(layer)
+    parts = [_template_field(label_field)] if label_field else []
+    decimals = _decimals(layer, [f for f in chosen if layer.fields().field(f).isNumeric()])
+    values = [f"{plain(f)}: {_template_number(f, decimals[f])}" if f in decimals
+              else f"{plain(f)}: {_template_field(f)}" for f in chosen if f != label_field]
+    if values:
+        parts.append(" · ".join(values))
+    return " — ".join(parts) or "Feature [% @atlas_featurenumber %] of [% @atlas_totalfeatures %]"
+
+
+def name_field(layer: Any) -> str | None:
+    """The field that names a feature: "name", "nom", "label"… else one ending in "name", else the first text
+    field that is not an identifier."""
+    fields = list(layer.fields())
+    by_lower = {f.name().lower(): f.name() for f in fields}
+    for wanted in NAME_FIELDS:
+        if wanted in by_lower:
+            return by_lower[wanted]
+    texts = [f for f in fields if f.type() == QVariant.String]
+    named = next((f.name() for f in texts if f.name().lower().endswith(("name", "nom"))), None)
+    return named or next((f.name() for f in texts if not _ID_FIELD.match(f.name())), None)
+
+
+def _decimals(layer: Any, fields: list[str]) -> dict[str, int]:
+    """Per numeric field, the decimals its values need (0 for whole numbers; 3 under 1, 2 under 100, 1 under
+    10,000), read from at most SAMPLED_FEATURES features on this (GUI) thread."""
+    if not fields:
+        return {}
+    whole = (QVariant.Int, QVariant.UInt, QVariant.LongLong, QVariant.ULongLong)
+    integer = {f for f in fields if layer.fields().field(f).type() in whole}
+    largest = dict.fromkeys(fields, 0.0)
+    fractional = dict.fromkeys(fields, False)
+    request = QgsFeatureRequest().setLimit(SAMPLED_FEATURES).setFlags(QgsFeatureRequest.NoGeometry)
+    request.setSubsetOfAttributes(fields, layer.fields())
+    for feature in layer.getFeatures(request):
+        for name in fields:
+            value = feature[name]
+            if isinstance(value, (int, float)):
+                largest[name] = max(largest[name], abs(float(value)))
+                fractional[name] = fractional[name] or float(value) != int(value)
+    found = {}
+    for name in fields:
+        if name in integer or not fractional[name]:
+            found[name] = 0
+        else:
+            size = largest[name]
+            found[name] = 3 if size < 1 else 2 if size < 100 else 1 if size < 10_000 else 0
+    return found
+
+
+def _template_field(name: str) -> str:
+    from qgis.core import QgsExpression
+
+    if "%]" in name or "[%" in name:  # such a name would end the template early: printed as a value-less name
+        return plain(name)
+    return f"[% {QgsExpression.quotedColumnRef(name)} %]"
+
+
+def _template_number(name: str, decimals: int) -> str:
+    from qgis.core import QgsExpression
+
+    if "%]" in name or "[%" in name:
+        return plain(name)
+    return f"[% format_number({QgsExpression.quotedColumnRef(name)}, {int(decimals)}) %]"
+
+
+def set_coverage(layout: QgsPrintLayout, coverage: Any, ids: list[int]) -> int:
+    """The layout's atlas over `coverage` (only the features `ids` when given); returns its page count."""
+    atlas = layout.atlas()
+    atlas.setCoverageLayer(coverage)
+    atlas.setEnabled(True)
+    atlas.setFilterFeatures(bool(ids))
+    if ids:  # integers only: the filter is no text from anyone
+        atlas.setFilterExpression(f"$id IN ({', '.join(str(int(i)) for i in ids)})")
+    atlas.updateFeatures()
+    return atlas.count()
+
+
+def page_texts(layout: QgsPrintLayout):
+    """What a label says on each page (the first MEASURED_PAGES), for sizing it to its longest text."""
+    def texts(label: QgsLayoutItemLabel) -> list[str]:
+        atlas = layout.atlas()
+        found = []
+        if atlas.beginRender():
+            try:
+                for number in range(min(atlas.count(), MEASURED_PAGES)):
+                    if atlas.seekTo(number):
+                        found.append(label.currentText())
+            finally:
+                atlas.endRender()
+        return found or [label.text()]
+    return texts
+
+
+def drive_map(layout: QgsPrintLayout, main: QgsLayoutItemMap) -> None:
+    """Each page's map zoomed to its feature at the round scale that holds it with a margin."""
+    main.setAtlasDriven(True)
+    main.setAtlasMargin(PAGE_MARGIN)
+    main.setAtlasScalingMode(QgsLayoutItemMap.Predefined)
+    round_scales(layout)
+
+
+def round_scales(layout: QgsPrintLayout) -> None:
+    """The round scales an atlas page picks from (QGIS's layout designer sets its own list when it opens)."""
+    layout.renderContext().setPredefinedScales([float(s) for s in ROUND_SCALES])
+
+
+def pixels_of(layout: QgsPrintLayout, pages: int, dpi: int) -> float:
+    page = layout.pageCollection().page(0).pageSize()
+    return pages * (page.width() / 25.4 * dpi) * (page.height() / 25.4 * dpi)
