@@ -65,8 +65,8 @@ def test_streamed_answer_renders_as_markdown_in_one_bubble_and_feed_in_order(vie
     assert [b.role for b in bubbles] == ["user", "assistant"]
     answer = bubbles[1]
     assert answer.text().startswith("## NDVI") and answer.message_id == "m1"
-    html = answer.body.html()
-    assert "<table" in html and "<li" in html and 'href="https://example.org"' in html
+    shown = "".join(segment.document().toMarkdown() for segment in answer.body.segments)  # as Qt laid it out
+    assert "|stat|value|" in shown and "- healthy" in shown and "(https://example.org)" in shown, shown
     assert "stat\nvalue\nmean\n0.61" in answer.rendered_text()
     assert feed.entries() == [
         "Thinking (1)", "Calling raster_stats", "raster_stats completed (42 ms)", "Thinking (2)",
