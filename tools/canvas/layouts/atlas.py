@@ -10,8 +10,9 @@ from typing import Any
 from qgis.core import QgsFeatureRequest, QgsLayoutItemLabel, QgsLayoutItemMap, QgsPrintLayout
 from qgis.PyQt.QtCore import QVariant
 
+from ...analysis.expressions import id_filter, template_field, template_number, template_text
 from ...common import ToolInputError
-from .page import ROUND_SCALES, plain
+from .page import ROUND_SCALES
 
 NAME_FIELDS = ("name", "nom", "label", "title", "titre", "libelle", "designation", "parcel", "parcelle")
 _ID_FIELD = re.compile(r"^(fid|id|gid|oid|pk|rowid|ogc_fid|objectid|object_id|feature_id|[a-z0-9]*_?id_?[0-9]*)$",
@@ -24,9 +25,10 @@ PIXEL_BUDGET = 100 * 8.7e6  # an export past this many pixels (100 A4 pages at 3
 
 
 def feature_line(layer: Any, fields: list[str] | None) -> str:
-    """The atlas line "North field — ndvi_mean: 0.41 · area_ha: 3.1" for the page's feature, as a label text
-    whose expressions are built here from quoted field names: the layer's names and values are data, never code.
-    Without `fields`: the feature's name and its numeric fields that are not identifiers."""
+    """The atlas line "North field — ndvi_mean: 0.41 · area_ha: 3.1" for the page's feature, as a label template
+    made of the expression guard's fragments: the layer's field names and values are data, never code (a name
+    holding "%]" cannot end the template). Without `fields`: the feature's name and its numeric fields that are
+    not identifiers."""
     names = [f.name() for f in layer.fields()]
     chosen = fields or [f.name() for f in layer.fields() if f.isNumeric() and not _ID_FIELD.match(f.name())
                         ][:FIELDS_SHOWN]
@@ -34,13 +36,13 @@ def feature_line(layer: Any, fields: list[str] | None) -> str:
     if unknown:
         raise ToolInputError(f"'{layer.name()}' has no field(s) {', '.join(unknown)}; its fields: {', '.join(names)}")
     label_field = name_field(layer)
-    parts = [_template_field(label_field)] if label_field else []
+    parts = [template_field(label_field)] if label_field else []
     decimals = _decimals(layer, [f for f in chosen if layer.fields().field(f).isNumeric()])
-    values = [f"{plain(f)}: {_template_number(f, decimals[f])}" if f in decimals
-              else f"{plain(f)}: {_template_field(f)}" for f in chosen if f != label_field]
+    values = [template_text(f"{f}: ") + (template_number(f, decimals[f]) if f in decimals else template_field(f))
+              for f in chosen if f != label_field]
     if values:
-        parts.append(" · ".join(values))
-    return " — ".join(parts) or "Feature [% @atlas_featurenumber %] of [% @atlas_totalfeatures %]"
+        parts.append(template_text(" · ").join(values))
+    return template_text(" — ").join(parts) or "Feature [% @atlas_featurenumber %] of [% @atlas_totalfeatures %]"
 
 
 def name_field(layer: Any) -> str | None:
@@ -83,22 +85,6 @@ def _decimals(layer: Any, fields: list[str]) -> dict[str, int]:
     return found
 
 
-def _template_field(name: str) -> str:
-    from qgis.core import QgsExpression
-
-    if "%]" in name or "[%" in name:  # such a name would end the template early: printed as a value-less name
-        return plain(name)
-    return f"[% {QgsExpression.quotedColumnRef(name)} %]"
-
-
-def _template_number(name: str, decimals: int) -> str:
-    from qgis.core import QgsExpression
-
-    if "%]" in name or "[%" in name:
-        return plain(name)
-    return f"[% format_number({QgsExpression.quotedColumnRef(name)}, {int(decimals)}) %]"
-
-
 def set_coverage(layout: QgsPrintLayout, coverage: Any, ids: list[int]) -> int:
     """The layout's atlas over `coverage` (only the features `ids` when given); returns its page count."""
     atlas = layout.atlas()
@@ -106,7 +92,7 @@ def set_coverage(layout: QgsPrintLayout, coverage: Any, ids: list[int]) -> int:
     atlas.setEnabled(True)
     atlas.setFilterFeatures(bool(ids))
     if ids:  # integers only: the filter is no text from anyone
-        atlas.setFilterExpression(f"$id IN ({', '.join(str(int(i)) for i in ids)})")
+        atlas.setFilterExpression(id_filter(ids))
     atlas.updateFeatures()
     return atlas.count()
 

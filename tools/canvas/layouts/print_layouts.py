@@ -27,6 +27,7 @@ from qgis.core import (
 )
 
 from ....agent.safety import Assessment
+from ...analysis.expressions import template_text
 from ...common import WRITE, ToolInputError, check_bbox, ok, policy
 from ...declare import assesses, deps_of, tool
 from ...deps import ToolDeps
@@ -37,7 +38,7 @@ from .credits import add_collection_info, catalog_for, credits_text, stac_source
 from .export import export_assessment, export_layout
 from .locator import context_layers
 from .owned import fresh_layout, layout_name, replacement
-from .page import compose, plain
+from .page import compose
 from .page_looks import outline_overrides, page_order, styled_for_page
 
 log = logging.getLogger(__name__)
@@ -131,7 +132,7 @@ async def make_atlas(
     if statistics_of:
         raster = find_layer(project, statistics_of)
         statistics = await page_statistics(deps, statistics_of, page_geometries(project, coverage, ids))
-        line = f"{line}\n{plain(raster.name().split(' — ')[0])}: {statistics_expression(statistics)}"
+        line = f"{line}\n{template_text(raster.name().split(' — ')[0] + ': ')}{statistics_expression(statistics)}"
     credits = await _credits(deps, shown)
     units, restyled = await styled_for_page(deps, shown)
     layout, replaced = fresh_layout(project, layout_name({"name": name, "title": title}, "Atlas"), history_of(deps))
