@@ -155,7 +155,9 @@ def _body(record: SessionRecord, outputs: Path, tr: Translate,
 def _record_html(analysis: dict[str, Any], tr: Translate) -> str:
     """One analysis as someone repeating it needs it: what was read, where, when, how; then the call."""
     area = analysis.get("area") or {}
-    rows = [(tr("Catalog"), analysis.get("catalog")), (tr("Collection"), analysis.get("collection")),
+    catalog = " ".join(str(v) for v in (analysis.get("catalog"), f"({analysis['catalog_url']})"
+                                         if analysis.get("catalog_url") else "") if v)
+    rows = [(tr("Catalog"), catalog), (tr("Collection"), analysis.get("collection")),
             (tr("Dates"), analysis.get("datetime")),
             (tr("Items read ({count})").format(count=len(analysis.get("items") or [])),
              ", ".join(str(i) for i in analysis.get("items") or [])),
@@ -166,7 +168,7 @@ def _record_html(analysis: dict[str, Any], tr: Translate) -> str:
     listed = "".join(f"<li><b>{safe_html.text(name)}</b>: {safe_html.text(value)}</li>"
                      for name, value in rows if value not in (None, "", []))
     repeat = analysis.get("repeat") or {}
-    call = json.dumps(repeat, indent=1, ensure_ascii=False)
+    call = json.dumps(repeat, ensure_ascii=False)
     return (f"<h3>{safe_html.text(str(analysis.get('tool') or ''))}</h3><ul>{listed}</ul>"
             f"<p>{safe_html.text(tr('To repeat it, call {tool} with these arguments:').format(tool=repeat.get('tool', '')))}"
             f"</p><pre>{safe_html.text(call)}</pre>")
