@@ -67,6 +67,7 @@ class ChatPanel(QWidget):
         self._replaying = False
         self._canvas_watcher: CanvasWatcher | None = None
         self._canvas = None
+        self._outputs = outputs  # the plugin's outputs folder: files the chat may open
         self.tabs = QTabWidget()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -100,7 +101,7 @@ class ChatPanel(QWidget):
         top.addWidget(self.settings_button)
         layout.addLayout(top)
 
-        self.conversation = ConversationView()
+        self.conversation = ConversationView(outputs=self._outputs)
         self.welcome = WelcomeCard()
         self.welcome.example_chosen.connect(self._send_example)
         self.welcome.retry_requested.connect(self._retry_connection)
