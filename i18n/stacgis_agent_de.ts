@@ -2280,6 +2280,14 @@
             <translation>Kein freier Dateiname für '{stem}' im Ausgabeordner; räumen Sie ihn auf und versuchen Sie es erneut.</translation>
         </message>
         <message>
+            <source>The folder name must be a plain name inside the plugin's output folder.</source>
+            <translation>Der Ordnername muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>Could not find a free folder name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Kein freier Ordnername für '{stem}' im Ausgabeordner; räumen Sie ihn auf und versuchen Sie es erneut.</translation>
+        </message>
+        <message>
             <source>Another export is running ('{name}', {where}); wait for it to finish or stop it.</source>
             <translation>Ein anderer Export läuft ('{name}', {where}); warten Sie, bis er fertig ist, oder halten Sie ihn an.</translation>
         </message>

@@ -2280,6 +2280,14 @@
             <translation>Aucun nom de fichier libre pour '{stem}' dans le dossier de sortie ; videz-le et réessayez.</translation>
         </message>
         <message>
+            <source>The folder name must be a plain name inside the plugin's output folder.</source>
+            <translation>Le nom du dossier doit être un simple nom dans le dossier de sortie du plugin.</translation>
+        </message>
+        <message>
+            <source>Could not find a free folder name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Aucun nom de dossier libre pour '{stem}' dans le dossier de sortie ; videz-le et réessayez.</translation>
+        </message>
+        <message>
             <source>Another export is running ('{name}', {where}); wait for it to finish or stop it.</source>
             <translation>Un autre export est en cours ('{name}', {where}) ; attendez qu'il se termine ou arrêtez-le.</translation>
         </message>

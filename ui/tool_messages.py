@@ -76,6 +76,8 @@ TEMPLATES = (
     ('Statistics are computed for at most {max_pages} pages; select fewer features.', 'Statistics are computed for at most {max_pages} pages; select fewer features.', ''),
     ("The file name must be a plain name inside the plugin's output folder.", "The file name must be a plain name inside the plugin's output folder.", ''),
     ("Could not find a free file name for '{stem}' in the output folder; clear it and retry.", "Could not find a free file name for '{stem}' in the output folder; clear it and retry.", ''),
+    ("The folder name must be a plain name inside the plugin's output folder.", "The folder name must be a plain name inside the plugin's output folder.", ''),
+    ("Could not find a free folder name for '{stem}' in the output folder; clear it and retry.", "Could not find a free folder name for '{stem}' in the output folder; clear it and retry.", ''),
     ("Another export is running ('{name}', {where}); wait for it to finish or stop it.", "Another export is running ('{name}', {where}); wait for it to finish or stop it.", ''),
     ("An atlas is exported as one PDF (a page per feature); use format 'pdf'.", "An atlas is exported as one PDF (a page per feature); use format 'pdf'.", ''),
     ("QGIS could not export the layout ({value}); check the output folder's free space and permissions.", "QGIS could not export the layout ({value}); check the output folder's free space and permissions.", ''),

@@ -70,6 +70,22 @@ def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
     return reserve_paths(folder, wanted, suffix)[0]
 
 
+def new_output_folder(folder: Path, wanted: str) -> Path:
+    """A new folder in the output folder (`<name>`, else `<name> (2)`, …), created here: never an existing one."""
+    stem = _stem_of(wanted, "")
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 1000):
+        target = folder / (stem if n == 1 else f"{stem} ({n})")
+        if target.resolve().parent != folder.resolve():
+            raise ToolInputError("The folder name must be a plain name inside the plugin's output folder.")
+        try:
+            target.mkdir()
+            return target
+        except FileExistsError:
+            continue
+    raise ToolInputError(f"Could not find a free folder name for '{stem}' in the output folder; clear it and retry.")
+
+
 def page_count(layout: QgsPrintLayout) -> int:
     if layout.atlas().enabled():
         layout.atlas().updateFeatures()
