@@ -18,7 +18,7 @@ NAME_FIELDS = ("name", "nom", "label", "title", "titre", "libelle", "designation
 _ID_FIELD = re.compile(r"^(fid|id|gid|oid|pk|rowid|ogc_fid|objectid|object_id|feature_id|[a-z0-9]*_?id_?[0-9]*)$",
                        re.I)
 FIELDS_SHOWN = 4
-MEASURED_PAGES = 300  # pages whose own line is measured to size it (the longest of these decides)
+MEASURED_PAGES = 200  # pages whose own line is measured to size it (the longest of these decides)
 SAMPLED_FEATURES = 500  # features read to decide how many decimals a field's numbers need
 PAGE_MARGIN = 0.15  # around each page's feature
 PIXEL_BUDGET = 100 * 8.7e6  # an export past this many pixels (100 A4 pages at 300 dpi) asks first
