@@ -10,7 +10,7 @@ from typing import Any
 from qgis.core import QgsFeatureRequest, QgsLayoutItemLabel, QgsLayoutItemMap, QgsPrintLayout
 from qgis.PyQt.QtCore import QVariant
 
-from ...analysis.expressions import id_filter, template_field, template_number, template_text
+from ...analysis.expressions import filter_atlas, template_field, template_number, template_text
 from ...common import ToolInputError
 from .page import ROUND_SCALES
 
@@ -90,9 +90,7 @@ def set_coverage(layout: QgsPrintLayout, coverage: Any, ids: list[int]) -> int:
     atlas = layout.atlas()
     atlas.setCoverageLayer(coverage)
     atlas.setEnabled(True)
-    atlas.setFilterFeatures(bool(ids))
-    if ids:  # integers only: the filter is no text from anyone
-        atlas.setFilterExpression(id_filter(ids))
+    filter_atlas(atlas, ids)
     atlas.updateFeatures()
     return atlas.count()
 

@@ -31,9 +31,10 @@ from qgis.core import (
 )
 from qgis.PyQt.QtGui import QFont
 
+from ...analysis.expressions import set_label_template, template_text
 from .legend import add_legend
 from .locator import add_locator
-from .page_parts import MM, font, place, plain, set_font, width_m, zoom
+from .page_parts import MM, font, place, set_font, width_m, zoom
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ def compose(layout: QgsPrintLayout, *, title: str, subtitle: str | None, layers:
     line = None
     if feature_line:  # an atlas: the feature's own values, evaluated per page from the expression built here
         line = _label(layout, "", LINE_PT, False, MARGIN, top, width - 2 * MARGIN, 6)
-        line.setText(feature_line)
+        set_label_template(line, feature_line)  # made of the expression guard's fragments (atlas.py)
         tall = _height_for(line, page_texts(line) if page_texts else [feature_line], width - 2 * MARGIN)
         line.attemptResize(QgsLayoutSize(width - 2 * MARGIN, tall, MM))
         top += tall + 1
@@ -126,7 +127,7 @@ def compose(layout: QgsPrintLayout, *, title: str, subtitle: str | None, layers:
 def _label(layout: QgsPrintLayout, text: str, size: float, bold: bool, x: float, y: float, w: float,
            h: float) -> QgsLayoutItemLabel:
     label = QgsLayoutItemLabel(layout)
-    label.setText(plain(text))  # plain text: QGIS would evaluate [% … %] in a label as an expression
+    set_label_template(label, template_text(text))  # text as written: "[% … %]" in it is never evaluated
     label.setMode(QgsLayoutItemLabel.ModeFont)
     label.setMargin(0)
     set_font(label, font(size, bold))

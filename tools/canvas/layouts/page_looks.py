@@ -20,13 +20,13 @@ from qgis.core import (
     QgsMapLayerStyle,
     QgsRasterLayer,
     QgsReadWriteContext,
-    QgsRuleBasedRenderer,
     QgsSingleSymbolRenderer,
     QgsVectorLayer,
     QgsWkbTypes,
 )
 from qgis.PyQt.QtXml import QDomDocument
 
+from ...analysis.expressions import atlas_outline_renderer
 from ...deps import ToolDeps
 from ..layers.raster_styles import measured_unit, style_for, what_it_measures
 from ..layers.styles import band_range
@@ -74,15 +74,11 @@ def _outline(symbol: Any) -> Any:
     return outline
 
 
-def _atlas_outlines() -> QgsRuleBasedRenderer:
-    root = QgsRuleBasedRenderer.Rule(None)
-    for (colour, width), test in ((ATLAS_FEATURE, "$id = @atlas_featureid"), (ATLAS_OTHERS, None)):
-        symbol = QgsFillSymbol.createSimple({"style": "no", "outline_color": colour, "outline_width": str(width),
-                                             "outline_width_unit": "MM"})
-        rule = QgsRuleBasedRenderer.Rule(symbol, 0, 0, test or "", "this page's feature" if test else "other features",
-                                         "", test is None)
-        root.appendChild(rule)
-    return QgsRuleBasedRenderer(root)
+def _atlas_outlines() -> Any:
+    this_page, others = (QgsFillSymbol.createSimple({"style": "no", "outline_color": colour,
+                                                     "outline_width": str(width), "outline_width_unit": "MM"})
+                         for colour, width in (ATLAS_FEATURE, ATLAS_OTHERS))
+    return atlas_outline_renderer(this_page, others)
 
 
 def _with_renderer(layer: QgsVectorLayer, renderer: Any) -> str:
