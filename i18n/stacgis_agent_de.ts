@@ -384,6 +384,10 @@
             <translation>Startet…</translation>
         </message>
         <message>
+            <source>User guide: how to use the assistant, offline</source>
+            <translation>Benutzerhandbuch: wie Sie den Assistenten nutzen, offline</translation>
+        </message>
+        <message>
             <source>Assistant:</source>
             <translation>Assistent:</translation>
         </message>
@@ -410,6 +414,30 @@
         <message>
             <source>Error: {message}</source>
             <translation>Fehler: {message}</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>Zurück</translation>
+        </message>
+        <message>
+            <source>Forward</source>
+            <translation>Vor</translation>
+        </message>
+        <message>
+            <source>Contents</source>
+            <translation>Inhalt</translation>
+        </message>
+        <message>
+            <source>This link leads outside the user guide installed with the plugin: {link}</source>
+            <translation>Dieser Link führt aus dem mit dem Plugin installierten Benutzerhandbuch heraus: {link}</translation>
+        </message>
+        <message>
+            <source>STAC GIS Agent user guide</source>
+            <translation>Benutzerhandbuch von STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>The section “{section}” is not on this page.</source>
+            <translation>Den Abschnitt „{section}“ gibt es auf dieser Seite nicht.</translation>
         </message>
         <message>
             <source>no map</source>
@@ -986,6 +1014,10 @@
         <message>
             <source>Show or hide the STAC GIS Agent chat</source>
             <translation>Den Chat von STAC GIS Agent ein- oder ausblenden</translation>
+        </message>
+        <message>
+            <source>User guide</source>
+            <translation>Benutzerhandbuch</translation>
         </message>
         <message>
             <source>Install the requirements first (see above); then ask again.</source>
@@ -2102,6 +2134,10 @@
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
             <translation>QGIS konnte den Kachel-Layer {title} nicht anlegen.</translation>
+        </message>
+        <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Es gibt keine frühere Änderung von Ihnen, die rückgängig gemacht werden könnte: Die Änderungen im Verlauf des Projekts hat jemand anderes vorgenommen (der Analyst oder ein anderer Client), und nur dieser kann sie rückgängig machen.</translation>
         </message>
         <message>
             <source>There is no earlier change of the agent to undo.</source>

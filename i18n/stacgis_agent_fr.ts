@@ -384,6 +384,10 @@
             <translation>Démarrage…</translation>
         </message>
         <message>
+            <source>User guide: how to use the assistant, offline</source>
+            <translation>Guide de l'utilisateur : comment utiliser l'assistant, hors ligne</translation>
+        </message>
+        <message>
             <source>Assistant:</source>
             <translation>Assistant :</translation>
         </message>
@@ -410,6 +414,30 @@
         <message>
             <source>Error: {message}</source>
             <translation>Erreur : {message}</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>Précédent</translation>
+        </message>
+        <message>
+            <source>Forward</source>
+            <translation>Suivant</translation>
+        </message>
+        <message>
+            <source>Contents</source>
+            <translation>Sommaire</translation>
+        </message>
+        <message>
+            <source>This link leads outside the user guide installed with the plugin: {link}</source>
+            <translation>Ce lien sort du guide de l'utilisateur installé avec l'extension : {link}</translation>
+        </message>
+        <message>
+            <source>STAC GIS Agent user guide</source>
+            <translation>Guide de l'utilisateur de STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>The section “{section}” is not on this page.</source>
+            <translation>La section « {section} » n'est pas sur cette page.</translation>
         </message>
         <message>
             <source>no map</source>
@@ -986,6 +1014,10 @@
         <message>
             <source>Show or hide the STAC GIS Agent chat</source>
             <translation>Afficher ou masquer la discussion de STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>User guide</source>
+            <translation>Guide de l'utilisateur</translation>
         </message>
         <message>
             <source>Install the requirements first (see above); then ask again.</source>
@@ -2102,6 +2134,10 @@
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
             <translation>QGIS n’a pas pu créer la couche de tuiles {title}.</translation>
+        </message>
+        <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Il n'y a aucune modification antérieure de votre part à annuler : les modifications de l'historique du projet ont été faites par quelqu'un d'autre (l'analyste ou un autre client), et lui seul peut les annuler.</translation>
         </message>
         <message>
             <source>There is no earlier change of the agent to undo.</source>

@@ -63,6 +63,8 @@ def build_server(deps: ToolDeps, *, canvas: bool = False, tasks: Any = None) -> 
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     # after the OK: a slot is not held while the user decides, and a task never skips the question
     server.middleware.append(HeavyCallLimit(server, tasks=tasks))
+    if canvas and deps.outside_client:  # innermost: what runs is recorded as the outside client's own turn
+        server.middleware.append(family.turn_owners(server, deps))
     return server
 
 

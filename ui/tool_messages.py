@@ -32,6 +32,7 @@ TEMPLATES = (
     ('Nothing to change: give basemap, basemap_url, background or crs.', 'Nothing to change: give basemap, basemap_url, background or crs.', ''),
     ('basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.', 'basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.', ''),
     ('QGIS could not create the {title} tile layer.', 'QGIS could not create the {title} tile layer.', ''),
+    ("There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.", "There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.", ''),
     ('There is no earlier change of the agent to undo.', 'There is no earlier change of the agent to undo.', ''),
     ('None of the items has a geometry, so there is no footprint to draw.', 'None of the items has a geometry, so there is no footprint to draw.', ''),
     ('QGIS could not read the footprints file {path}.', 'QGIS could not read the footprints file {path}.', ''),

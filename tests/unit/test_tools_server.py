@@ -25,7 +25,8 @@ EXPECTED_TOOLS = {
     "list_vector_layers", "query_vector_by_bbox", "get_vector_feature", "search_vector_features",
     "get_selected_features", "compute_zonal_stats", "detect_change", "generate_chart", "add_memory",
     "search_memories", "add_knowledge", "search_knowledge", "list_available_tools"}
-WRITE_TOOLS = {"detect_change", "generate_chart", "add_memory", "add_knowledge"}
+WRITE_TOOLS = {"detect_change", "generate_chart", "add_memory", "add_knowledge",
+               "search_vector_features"}  # its expression may be code: the gate judges every call (issue 40)
 
 
 async def embed(texts):

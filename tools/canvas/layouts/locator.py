@@ -16,7 +16,6 @@ from qgis.core import (
     QgsLayoutItemMap,
     QgsLayoutItemMapOverview,
     QgsMapLayer,
-    QgsPalLayerSettings,
     QgsPrintLayout,
     QgsRasterLayer,
     QgsRectangle,
@@ -27,6 +26,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtGui import QColor, QFont
 
+from ...analysis.expressions import label_settings
 from .page_parts import place, width_m, zoom
 
 CONTEXT_GROUP = "Page context (QGIS world map)"
@@ -111,8 +111,7 @@ def _style(layer: QgsVectorLayer, stroke: str, width: float, fill: str | None, l
                                          "outline_width_unit": "MM"})
     layer.setRenderer(QgsSingleSymbolRenderer(symbol))
     if labelled:
-        settings = QgsPalLayerSettings()
-        settings.fieldName = "name"  # a field of QGIS's own world map, not text from anyone
+        settings = label_settings(layer, "name")  # a field of QGIS's own world map
         text = QgsTextFormat()
         font = QFont()
         font.setItalic(True)
