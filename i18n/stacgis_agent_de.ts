@@ -372,6 +372,14 @@
             <translation>Diese Nachricht als Markdown kopieren</translation>
         </message>
         <message>
+            <source>Open</source>
+            <translation>Öffnen</translation>
+        </message>
+        <message>
+            <source>Show in folder</source>
+            <translation>Im Ordner zeigen</translation>
+        </message>
+        <message>
             <source>The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise 'Max steps' in the settings.</source>
             <translation>Der Agent hat nach {steps} Schritten angehalten (Grenze {limit}). Bitten Sie ihn fortzufahren, oder erhöhen Sie „Max. Schritte“ in den Einstellungen.</translation>
         </message>
@@ -692,6 +700,18 @@
             <translation>Neues Token gespeichert: Das alte funktioniert nicht mehr. Geben Sie Clients das neue (Kopieren); Konfigurationen, die die Token-Datei lesen, brauchen nichts.</translation>
         </message>
         <message>
+            <source>Stopping {tool}…</source>
+            <translation>{tool} wird angehalten…</translation>
+        </message>
+        <message>
+            <source>An outside MCP client is running {tool} ({minutes}:{seconds:02d})</source>
+            <translation>Ein externer MCP-Client führt {tool} aus ({minutes}:{seconds:02d})</translation>
+        </message>
+        <message>
+            <source>Stop this call of an outside client; what it did so far is cleaned up</source>
+            <translation>Diesen Aufruf eines externen Clients anhalten; was er bisher getan hat, wird aufgeräumt</translation>
+        </message>
+        <message>
             <source>Install dependencies</source>
             <translation>Abhängigkeiten installieren</translation>
         </message>
@@ -726,10 +746,6 @@
         <message>
             <source>New</source>
             <translation>Neu</translation>
-        </message>
-        <message>
-            <source>Open</source>
-            <translation>Öffnen</translation>
         </message>
         <message>
             <source>Rename…</source>
@@ -2176,6 +2192,62 @@
             <translation>In dieser Unterhaltung wurden keine STAC-Daten und kein Processing verwendet.</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>Katalog</translation>
+        </message>
+        <message>
+            <source>Collection</source>
+            <translation>Kollektion</translation>
+        </message>
+        <message>
+            <source>Dates</source>
+            <translation>Zeitraum</translation>
+        </message>
+        <message>
+            <source>Items read ({count})</source>
+            <translation>Gelesene Items ({count})</translation>
+        </message>
+        <message>
+            <source>Bands</source>
+            <translation>Bänder</translation>
+        </message>
+        <message>
+            <source>Cloud mask</source>
+            <translation>Wolkenmaske</translation>
+        </message>
+        <message>
+            <source>Area</source>
+            <translation>Gebiet</translation>
+        </message>
+        <message>
+            <source>Resolution</source>
+            <translation>Auflösung</translation>
+        </message>
+        <message>
+            <source>Grid</source>
+            <translation>Raster</translation>
+        </message>
+        <message>
+            <source>Options</source>
+            <translation>Optionen</translation>
+        </message>
+        <message>
+            <source>To repeat it, call {tool} with these arguments:</source>
+            <translation>Zum Wiederholen {tool} mit diesen Argumenten aufrufen:</translation>
+        </message>
+        <message>
+            <source>asset '{asset}', classes {classes} left out</source>
+            <translation>Asset '{asset}', Klassen {classes} ausgelassen</translation>
+        </message>
+        <message>
+            <source>{count} selected feature(s) of layer '{layer}' (feature ids {ids})</source>
+            <translation>{count} ausgewählte Objekt(e) des Layers '{layer}' (Objekt-IDs {ids})</translation>
+        </message>
+        <message>
+            <source>geometry (lon/lat) in the call below</source>
+            <translation>Geometrie (Lon/Lat) im Aufruf unten</translation>
+        </message>
+        <message>
             <source>{catalog}: {problem}</source>
             <translation>{catalog}: {problem}</translation>
         </message>
@@ -2584,12 +2656,32 @@
             <translation>Das Bild {target} konnte nicht geschrieben werden; prüfen Sie den freien Speicher des Ausgabeordners.</translation>
         </message>
         <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
+        </message>
+        <message>
             <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
             <translation>Statistiken werden für höchstens {max_pages} Seiten berechnet; wählen Sie weniger Objekte aus.</translation>
         </message>
         <message>
             <source>The file name must be a plain name inside the plugin's output folder.</source>
             <translation>Der Dateiname muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>Could not find a free file name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Kein freier Dateiname für '{stem}' im Ausgabeordner; räumen Sie ihn auf und versuchen Sie es erneut.</translation>
+        </message>
+        <message>
+            <source>The folder name must be a plain name inside the plugin's output folder.</source>
+            <translation>Der Ordnername muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>Could not find a free folder name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Kein freier Ordnername für '{stem}' im Ausgabeordner; räumen Sie ihn auf und versuchen Sie es erneut.</translation>
+        </message>
+        <message>
+            <source>Another export is running ('{name}', {where}); wait for it to finish or stop it.</source>
+            <translation>Ein anderer Export läuft ('{name}', {where}); warten Sie, bis er fertig ist, oder halten Sie ihn an.</translation>
         </message>
         <message>
             <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
@@ -2622,10 +2714,6 @@
         <message>
             <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
             <translation>Auf der Karte ist kein Layer sichtbar; laden oder zeigen Sie zuerst einen Layer an oder nennen Sie die Layer.</translation>
-        </message>
-        <message>
-            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
-            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
         </message>
         <message>
             <source>The dock's chat is not reported to outside MCP clients.</source>

@@ -372,6 +372,14 @@
             <translation>Copier ce message en Markdown</translation>
         </message>
         <message>
+            <source>Open</source>
+            <translation>Ouvrir</translation>
+        </message>
+        <message>
+            <source>Show in folder</source>
+            <translation>Afficher dans le dossier</translation>
+        </message>
+        <message>
             <source>The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise 'Max steps' in the settings.</source>
             <translation>L’agent s’est arrêté après {steps} étapes (limite {limit}). Demandez-lui de continuer, ou augmentez « Étapes max. » dans les paramètres.</translation>
         </message>
@@ -692,6 +700,18 @@
             <translation>Nouveau jeton enregistré : l’ancien ne fonctionne plus. Donnez le nouveau aux clients (Copier) ; les configurations qui lisent le fichier de jeton n’ont besoin de rien.</translation>
         </message>
         <message>
+            <source>Stopping {tool}…</source>
+            <translation>Arrêt de {tool}…</translation>
+        </message>
+        <message>
+            <source>An outside MCP client is running {tool} ({minutes}:{seconds:02d})</source>
+            <translation>Un client MCP externe exécute {tool} ({minutes}:{seconds:02d})</translation>
+        </message>
+        <message>
+            <source>Stop this call of an outside client; what it did so far is cleaned up</source>
+            <translation>Arrêter cet appel d'un client externe ; ce qu'il a fait jusqu'ici est nettoyé</translation>
+        </message>
+        <message>
             <source>Install dependencies</source>
             <translation>Installer les dépendances</translation>
         </message>
@@ -726,10 +746,6 @@
         <message>
             <source>New</source>
             <translation>Nouvelle</translation>
-        </message>
-        <message>
-            <source>Open</source>
-            <translation>Ouvrir</translation>
         </message>
         <message>
             <source>Rename…</source>
@@ -2176,6 +2192,62 @@
             <translation>Aucune donnée STAC ni aucun traitement Processing n’a été utilisé dans cette discussion.</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>Catalogue</translation>
+        </message>
+        <message>
+            <source>Collection</source>
+            <translation>Collection</translation>
+        </message>
+        <message>
+            <source>Dates</source>
+            <translation>Dates</translation>
+        </message>
+        <message>
+            <source>Items read ({count})</source>
+            <translation>Items lus ({count})</translation>
+        </message>
+        <message>
+            <source>Bands</source>
+            <translation>Bandes</translation>
+        </message>
+        <message>
+            <source>Cloud mask</source>
+            <translation>Masque de nuages</translation>
+        </message>
+        <message>
+            <source>Area</source>
+            <translation>Zone</translation>
+        </message>
+        <message>
+            <source>Resolution</source>
+            <translation>Résolution</translation>
+        </message>
+        <message>
+            <source>Grid</source>
+            <translation>Grille</translation>
+        </message>
+        <message>
+            <source>Options</source>
+            <translation>Options</translation>
+        </message>
+        <message>
+            <source>To repeat it, call {tool} with these arguments:</source>
+            <translation>Pour la refaire, appelez {tool} avec ces arguments :</translation>
+        </message>
+        <message>
+            <source>asset '{asset}', classes {classes} left out</source>
+            <translation>asset '{asset}', classes {classes} exclues</translation>
+        </message>
+        <message>
+            <source>{count} selected feature(s) of layer '{layer}' (feature ids {ids})</source>
+            <translation>{count} entité(s) sélectionnée(s) de la couche '{layer}' (identifiants {ids})</translation>
+        </message>
+        <message>
+            <source>geometry (lon/lat) in the call below</source>
+            <translation>géométrie (lon/lat) dans l'appel ci-dessous</translation>
+        </message>
+        <message>
             <source>{catalog}: {problem}</source>
             <translation>{catalog} : {problem}</translation>
         </message>
@@ -2584,12 +2656,32 @@
             <translation>Impossible d’écrire l’image {target} ; vérifiez l’espace libre du dossier de sortie.</translation>
         </message>
         <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
+        </message>
+        <message>
             <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
             <translation>Les statistiques sont calculées pour {max_pages} pages au plus ; sélectionnez moins d’entités.</translation>
         </message>
         <message>
             <source>The file name must be a plain name inside the plugin's output folder.</source>
             <translation>Le nom de fichier doit être un simple nom dans le dossier de sortie de l’extension.</translation>
+        </message>
+        <message>
+            <source>Could not find a free file name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Aucun nom de fichier libre pour '{stem}' dans le dossier de sortie ; videz-le et réessayez.</translation>
+        </message>
+        <message>
+            <source>The folder name must be a plain name inside the plugin's output folder.</source>
+            <translation>Le nom du dossier doit être un simple nom dans le dossier de sortie du plugin.</translation>
+        </message>
+        <message>
+            <source>Could not find a free folder name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Aucun nom de dossier libre pour '{stem}' dans le dossier de sortie ; videz-le et réessayez.</translation>
+        </message>
+        <message>
+            <source>Another export is running ('{name}', {where}); wait for it to finish or stop it.</source>
+            <translation>Un autre export est en cours ('{name}', {where}) ; attendez qu'il se termine ou arrêtez-le.</translation>
         </message>
         <message>
             <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
@@ -2622,10 +2714,6 @@
         <message>
             <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
             <translation>Aucune couche n’est visible sur la carte ; chargez ou affichez d’abord une couche, ou nommez les couches.</translation>
-        </message>
-        <message>
-            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
-            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
         </message>
         <message>
             <source>The dock's chat is not reported to outside MCP clients.</source>

@@ -99,6 +99,9 @@ class AgentRuntime:
         self.memories_view = None  # ui.memories_panel.MemoriesPanel, the dock's Memories tab
         self._stop_following_project = None
         self._pending_notices: list[str] = [moved] if moved else []
+        from ..tools.outside.running_calls import OutsideCalls
+
+        self.outside_calls = OutsideCalls()  # outside clients' running calls: the dock shows them with a Stop
 
     def start(self) -> None:
         import httpx
@@ -151,6 +154,7 @@ class AgentRuntime:
         self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user, tasks=self.tasks,
                                outputs=Path(self.deps.work_dir))  # not created here: a read-only disk must not stop the dock
         self.panel.undo_requested.connect(self._undo)
+        self.panel.watch_outside_calls(self.outside_calls)  # what outside clients run now, each with a Stop
         self.history_view = UndoHistoryView()
         self.history_view.back_requested.connect(lambda n: self._history_step(self.turns.back_to(n)))
         self.history_view.redo_requested.connect(lambda n: self._history_step(self.turns.redo_to(n)))
@@ -200,7 +204,7 @@ class AgentRuntime:
         try:
             # outside clients get their own view of the tools: file access limited (ToolDeps.outside_client)
             deps = dataclasses.replace(self.deps, outside_client=True, read_only=self.settings.mcp_read_only)
-            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, canvas=True)
+            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, canvas=True, calls=self.outside_calls)
             await endpoint.start()
         except RuntimeError as exc:  # says what happened and what to do (a busy port: pick another)
             self._endpoint_failed(str(exc))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Coroutine
+from typing import Any, Coroutine
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtGui import QTextCursor
@@ -34,6 +34,7 @@ from .event_bridge import EventBridge
 from .i18n import tr
 from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
+from .outside_calls_bar import OutsideCallsBar
 from .sessions_panel import SessionsPanel
 from .trust_button import TrustButton
 from .voice import AnswerSpeaker
@@ -69,6 +70,7 @@ class ChatPanel(QWidget):
         self._replaying = False
         self._canvas_watcher: CanvasWatcher | None = None
         self._canvas = None
+        self._outputs = outputs  # the plugin's outputs folder: files the chat may open
         self.tabs = QTabWidget()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -102,7 +104,7 @@ class ChatPanel(QWidget):
         top.addWidget(self.settings_button)
         layout.addLayout(top)
 
-        self.conversation = ConversationView()
+        self.conversation = ConversationView(outputs=self._outputs)
         self.welcome = WelcomeCard()
         self.welcome.example_chosen.connect(self._send_example)
         self.welcome.retry_requested.connect(self._retry_connection)
@@ -116,6 +118,10 @@ class ChatPanel(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([850, 150])  # the welcome card needs the room; the empty feed only says what comes
+        self._outside_slot = QVBoxLayout()  # the outside clients' running calls, once the plugin hands them over
+        self._outside_slot.setContentsMargins(0, 0, 0, 0)
+        self.outside_calls: OutsideCallsBar | None = None
+        layout.addLayout(self._outside_slot)
         layout.addWidget(splitter, 1)
 
         self.stats = QLabel()
@@ -297,6 +303,13 @@ class ChatPanel(QWidget):
         self.mic_button.blockSignals(False)
         self.mic_button.setText(tr("Speak"))
         self.stats.setText(text)
+
+    def watch_outside_calls(self, calls: Any) -> OutsideCallsBar:
+        """Shows the calls outside MCP clients are running (tools.outside.running_calls.OutsideCalls), each
+        with a Stop."""
+        self.outside_calls = OutsideCallsBar(calls)
+        self._outside_slot.addWidget(self.outside_calls)
+        return self.outside_calls
 
     def show_notice(self, text: str, *, in_chat: bool = False) -> None:
         """Something that happened (a store fell back, an undo): into the feed, and the chat when
