@@ -135,18 +135,19 @@ def row(name: str, runs: list[dict], truth: dict, resolution: float) -> dict:
 
 
 def print_table(rows: list[tuple[str, str, dict]]) -> None:
-    print(f"\n{'question':34}{'network':10}{'tool':11}{'median s (min–max)':>21}{'MB':>7}{'requests (HEAD)':>17}"
+    print(f"\n{'question':52}{'network':10}{'tool':11}{'median s (min–max)':>21}{'MB':>7}{'requests (HEAD)':>17}"
           f"{'in flight':>10}{'month err':>10}{'valid px':>9}")
     for question, network, r in rows:
-        print(f"{question:34}{network:10}{r['tool']:11}{r['median']:>8.2f} ({r['min']:5.2f}–{r['max']:5.2f})"
+        print(f"{question:52}{network:10}{r['tool']:11}{r['median']:>8.2f} ({r['min']:5.2f}–{r['max']:5.2f})"
               f"{r['mb']:>7.1f}{r['requests']:>10,} ({r['heads']:>4}){r['in_flight']:>10}{r['error']:>10.5f}"
               f"{r['valid']:>+8.2f}%")
 
 
 def ratios(rows: list[tuple[str, str, dict]]) -> None:
-    """The plugin against the best peer on each line: time, bytes, error."""
-    print("\nthe plugin against the best peer (time: the fastest peer's median ÷ the plugin's; above 1, the plugin leads)")
-    cases = sorted({(q, n) for q, n, _ in rows}, key=lambda c: [r[:2] for r in rows].index(c))
+    """The plugin against the best peer on each line: time (the fastest peer's median ÷ the plugin's; above 1 the
+    plugin leads), bytes (the plugin's ÷ the fewest a peer fetched), error and valid pixels (the closest peer's)."""
+    print("\nthe plugin against the best peer on each line")
+    cases = list(dict.fromkeys((q, n) for q, n, _ in rows))
     for question, network in cases:
         mine = next((r for q, n, r in rows if (q, n) == (question, network) and r["tool"] == "product"), None)
         peers = [r for q, n, r in rows if (q, n) == (question, network) and r["tool"] != "product"]
@@ -155,10 +156,12 @@ def ratios(rows: list[tuple[str, str, dict]]) -> None:
         fastest = min(peers, key=lambda r: r["median"])
         least = min(peers, key=lambda r: r["mb"])
         closest = min(peers, key=lambda r: r["error"])
-        print(f"  {question}, {network}: time {fastest['median'] / mine['median']:.2f}× ({fastest['tool']}), "
-              f"bytes {mine['mb'] / least['mb']:.3f}× the least ({least['tool']}), month error "
-              f"{mine['error']:.5f} vs {closest['error']:.5f} ({closest['tool']}), valid pixels {mine['valid']:+.2f}% vs "
-              f"{min(abs(r['valid']) for r in peers):.2f}% (closest peer, either sign)")
+        valid = min(peers, key=lambda r: abs(r["valid"]))
+        print(f"  {question}, {network}: time {mine['median']:.1f} s vs {fastest['median']:.1f} s ({fastest['tool']}) "
+              f"= {fastest['median'] / mine['median']:.2f}x faster; bytes {mine['mb']:.1f} vs {least['mb']:.1f} MB "
+              f"({least['tool']}) = {mine['mb'] / least['mb']:.3f}x; month error {mine['error']:.5f} vs "
+              f"{closest['error']:.5f} ({closest['tool']}); valid pixels {mine['valid']:+.2f}% vs {valid['valid']:+.2f}% "
+              f"({valid['tool']})")
 
 
 def main() -> None:
