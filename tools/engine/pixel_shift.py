@@ -28,16 +28,25 @@ def lattice_of(ds: Any, band: Any, grid: Grid, same_crs: bool) -> tuple[float, f
     return (grid.bounds[0] - gt[0]) / px, (gt[3] - grid.bounds[3]) / py, res_x / px, res_y / py
 
 
-def read_resampled(band: Any, lattice: tuple[float, float, float, float], grid: Grid, nodata: float | None,
-                   resampling: str) -> np.ndarray:
-    """The grid's cells from `band` (float32, NaN off the band and at nodata)."""
+def read_window(band: Any, lattice: tuple[float, float, float, float], grid: Grid
+                ) -> tuple[int, int, int, int] | None:
+    """(column, row, width, height) of the band's pixels the grid covers; None when they do not meet."""
     col, row, sx, sy = lattice
     c0, r0 = max(0, math.floor(col)), max(0, math.floor(row))
     c1 = min(band.XSize, math.ceil(col + grid.width * sx))
     r1 = min(band.YSize, math.ceil(row + grid.height * sy))
+    return (c0, r0, c1 - c0, r1 - r0) if c1 > c0 and r1 > r0 else None
+
+
+def read_resampled(band: Any, lattice: tuple[float, float, float, float], grid: Grid, nodata: float | None,
+                   resampling: str) -> np.ndarray:
+    """The grid's cells from `band` (float32, NaN off the band and at nodata)."""
+    col, row, sx, sy = lattice
     out = np.full((grid.height, grid.width), np.nan, np.float32)
-    if c1 <= c0 or r1 <= r0:
+    window = read_window(band, lattice, grid)
+    if window is None:
         return out
+    c0, r0, c1, r1 = window[0], window[1], window[0] + window[2], window[1] + window[3]
     data = band.ReadAsArray(c0, r0, c1 - c0, r1 - r0)
     if data is None:
         raise OSError("reading a block failed")
