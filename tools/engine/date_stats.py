@@ -26,7 +26,7 @@ class PeriodAccumulator:
     area: np.ndarray  # bool: grid pixels inside the area
     items: int = 0
     values: list[np.ndarray] = field(default_factory=list)  # valid values of each date mosaic
-    weights: list[np.ndarray] = field(default_factory=list)  # the clear share of each value's cell
+    weights: list[np.ndarray | None] = field(default_factory=list)  # each value's clear share; None: all whole
     ever_valid: np.ndarray | None = None  # area pixels with at least one valid value
     clear_cells: float = 0.0  # the clear shares of every observed cell added up (cells a cloud touches included)
     cloud_excluded: float = 0.0  # the cloudy shares of observed cells added up
@@ -38,8 +38,8 @@ class PeriodAccumulator:
         valid = np.isfinite(date.values) & self.area
         self.values.append(date.values[valid])
         seen = date.observed & self.area
-        if date.clear is None:  # no cloud mask: each cell with a value is one whole valid pixel
-            self.weights.append(np.ones(int(valid.sum()), np.float32))
+        if date.clear is None:  # no mask, or one sample a cell: each cell with a value is one whole valid pixel
+            self.weights.append(None)
             self.clear_cells += float(valid.sum())
             self.cloud_excluded += float((seen & date.flagged).sum())
             counted = valid
@@ -52,14 +52,16 @@ class PeriodAccumulator:
 
     def row(self, period: str) -> dict[str, Any]:
         values = np.concatenate(self.values) if self.values else np.empty(0, np.float32)
-        weights = np.concatenate(self.weights) if self.weights else np.empty(0, np.float32)
+        whole = all(w is None for w in self.weights)  # no copy of millions of ones at full resolution
+        weights = None if whole else np.concatenate(
+            [np.ones(v.size, np.float32) if w is None else w for v, w in zip(self.values, self.weights)])
         area_pixels = int(self.area.sum())
         row: dict[str, Any] = {"period": period, "items": self.items, "valid_pixels": round(self.clear_cells),
                                "cloud_excluded_pixels": round(self.cloud_excluded)}
         covered = int(self.ever_valid.sum()) if self.ever_valid is not None else 0
         row["valid_fraction"] = round(covered / area_pixels, 4) if area_pixels else 0.0
-        if values.size and weights.sum(dtype=np.float64) > 0:
-            whole = bool((weights == 1).all())  # sums in float64, without a float64 copy of millions of values
+        if values.size and (whole or weights.sum(dtype=np.float64) > 0):
+            whole = whole or bool((weights == 1).all())  # sums in float64, without a float64 copy of the values
             mean = float(np.mean(values, dtype=np.float64)) if whole else float(
                 np.sum(values * weights, dtype=np.float64) / np.sum(weights, dtype=np.float64))
             row.update(mean=mean, median=_median(values) if whole else _weighted_median(values, weights),
@@ -121,8 +123,20 @@ def mosaic_date(results: list[Any], shape: tuple[int, int]) -> DateMosaic:
     items have mask samples, the date's clear and cloudy share of each cell (all items' samples merged: a cloud
     wins over a clear sky, a clear sky over no data)."""
     mosaic = np.full(shape, np.nan, np.float32)
-    best = np.full(shape, -1.0, np.float32)
     observed = np.zeros(shape, bool)
+    if all(getattr(r, "samples", 1) == 1 for r in results if r.values is not None):
+        # one mask sample a cell (full resolution): a cell is clear or not, the first valid value wins, and the
+        # counts are the cells' own (no shares: a date of millions of cells costs no float copies of them)
+        for result in sorted(results, key=lambda r: (r.sort_key, r.item_id)):
+            if result.values is not None:
+                target = mosaic[_view(result)]
+                empty = np.isnan(target) & np.isfinite(result.values)
+                target[empty] = result.values[empty]
+                observed[_view(result)] |= result.observed
+        flagged = cloud_flags(results, shape)
+        mosaic[flagged] = np.nan
+        return DateMosaic(mosaic, observed, flagged)
+    best = np.full(shape, -1.0, np.float32)
     for result in sorted(results, key=lambda r: (r.sort_key, r.item_id)):
         if result.values is None:
             continue
