@@ -19,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterable, Iterator
 from urllib.parse import quote, urlparse
 
 import httpx
@@ -95,12 +97,8 @@ class ReadOptions(dict):
         for every thread until a minute before it expires: a read here, with the catalog's own endpoint as this
         thread's option, renews it, so QGIS's renderers (which set no option) sign with it too. `probe`: ask a
         name next to the asset instead (a 404 that costs nothing), so the asset's cached blocks stay."""
-        keys = [k for k in SAS_KEYS if k in self]
-        previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in keys}
         path = self.sas_path + SAS_PROBE_SUFFIX if probe else self.sas_path
-        for key in keys:
-            gdal.SetThreadLocalConfigOption(key, self[key])
-        try:
+        with signing_in_this_thread([self]):
             gdal.VSICurlPartialClearCache(path)  # a cached answer asks no token: the request must go out
             try:
                 found = gdal.VSIStatL(path)
@@ -109,9 +107,22 @@ class ReadOptions(dict):
             if found is None and not probe:  # the read that follows says why, in GDAL's words
                 log.info("could not renew the SAS token for %s from %s", self.href, self.get(SAS_KEYS[0]))
                 gdal.VSICurlPartialClearCache(path)  # not remembered as missing
-        finally:
-            for key, value in previous.items():
-                gdal.SetThreadLocalConfigOption(key, value)
+
+
+@contextmanager
+def signing_in_this_thread(reads: Iterable[ReadOptions]) -> Iterator[None]:
+    """The reads' own SAS token endpoint as this thread's GDAL option while the block runs (then as before): a
+    worker that opens or reads their signed paths asks that endpoint when GDAL renews a token (a token living
+    less than GDAL's one-minute margin is renewed at every request), never the public default."""
+    options = {k: v for read in reads for k, v in read.items() if k in SAS_KEYS}
+    previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in options}
+    for key, value in options.items():
+        gdal.SetThreadLocalConfigOption(key, value)
+    try:
+        yield
+    finally:
+        for key, value in previous.items():
+            gdal.SetThreadLocalConfigOption(key, value)
 
 
 def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, private_dir: Path,

@@ -6,11 +6,12 @@ when QGIS opens the layer on the main thread)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, ContextManager
 
 import numpy as np
 from osgeo import gdal, osr
@@ -29,14 +30,17 @@ MAX_CLASSES = 64
 _COLOUR_INTERP = {"red": gdal.GCI_RedBand, "green": gdal.GCI_GreenBand, "blue": gdal.GCI_BlueBand}
 
 
-def build_mosaics(choices: list[AssetChoice], out_dir: str, name: str) -> list[dict[str, Any]]:
-    """One result per CRS: {path, crs, crs_note, item_ids, start, end, bands: [...], bounds_lonlat}."""
-    with gdal_exceptions():
-        return _build_mosaics(choices, Path(out_dir), name)
+def build_mosaics(choices: list[AssetChoice], out_dir: str, name: str,
+                  in_thread: Callable[[], ContextManager] = contextlib.nullcontext) -> list[dict[str, Any]]:
+    """One result per CRS: {path, crs, crs_note, item_ids, start, end, bands: [...], bounds_lonlat}.
+    `in_thread()`: what every thread that reads the assets enters first (the catalog's signing options)."""
+    with gdal_exceptions(), in_thread():
+        return _build_mosaics(choices, Path(out_dir), name, in_thread)
 
 
-def _build_mosaics(choices: list[AssetChoice], out: Path, name: str) -> list[dict[str, Any]]:
-    sources = _open_all(choices, out, name)
+def _build_mosaics(choices: list[AssetChoice], out: Path, name: str,
+                   in_thread: Callable[[], ContextManager]) -> list[dict[str, Any]]:
+    sources = _open_all(choices, out, name, in_thread)
     by_crs: dict[str, list[tuple[AssetChoice, str]]] = {}
     notes: dict[str, str] = {}
     for choice, path, crs, note in sources:
@@ -70,9 +74,10 @@ def _build_mosaics(choices: list[AssetChoice], out: Path, name: str) -> list[dic
     return results
 
 
-def _open_all(choices: list[AssetChoice], out: Path, name: str) -> list[tuple[AssetChoice, str, str, str]]:
+def _open_all(choices: list[AssetChoice], out: Path, name: str,
+              in_thread: Callable[[], ContextManager]) -> list[tuple[AssetChoice, str, str, str]]:
     def one(choice: AssetChoice) -> tuple[AssetChoice, str, str, str]:
-        with gdal_exceptions():  # per thread on GDAL >= 3.7
+        with gdal_exceptions(), in_thread():  # per thread on GDAL >= 3.7; options are per thread too
             paths = choice.paths or [gdal_path(h) for h in choice.hrefs]
             for path in paths:
                 _check_opens(choice, path)

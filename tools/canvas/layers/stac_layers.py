@@ -18,6 +18,7 @@ from ...analysis.raster_inputs import check_outside_source
 from ...common import WRITE, ToolInputError, check_bbox, ok, policy
 from ...declare import deps_of, tool
 from ...deps import ToolDeps
+from ...stac.gdal_reads import signing_in_this_thread
 from ...stac.search import ItemSearch
 from ...stac.timeutil import normalise_interval
 from ..project_access import add_to_project
@@ -187,8 +188,8 @@ def build_mosaics_with_access(reads: list, choices: list[AssetChoice], out_dir: 
     """In the worker: credentials in place first, then GDAL; an access failure says which catalog and what to do."""
     for options in reads:
         options.prepare()
-    try:
-        return build_mosaics(choices, out_dir, title)
+    try:  # the pool's threads read with the catalog's own token endpoint too, not GDAL's public default
+        return build_mosaics(choices, out_dir, title, in_thread=lambda: signing_in_this_thread(reads))
     except ToolInputError as exc:
         message = str(exc)
         named = [options for options in reads if options.href and options.href in message]
