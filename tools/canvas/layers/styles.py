@@ -10,9 +10,6 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
-    QgsCategorizedSymbolRenderer,
-    QgsGraduatedSymbolRenderer,
-    QgsPalLayerSettings,
     QgsProviderRegistry,
     QgsRasterLayer,
     QgsRendererCategory,
@@ -25,6 +22,7 @@ from qgis.core import (
 from qgis.PyQt import sip
 from qgis.PyQt.QtCore import QMetaType
 
+from ...analysis import expressions
 from ...common import WRITE, ToolInputError, ok, policy
 from ...declare import deps_of, tool
 from ..project_access import find_layer, history_of, project_of
@@ -88,7 +86,7 @@ async def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, v
     if rgb_bands:
         if len(rgb_bands) != 3:
             raise ToolInputError("rgb_bands needs three band numbers: [red, green, blue].")
-        ranges = list(await asyncio.gather(*(_band_range(layer, b) for b in rgb_bands)))
+        ranges = list(await asyncio.gather(*(band_range(layer, b) for b in rgb_bands)))
         raster_styles.rgb(layer, tuple(rgb_bands), ranges)
         done.append(f"bands {rgb_bands} as RGB")
         return
@@ -100,14 +98,14 @@ async def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, v
         elif hasattr(current, "classificationMin") and band is None:
             low, high = current.classificationMin(), current.classificationMax()
         else:
-            low, high = await _band_range(layer, use_band)
+            low, high = await band_range(layer, use_band)
         low = vmin if vmin is not None else low
         high = vmax if vmax is not None else high
         raster_styles.pseudocolor(layer, use_band, low, high, ramp or "Viridis", invert)
         done.append(f"ramp {ramp or 'Viridis'} {low:g}..{high:g} on band {use_band}")
 
 
-async def _band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
+async def band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
     """2–98 % of the band's values, sampled by GDAL in a worker thread: reading pixels of a remote raster on
     the GUI thread would freeze QGIS. Layers GDAL cannot open by their source fall back to QGIS's own cut."""
     name = layer.name()
@@ -148,10 +146,10 @@ async def _style_vector(layer: QgsVectorLayer, renderer: str | None, field: str 
             symbol = QgsSymbol.defaultSymbol(layer.geometryType())
             symbol.setColor(colour_ramp.color(i / max(1, len(values) - 1)))
             categories.append(QgsRendererCategory(value, symbol, str(value)))
-        layer.setRenderer(QgsCategorizedSymbolRenderer(field, categories))
+        layer.setRenderer(expressions.categorized_renderer(layer, field, categories))
         done.append(f"categorized by {field} ({len(categories)} classes)")
     elif renderer == "graduated":
-        graduated = QgsGraduatedSymbolRenderer(field)
+        graduated = expressions.graduated_renderer(layer, field)
         graduated.setSourceColorRamp(colour_ramp.clone())
         graduated.setSourceSymbol(QgsSymbol.defaultSymbol(layer.geometryType()))
         method = _quantile()
@@ -208,9 +206,7 @@ def _labels(layer: QgsVectorLayer, field: str | None, on: bool | None, done: lis
     if field:
         if layer.fields().indexOf(field) < 0:
             raise ToolInputError(f"No field '{field}' in '{layer.name()}'.")
-        settings = QgsPalLayerSettings()
-        settings.fieldName = field
-        layer.setLabeling(QgsVectorLayerSimpleLabeling(settings))
+        layer.setLabeling(QgsVectorLayerSimpleLabeling(expressions.label_settings(layer, field)))
         layer.setLabelsEnabled(True)
         done.append(f"labels from {field}")
     elif on is not None:
