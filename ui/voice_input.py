@@ -169,13 +169,20 @@ class PushToTalk(QObject):
         except Exception as exc:  # a broken model file, a missing package: said, never raised into Qt
             log.warning("speech recognition failed", exc_info=True)
             self.recognising = False
-            self.problem.emit(tr("Voice input failed: {error}").format(error=exc))
+            self._say(self.problem, tr("Voice input failed: {error}").format(error=exc))
             return
         self.recognising = False  # before the signal: a slot may start the next utterance at once
         if text:
-            self.heard.emit(text)  # queued to the GUI thread: the object lives there
+            self._say(self.heard, text)  # queued to the GUI thread: the object lives there
         else:
-            self.problem.emit(tr(NOTHING_HEARD))
+            self._say(self.problem, tr(NOTHING_HEARD))
+
+    @staticmethod
+    def _say(signal, text: str) -> None:
+        try:
+            signal.emit(text)
+        except RuntimeError:  # the dock was closed (the plugin unloaded) while the recogniser worked
+            log.info("voice input closed before its transcript arrived")
 
 
 def _open_microphone(module, parent):

@@ -70,6 +70,7 @@ def say(panel, voice, text: str, name: str = "en-us", speed: int = 150) -> str:
 
 
 @needs_whisper
+@pytest.mark.timeout(1800)  # 100 recognitions: about 4 minutes on an idle 2-core machine
 def test_requests_it_was_not_tuned_on_land_in_the_box_unsent_in_every_voice(plugin, emu):
     panel, voice = plugin.runtime.panel, plugin.runtime.voice
     assert not panel.mic_button.isHidden()  # the plugin gave the panel its voice input
