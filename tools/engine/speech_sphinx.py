@@ -15,6 +15,7 @@ and correct, it is never sent unseen.
 from __future__ import annotations
 
 import collections
+import importlib.util
 import math
 import os
 import re
@@ -65,11 +66,8 @@ PER_TEMPLATE = 40
 
 
 def available() -> bool:
-    try:
-        import pocketsphinx  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether pocketsphinx is installed (found, not imported: the Speak button asks on the GUI thread)."""
+    return importlib.util.find_spec("pocketsphinx") is not None
 
 
 def _pronunciations() -> dict[str, list[str]]:

