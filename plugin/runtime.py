@@ -46,7 +46,7 @@ class AgentRuntime:
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
         constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
-        command = requirements.pip_install_command(python, target, [r.spec for r in requirements.VOICE], constraints)
+        command = requirements.pip_install_command(python, target, requirements.VOICE_LOCK, constraints)
         self.dock.show_dependencies(tr("Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… "
                                        "The chat comes back when it is done."), False)
         self.dock.requirements_panel.run_install(command, self._after_voice_install)
