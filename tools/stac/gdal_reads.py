@@ -26,6 +26,7 @@ import httpx
 from osgeo import gdal
 
 from ...agent.config import CatalogConfig
+from ..engine.gdal_scope import gdal_messages
 from .access import PC_TOKEN_URL, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
 from .http_json import MAX_REDIRECTS, REDIRECT_CODES, headers_for_hop
 
@@ -103,7 +104,8 @@ class ReadOptions(dict):
         try:
             gdal.VSICurlPartialClearCache(path)  # a cached answer asks no token: the request must go out
             try:
-                found = gdal.VSIStatL(path)
+                with gdal_messages():  # a refused read's warning names the signed URL: logged redacted, not printed
+                    found = gdal.VSIStatL(path)
             except RuntimeError:  # newer GDAL in exception mode raises where 3.6 returns None (e.g. token API 503)
                 found = None
             if found is None and not probe:  # the read that follows says why, in GDAL's words
