@@ -27,7 +27,7 @@ modes = lambda: [gdal.GetUseExceptions(), ogr.GetUseExceptions(), osr.GetUseExce
 before = modes()
 from stacgis_agent.tools.analysis import raster_tools
 from stacgis_agent.tools.engine import gdal_scope, raster_reads
-from stacgis_agent.tools.canvas import mosaic
+from stacgis_agent.tools.canvas.layers import mosaic
 from stacgis_agent.tools.canvas.layers.stac_assets import choose_assets
 after_import = modes()
 
