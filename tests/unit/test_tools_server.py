@@ -165,13 +165,13 @@ async def test_tools_needing_qgis_say_so_without_a_project(deps):
 
 
 def test_href_to_gdal_path_and_options():
-    from stacgis_agent.tools.engine.gdal_names import gdal_path
+    from stacgis_agent.tools.engine.gdal_names import from_href
 
-    assert gdal_path("https://x.org/a/B04.tif") == "/vsicurl/https://x.org/a/B04.tif"
-    assert gdal_path("s3://bucket/key/B04.tif") == "/vsis3/bucket/key/B04.tif"
-    assert gdal_path("gs://bucket/key.tif") == "/vsigs/bucket/key.tif"
-    assert gdal_path("file:///data/a%20b.tif") == "/data/a b.tif"
-    # credentials for these paths: tests/unit/test_stac_access.py
+    assert from_href("https://x.org/a/B04.tif") == "/vsicurl/https://x.org/a/B04.tif"
+    assert from_href("s3://bucket/key/B04.tif") == "/vsis3/bucket/key/B04.tif"
+    assert from_href("gs://bucket/key.tif") == "/vsigs/bucket/key.tif"
+    assert from_href("file:///data/a%20b.tif") == "/data/a b.tif"
+    # credentials for these paths: tests/unit/test_stac_access.py; what is refused: test_sinks_gdal_names.py
 
 
 def test_bands_from_stac_1_0_and_1_1_fields():
