@@ -1944,6 +1944,22 @@
             <translation>Auf der Karte ist kein Objekt ausgewählt; wählen Sie das Objekt bzw. die Objekte des Gebiets aus oder geben Sie einen Begrenzungsrahmen (bbox) an.</translation>
         </message>
         <message>
+            <source>No field '{name}' in '{name_2}'. Its fields: {names}</source>
+            <translation>Kein Feld „{name}“ in „{name_2}“. Seine Felder: {names}</translation>
+        </message>
+        <message>
+            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
+            <translation>Der Ausdruck lässt sich nicht parsen: {parsererrorstring}. Setzen Sie Feldnamen in doppelte und Text in einfache Anführungszeichen.</translation>
+        </message>
+        <message>
+            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
+            <translation>Unbekannte(s) Feld(er) {unknown} in „{name}“. Felder: {names}</translation>
+        </message>
+        <message>
+            <source>The expression cannot run: {evalerrorstring}</source>
+            <translation>Der Ausdruck lässt sich nicht ausführen: {evalerrorstring}</translation>
+        </message>
+        <message>
             <source>No QGIS project is available; these tools work inside QGIS.</source>
             <translation>Kein QGIS-Projekt verfügbar; diese Werkzeuge arbeiten in QGIS.</translation>
         </message>
@@ -1978,18 +1994,6 @@
         <message>
             <source>Give an expression, a text to search for, or both.</source>
             <translation>Geben Sie einen Ausdruck, einen Suchtext oder beides an.</translation>
-        </message>
-        <message>
-            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
-            <translation>Der Ausdruck lässt sich nicht parsen: {parsererrorstring}. Setzen Sie Feldnamen in doppelte und Text in einfache Anführungszeichen.</translation>
-        </message>
-        <message>
-            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
-            <translation>Unbekannte(s) Feld(er) {unknown} in „{name}“. Felder: {names}</translation>
-        </message>
-        <message>
-            <source>The expression cannot run: {evalerrorstring}</source>
-            <translation>Der Ausdruck lässt sich nicht ausführen: {evalerrorstring}</translation>
         </message>
         <message>
             <source>Semantic search needs the embedding model, which is not available; search with an expression instead.</source>

@@ -1944,6 +1944,22 @@
             <translation>Aucune entité n’est sélectionnée sur la carte ; sélectionnez la ou les entités de la zone, ou indiquez une emprise (bbox).</translation>
         </message>
         <message>
+            <source>No field '{name}' in '{name_2}'. Its fields: {names}</source>
+            <translation>Aucun champ « {name} » dans « {name_2} ». Ses champs : {names}</translation>
+        </message>
+        <message>
+            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
+            <translation>L’expression ne peut pas être analysée : {parsererrorstring}. Mettez les noms de champs entre guillemets doubles et le texte entre apostrophes.</translation>
+        </message>
+        <message>
+            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
+            <translation>Champ(s) inconnu(s) {unknown} dans « {name} ». Champs : {names}</translation>
+        </message>
+        <message>
+            <source>The expression cannot run: {evalerrorstring}</source>
+            <translation>L’expression ne peut pas s’exécuter : {evalerrorstring}</translation>
+        </message>
+        <message>
             <source>No QGIS project is available; these tools work inside QGIS.</source>
             <translation>Aucun projet QGIS n’est disponible ; ces outils fonctionnent dans QGIS.</translation>
         </message>
@@ -1978,18 +1994,6 @@
         <message>
             <source>Give an expression, a text to search for, or both.</source>
             <translation>Indiquez une expression, un texte à rechercher, ou les deux.</translation>
-        </message>
-        <message>
-            <source>The expression does not parse: {parsererrorstring}. Quote field names with double quotes and text with single quotes.</source>
-            <translation>L’expression ne peut pas être analysée : {parsererrorstring}. Mettez les noms de champs entre guillemets doubles et le texte entre apostrophes.</translation>
-        </message>
-        <message>
-            <source>Unknown field(s) {unknown} in '{name}'. Fields: {names}</source>
-            <translation>Champ(s) inconnu(s) {unknown} dans « {name} ». Champs : {names}</translation>
-        </message>
-        <message>
-            <source>The expression cannot run: {evalerrorstring}</source>
-            <translation>L’expression ne peut pas s’exécuter : {evalerrorstring}</translation>
         </message>
         <message>
             <source>Semantic search needs the embedding model, which is not available; search with an expression instead.</source>

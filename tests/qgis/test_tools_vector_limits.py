@@ -61,6 +61,7 @@ async def test_a_bbox_over_thousands_of_features_returns_the_limit_and_says_more
 
 async def test_an_expression_search_stops_after_the_limit(client):
     visited.clear()
+    client.user_approves = True  # a function defined in Python is code: the user says yes to it (issue 40)
     result = await client.call_tool("search_vector_features", {"layer": "trees", "limit": 5,
                                                                "expression": "visited_feature($id) AND \"kind\" = 'oak'"})
     assert not result.is_error, result.content[0].text

@@ -9,9 +9,11 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from ..common import READ, ToolInputError, capped, check_bbox, ok, policy
-from ..declare import deps_of, tool
+from ...agent.safety import Assessment
+from ..common import READ, WRITE, ToolInputError, capped, check_bbox, ok, policy
+from ..declare import assesses, deps_of, tool
 from ..deps import ToolDeps
+from . import expressions
 from .layer_data import (
     feature_record,
     find_vector_layer,
@@ -90,7 +92,8 @@ async def get_vector_feature(ctx: Context, layer: Layer, fid: Annotated[int, Fie
     return ok({"layer": lyr.name(), **record}, f"Feature {fid} of '{lyr.name()}'")
 
 
-@tool(annotations=READ, meta=policy(requires=["vector_layer"]))
+# WRITE, not READ: its expression may be code, so every call is judged by `assess_search` (the gate, the dock's card)
+@tool(annotations=WRITE, meta=policy(requires=["vector_layer"]))
 async def search_vector_features(
     ctx: Context,
     layer: Layer,
@@ -98,36 +101,17 @@ async def search_vector_features(
     text: Annotated[str | None, Field(description="Meaning to look for in the features' text attributes (semantic search)")] = None,
     limit: Limit = 10,
 ) -> CallToolResult:
-    """Find features by their attributes with a QGIS expression (checked before running), e.g. "area" > 5000 or type = 'motorway', and/or rank them by the meaning of their text attributes."""
+    """Find features by their attributes with a QGIS expression (checked before running; one that reads outside the layer asks the user first), e.g. "area" > 5000 or type = 'motorway', and/or rank them by the meaning of their text attributes."""
     deps = deps_of(ctx)
-    from qgis.core import (
-        QgsExpression,
-        QgsExpressionContext,
-        QgsExpressionContextUtils,
-        QgsFeatureRequest,
-    )
+    from qgis.core import QgsFeatureRequest
 
     if not expression and not text:
         raise ToolInputError("Give an expression, a text to search for, or both.")
     project = require_project(deps.project())
     lyr = find_vector_layer(project, layer)
-    request = QgsFeatureRequest()
-    if expression:
-        parsed = QgsExpression(expression)
-        if parsed.hasParserError():
-            raise ToolInputError(f"The expression does not parse: {parsed.parserErrorString()}. "
-                                 "Quote field names with double quotes and text with single quotes.")
-        names = set(lyr.fields().names())
-        unknown = sorted(c for c in parsed.referencedColumns() if c not in names and c != "$geometry"
-                         and not c.startswith("$"))
-        if unknown:
-            raise ToolInputError(f"Unknown field(s) {', '.join(unknown)} in '{lyr.name()}'. "
-                                 f"Fields: {', '.join(sorted(names))}")
-        context = QgsExpressionContext(QgsExpressionContextUtils.globalProjectLayerScopes(lyr))
-        if not parsed.prepare(context) and parsed.hasEvalError():
-            raise ToolInputError(f"The expression cannot run: {parsed.evalErrorString()}")
-        request.setFilterExpression(expression)
-        request.setExpressionContext(context)
+    # the gate judged this call with the same check (assess_search): outside the layer, it was asked first
+    request = expressions.filter_request(expressions.check_filter(expression, lyr)) if expression \
+        else QgsFeatureRequest()
     # ranking by meaning needs every candidate (up to the embedding cap); a plain filter needs limit + 1
     request.setLimit((MAX_FEATURES_EMBEDDED if text else limit) + 1)
     records = [feature_record(f) for f in lyr.getFeatures(request)]
@@ -137,6 +121,20 @@ async def search_vector_features(
     more = left_out > 0
     return ok({"layer": lyr.name(), "features": shown, "more_available": more, "ranked_by_meaning": bool(text)},
               f"{len(shown)}{'+' if more else ''} feature(s) of '{lyr.name()}' match" + ("; best first" if text else ""))
+
+
+@assesses("search_vector_features")
+async def assess_search(deps: ToolDeps, arguments: dict[str, Any]) -> Assessment:
+    """A filter that reads only its layer runs; anything else is code and asks (on the GUI thread, like the tool)."""
+    expression = arguments.get("expression")
+    if not expression:
+        return Assessment(False)
+    try:
+        lyr = find_vector_layer(require_project(deps.project()), str(arguments.get("layer", "")))
+        check = expressions.check_filter(str(expression), lyr)
+    except ToolInputError:
+        return Assessment(False)  # nothing can run: the tool answers with what to fix
+    return expressions.assess_filter(check, f"Search '{lyr.name()}' with an expression that reads outside the layer")
 
 
 @tool(annotations=READ, meta=policy(requires=["selection"]))
