@@ -85,6 +85,8 @@ def test_gdal_syntax_in_an_href_is_refused_with_a_sentence(href):
     with pytest.raises(ToolInputError) as refused:
         from_href(href)
     assert "is not a dataset the plugin opens" in str(refused.value)
+    if href.startswith(("/vsi", "STACIT")):
+        assert "GDAL's own syntax" in str(refused.value)
 
 
 def test_urls_and_paths_are_mapped_by_the_plugin():
@@ -113,11 +115,11 @@ def test_a_remote_catalog_never_names_a_local_file(tmp_path):
     # a path in a catalog read over HTTP is a path on its server
     assert within_catalog(catalog, "/home/analyst/secret.tif") == "https://stac.example/home/analyst/secret.tif"
     assert within_catalog(catalog, "items/a.json") == "https://stac.example/catalog/items/a.json"
-    with pytest.raises(ToolInputError, match="remote catalog never names a file"):
+    with pytest.raises(ToolInputError, match="read over HTTP never names a file"):
         within_catalog(catalog, "file:///home/analyst/secret.tif")
     rules = ReadRules(catalogs={"remote": "https://stac.example/api/v1"})
     for local in ("/home/analyst/secret.tif", "file:///home/analyst/secret.tif"):  # an API item's href
-        with pytest.raises(ToolInputError, match="remote catalog never names a file"):
+        with pytest.raises(ToolInputError, match="read over HTTP never names a file"):
             from_href(local, rules, catalog="remote")
 
 
@@ -146,5 +148,5 @@ def test_names_the_plugin_makes_name_only_its_own_files_and_checked_urls(tmp_pat
     with pytest.raises(TypeError):
         with_header_file("/vsicurl/http://127.0.0.2/x.tif", tmp_path / "h.headers")  # type: ignore[arg-type]
     assert own_file(tmp_path / "out" / "m.vrt", tmp_path / "out") == str(tmp_path / "out" / "m.vrt")
-    with pytest.raises(ToolInputError):
-        own_file(tmp_path / "elsewhere.vrt", tmp_path / "out")
+    with pytest.raises(ValueError):
+        own_file(tmp_path / "elsewhere.vrt", tmp_path / "out")  # a bug of the plugin, not an input error

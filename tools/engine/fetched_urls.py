@@ -25,7 +25,7 @@ class RefusedLink(ToolInputError):
 def xyz_source(template: str, zmax: int, rules: ReadRules | None = None, zmin: int = 0) -> str:
     """The data source of a QGIS XYZ tile layer ("wms" provider) for an http(s) template with {x} {y} {z}."""
     template = (template or "").strip()
-    parsed = _web(template, "A basemap URL")
+    parsed = _web(template)
     if not all(part in template for part in ("{x}", "{y}", "{z}")):
         raise ToolInputError("basemap_url must be an http(s) XYZ template containing {x}, {y} and {z}.")
     _check_host(template, parsed.hostname or "", rules)
@@ -35,7 +35,7 @@ def xyz_source(template: str, zmax: int, rules: ReadRules | None = None, zmin: i
 def link_to_open(url: str, rules: ReadRules | None = None) -> str:
     """A link the system browser may open: http(s) with a host (the dock asks the analyst first)."""
     url = (url or "").strip()
-    parsed = _web(url, "A link")
+    parsed = _web(url)
     _check_host(url, parsed.hostname or "", rules)
     return url
 
@@ -45,7 +45,7 @@ def catalog_link(url: str, catalog_url: str, asset_hosts: list[str] | tuple[str,
     host is public, or the catalog's own host or one of its asset hosts (any, for a catalog in a local folder)."""
     url = (url or "").strip()
     try:
-        parsed = _web(url, f"A link of the catalog at {catalog_url}")
+        parsed = _web(url)
     except ToolInputError as exc:
         raise RefusedLink(str(exc)) from None
     if urlparse(catalog_url).scheme.lower() not in WEB:
@@ -58,12 +58,11 @@ def catalog_link(url: str, catalog_url: str, asset_hosts: list[str] | tuple[str,
     return url
 
 
-def _web(url: str, what: str):
-    if any(ord(ch) < 33 for ch in url):
-        raise ToolInputError(f"{what} holds spaces or control characters: '{url[:200]}'.")
+def _web(url: str):
     parsed = urlparse(url)
-    if parsed.scheme.lower() not in WEB or not parsed.hostname:
-        raise ToolInputError(f"{what} must be an http(s) address with a host, not '{url[:200]}'.")
+    if any(ord(ch) < 33 for ch in url) or parsed.scheme.lower() not in WEB or not parsed.hostname:
+        raise ToolInputError(f"'{url[:200]}' is not a web address the plugin opens: give an http(s) address with a "
+                             "host, on one line.")
     return parsed
 
 

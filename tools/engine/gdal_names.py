@@ -82,7 +82,7 @@ def from_href(href: str, rules: ReadRules | None = None, catalog: str = "") -> G
     if not href:
         raise ToolInputError("An empty href names no dataset; use get_item for the asset hrefs.")
     if any(ord(ch) < 32 for ch in href):
-        raise _refused(href, "it holds control characters (a line break would become a request header)")
+        raise _unmapped(href)
     location = rules.catalogs.get(catalog, "") if catalog else ""
     if href.startswith("/vsi"):
         return _plain_vsi(href, rules, location)
@@ -92,11 +92,11 @@ def from_href(href: str, rules: ReadRules | None = None, catalog: str = "") -> G
         return _remote(href, parsed, rules, location)
     if scheme == "file" or os.path.isabs(href):
         if scheme == "file" and parsed.netloc not in ("", "localhost"):
-            raise _refused(href, f"it names a file on another computer ({parsed.netloc})")
+            raise _unmapped(href)
         return _local(href, unquote(parsed.path) if scheme == "file" else href, rules, location)
-    if scheme:
-        raise _refused(href, f"GDAL would read it as '{scheme}:', which the plugin does not map")
-    raise _refused(href, "it is not an absolute URL or path")
+    if scheme:  # a driver prefix (STACIT:, NETCDF:, WMS:…) or a protocol GDAL would reach by itself
+        raise _gdal_syntax(href)
+    raise _unmapped(href)
 
 
 def within_catalog(location: str, href: str, root: str = "") -> str:
@@ -110,11 +110,10 @@ def within_catalog(location: str, href: str, root: str = "") -> str:
     if href.startswith("/vsi") or scheme in SCHEMES:
         return href
     if scheme and scheme != "file":
-        raise _refused(href, f"GDAL would read it as '{scheme}:', which the plugin does not map")
+        raise _gdal_syntax(href)
     if _is_url(location):
         if scheme == "file":
-            raise _outside_catalog(href, location, "it is read over HTTP: a remote catalog never names a file "
-                                                   "on this computer")
+            raise _local_from_remote(href, location)
         return urljoin(location, href)  # "/x.tif" is a path on the catalog's own server
     path = unquote(parsed.path) if scheme == "file" else href
     base = location if os.path.isdir(location) else os.path.dirname(location)
@@ -127,7 +126,7 @@ def own_file(path: str | os.PathLike, folder: str | os.PathLike) -> GdalName:
     """A file the plugin writes in its own `folder` (outputs, private files): refused anywhere else."""
     real, root = Path(os.path.realpath(path)), Path(os.path.realpath(folder))
     if real != root and root not in real.parents:
-        raise ToolInputError(f"'{path}' is not in the plugin's folder {folder}.")
+        raise ValueError(f"'{path}' is not in the plugin's folder {folder}")  # a bug of ours, not the caller's
     return GdalName(os.fspath(path))
 
 
@@ -151,7 +150,7 @@ def local_file(path: str | os.PathLike) -> GdalName:
     `/vsi…` name. Whether the caller may learn what it holds is the caller's check (raster_inputs.may_read)."""
     text = os.fspath(path)
     if text.startswith("/vsi") or "://" in text:
-        raise _refused(text, "a destination is a file path")
+        raise _gdal_syntax(text)
     return GdalName(text)
 
 
@@ -200,15 +199,15 @@ def _plain_vsi(href: str, rules: ReadRules, location: str) -> GdalName:
     prefix = next((p for p in PLAIN_REMOTE_PREFIXES if href.startswith(p)), "")
     if not prefix:
         if href.startswith("/vsicurl?"):
-            raise _refused(href, "it gives GDAL options (/vsicurl?…), which can send a local file as request headers")
-        raise _refused(href, f"it names GDAL's special file system /{href[1:].split('/', 1)[0].split('?', 1)[0]}/")
+            raise _gdal_syntax(href)
+        raise _gdal_syntax(href)
     rest = href[len(prefix):]
     if "/vsi" in rest or "?" in rest.split("/", 1)[0]:
-        raise _refused(href, "it chains GDAL file systems")
+        raise _gdal_syntax(href)
     if prefix == "/vsicurl/":
         parsed = urlparse(rest)
         if parsed.scheme.lower() not in ("http", "https"):
-            raise _refused(href, "/vsicurl/ reads only http(s) URLs")
+            raise _gdal_syntax(href)
         return _remote(rest, parsed, rules, location)
     if rules.outside and not may_read(rules, href):
         raise outside_refusal(href)
@@ -218,7 +217,7 @@ def _plain_vsi(href: str, rules: ReadRules, location: str) -> GdalName:
 def _remote(href: str, parsed: Any, rules: ReadRules, location: str) -> GdalName:
     scheme = parsed.scheme.lower()
     if not parsed.netloc:
-        raise _refused(href, "it names no host or bucket")
+        raise _unmapped(href)
     if scheme not in ("http", "https"):
         return GdalName(SCHEMES[scheme] + href.split("://", 1)[1])
     # the user's own folder catalog names the hosts of its assets; any other text reaches only public hosts and
@@ -231,7 +230,7 @@ def _remote(href: str, parsed: Any, rules: ReadRules, location: str) -> GdalName
 
 def _local(href: str, path: str, rules: ReadRules, location: str) -> GdalName:
     if path.startswith("/vsi"):
-        raise _refused(href, "a file URL names a file, not a GDAL file system")
+        raise _gdal_syntax(href)
     if location:
         _check_catalog_may_name(href, path, location)
     if rules.outside and not may_read(rules, path):
@@ -241,8 +240,7 @@ def _local(href: str, path: str, rules: ReadRules, location: str) -> GdalName:
 
 def _check_catalog_may_name(href: str, path: str, location: str) -> None:
     if _is_url(location):
-        raise _outside_catalog(href, location, "it is read over HTTP: a remote catalog never names a file on this "
-                                               "computer")
+        raise _local_from_remote(href, location)
     _check_in_catalog_folder(href, path, location)
 
 
@@ -250,7 +248,8 @@ def _check_in_catalog_folder(href: str, path: str, location: str) -> None:
     folder = Path(os.path.realpath(location if os.path.isdir(location) else os.path.dirname(location)))
     real = Path(os.path.realpath(path))
     if real != folder and folder not in real.parents:
-        raise _outside_catalog(href, location, f"a local catalog names only files under its own folder ({folder})")
+        raise ToolInputError(f"'{href[:300]}' from the catalog at {location} is not read: a local catalog names only "
+                             f"files under its own folder ({folder}).")
 
 
 def host_allowed(rules: ReadRules, host: str) -> bool:
@@ -280,11 +279,18 @@ def _is_url(location: str) -> bool:
     return urlparse(location).scheme in ("http", "https")
 
 
-def _refused(href: str, why: str) -> ToolInputError:
-    return ToolInputError(f"'{href[:300]}' is not a dataset the plugin opens: {why}. A catalog, the model or an "
-                          "outside client gives a URL (http, https, s3, gs, az) or a file path; GDAL's options and "
-                          "special files are never taken from their text.")
+def _gdal_syntax(href: str) -> ToolInputError:
+    return ToolInputError(f"'{href[:300]}' is not a dataset the plugin opens: it holds GDAL's own syntax (a /vsi… file "
+                          "system, or options after '?'), which could read or send this computer's files. Catalogs, "
+                          "the model and outside clients give a URL (http, https, s3, gs, az) or a file path; GDAL's "
+                          "syntax is never taken from their text.")
 
 
-def _outside_catalog(href: str, location: str, why: str) -> ToolInputError:
-    return ToolInputError(f"'{href[:300]}' from the catalog at {location} is not read: {why}.")
+def _unmapped(href: str) -> ToolInputError:
+    return ToolInputError(f"'{href[:300]}' is not a dataset the plugin opens: give a URL (http, https, s3, gs or az, "
+                          "with a host) or an absolute file path, on one line.")
+
+
+def _local_from_remote(href: str, location: str) -> ToolInputError:
+    return ToolInputError(f"'{href[:300]}' from the catalog at {location} is not read: a catalog read over HTTP "
+                          "never names a file on this computer.")
