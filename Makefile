@@ -14,7 +14,7 @@ MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help lock setup setup-servers setup-test run test test-unit test-qgis test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package translations clean
+.PHONY: help lock setup setup-servers setup-test run test gate test-unit test-qgis test-traps test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package translations clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves .build/screenshot-dock.png;"
@@ -22,8 +22,10 @@ help:
 	@echo "make test     install what the tests need and run every tier"
 	@echo "make test-qt6 the ui/ tests under PyQt6 (QGIS 4's Qt)   make test-matrix  the suite on QGIS 3.40 and 3.44"
 	@echo "make translations  the dock's catalogs (i18n/*.ts from the tr() strings of ui/, plugin/ and the core, and the tools' error templates, listed in ui/tool_messages.py) compiled to i18n/*.qm"
+	@echo "make package  the zip for plugins.qgis.org (RELEASE=1: refuses placeholder email/tracker/repository/homepage)"
+	@echo "make gate     the plugin repository's validator and security scan on that zip (part of make test)"
 	@echo "make lock     requirements*.lock (exact versions with hashes) from requirements*.txt, after editing them"
-	@echo "make lint | bench | package | clean"
+	@echo "make lint | bench | clean"
 
 # `make run` needs only the runtime requirements; tests, lint and bench add requirements-dev.txt.
 # The venv gets the lock the dock installs (with Dask scale-out): the tests run the versions users get.
@@ -101,13 +103,18 @@ run: $(PY)
 	@STACGIS_SCREENSHOT="$(if $(SCREENSHOT),$(abspath $(SCREENSHOT)))" scripts/run_qgis.sh "$(PROFILES)" "$(HEADLESS)"
 
 test: setup-test
-	@$(MAKE) --no-print-directory -k test-unit test-qgis test-integration test-e2e test-model test-security
+	@$(MAKE) --no-print-directory -k test-unit test-qgis test-traps test-integration test-e2e test-model test-security gate
 
 test-unit:
 	$(PYTEST) -p no:pytest_qgis tests/unit
 
 test-qgis:
 	$(PYTEST) tests/qgis
+
+# Numbers an analyst can hand to a client (issue 41): traps and their clean twins through the tools in a real QGIS;
+# prints the silent-error and twin-completion rates (STACGIS_TRAPS_REPORT=traps.json writes every run).
+test-traps:
+	$(PYTEST) tests/traps
 
 test-integration:
 	$(PYTEST) tests/integration
@@ -151,8 +158,15 @@ bench: setup-test
 bench-report: setup-test
 	QT_QPA_PLATFORM=offscreen $(PY) bench/report.py $(ARGS)
 
+# RELEASE=1: refuse placeholder release values (email, tracker, repository, homepage in metadata.txt) first.
 package:
-	@scripts/package.sh
+	@RELEASE="$(RELEASE)" scripts/package.sh
+
+# The QGIS plugin repository's upload gate on the zip `make package` builds: its validator's checks, and Bandit,
+# detect-secrets, Flake8 and its file analysis with the site's own rule lists and tool versions
+# (scripts/plugin_gate_rules.json, requirements-dev.txt). Any finding fails, skippable ones included.
+gate: $(VENV)/.dev-ready
+	@zip=$$(scripts/package.sh $(BUILD)/gate | tail -n 1) && $(PY) scripts/plugin_gate.py "$$zip"
 
 # The dock's languages: new tr() strings join i18n/*.ts (translations kept), then Qt's lrelease compiles them.
 # The .qm files are committed, so `make run` needs no Qt tools.

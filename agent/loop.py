@@ -90,8 +90,8 @@ class AgentLoop:
             raise RuntimeError("A request is already running in this chat; wait for it or stop it first.")
         queue: asyncio.Queue = asyncio.Queue()
         self._queue = queue
-        self._turn = TurnState(message_id=message_id) if message_id else TurnState()
-        task = asyncio.create_task(self._produce(message, context), name="stacgis-agent-turn")
+        state = self._turn = TurnState(message_id=message_id) if message_id else TurnState()
+        task = asyncio.create_task(self._produce(message, context, queue, state), name="stacgis-agent-turn")
         self._task = task
         finished = False
         try:
@@ -103,7 +103,7 @@ class AgentLoop:
                 if isinstance(event, Done):
                     finished = True
             if not finished:  # the task was cancelled before it could say so
-                yield await self._stopped()
+                yield await self._stopped(state)
         finally:
             if not task.done():  # the caller stopped iterating: do not leave the turn running
                 self._cancel_once(task)
@@ -146,7 +146,8 @@ class AgentLoop:
 
     def _emit(self, event: Any) -> None:
         self._log_event(event)
-        assert self._queue is not None
+        if self._queue is None:  # our own bug: the turn's ports are used only while run() reads the queue
+            raise RuntimeError(f"{type(event).__name__} emitted outside a turn")
         self._queue.put_nowait(event)
 
     async def _ask(self, request: AskUser) -> str | None:
@@ -164,9 +165,8 @@ class AgentLoop:
             self._pending.pop(request.request_id, None)
 
     # ---- the turn task -------------------------------------------------------------------
-    async def _produce(self, message: str, context: MapContext | None) -> None:
-        assert self._queue is not None and self._turn is not None
-        state = self._turn
+    async def _produce(self, message: str, context: MapContext | None, queue: asyncio.Queue,
+                       state: TurnState) -> None:
         try:
             await self._ensure_ready()
             # Prompt layout (agent/system_prompt.py): what is volatile (memories, the map) rides
@@ -187,33 +187,30 @@ class AgentLoop:
         except asyncio.CancelledError:
             raise  # run() reports the stop and saves
         except (LLMError, ToolHostError) as exc:
-            self._fail(exc.said, str(exc), recoverable=True)
+            self._fail(state, exc.said, str(exc), recoverable=True)
             await self._save()
         except ContextTooSmall as exc:
-            self._fail(exc.said, str(exc), recoverable=False)
+            self._fail(state, exc.said, str(exc), recoverable=False)
             await self._save()
         except Exception as exc:  # our own bug: stop loudly, keep the UI alive
             log.exception("agent turn failed")
             said = say(translatable("Internal error in the agent ({error}). The details are in the QGIS log (STAC "
                                     "GIS Agent tab); please report them."), error=f"{type(exc).__name__}: {exc}")
-            self._fail(said, said.text(), recoverable=False)
+            self._fail(state, said, said.text(), recoverable=False)
             await self._save()
         finally:
-            self._queue.put_nowait(_END)
+            queue.put_nowait(_END)
 
-    def _fail(self, said: Said, message: str, recoverable: bool) -> None:
-        assert self._turn is not None
+    def _fail(self, state: TurnState, said: Said, message: str, recoverable: bool) -> None:
         self._close_memory("[interrupted by an error]")
         self._emit(Error(message, recoverable=recoverable, said=said))
-        self._emit(Done(self.session_id, self._turn.message_id, "", time.time(),
-                        self._turn.usage(self.options.num_ctx)))
+        self._emit(Done(self.session_id, state.message_id, "", time.time(), state.usage(self.options.num_ctx)))
 
-    async def _stopped(self) -> Done:
+    async def _stopped(self, state: TurnState) -> Done:
         """The end of a cancelled turn: history without dangling calls, saved, reported."""
-        assert self._turn is not None
         partial = self._close_memory()
-        done = Done(self.session_id, self._turn.message_id, partial, time.time(),
-                    self._turn.usage(self.options.num_ctx), stopped=True)
+        done = Done(self.session_id, state.message_id, partial, time.time(),
+                    state.usage(self.options.num_ctx), stopped=True)
         self._log_event(done)
         await self._save()
         return done

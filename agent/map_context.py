@@ -32,6 +32,7 @@ class MapContext:
     active_layer: str = ""
     selected_features: dict[str, Any] | None = None  # a small GeoJSON FeatureCollection
     layers: tuple[LayerInfo, ...] = field(default_factory=tuple)
+    ellipsoid: str = ""  # the project's measurement ellipsoid in words, e.g. "WGS 84 (EPSG:7030)"
 
     def states(self) -> set[str]:
         """Policy states this map satisfies, e.g. {"qgis", "layer", "raster_layer", "selection"}."""
@@ -60,6 +61,8 @@ class MapContext:
             lines.append(f"scale: 1:{self.scale:,.0f}")
         if self.active_layer:
             lines.append(f"active layer: {self.active_layer}")
+        if self.ellipsoid:
+            lines.append(f"measurement ellipsoid: {self.ellipsoid}")
         if self.layers:
             lines.append("layers: " + "; ".join(_layer_line(layer) for layer in self.layers))
         features = _features_text(self.selected_features)
@@ -78,7 +81,8 @@ class MapContext:
         center = tuple(data["center_lonlat"]) if data.get("center_lonlat") else None
         return cls(extent=extent, crs=data.get("crs", ""), center_lonlat=center, scale=data.get("scale"),
                    active_layer=data.get("active_layer", ""),
-                   selected_features=data.get("selected_features"), layers=layers)
+                   selected_features=data.get("selected_features"), layers=layers,
+                   ellipsoid=data.get("ellipsoid", ""))
 
 
 def _is_geographic(crs: str) -> bool:

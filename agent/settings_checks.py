@@ -55,7 +55,7 @@ async def check_redis(url: str, user: str = "", password: str = "", tr: Translat
     from .stores.redis_url import redacted, url_with_credentials
 
     shown = redacted(url)  # the message never carries a password
-    client = redis.from_url(url_with_credentials(url, user, password), socket_connect_timeout=TIMEOUT_S,
+    client = redis.from_url(url_with_credentials(url, user=user, password=password), socket_connect_timeout=TIMEOUT_S,
                             socket_timeout=TIMEOUT_S)
     try:
         await client.ping()

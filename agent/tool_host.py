@@ -59,7 +59,7 @@ class ToolHost:
             return
         self._closing = asyncio.Event()
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
-        self._owner = asyncio.create_task(self._own(ready), name="stacgis-mcp-client")
+        self._owner = asyncio.create_task(self._own(ready, self._closing), name="stacgis-mcp-client")
         try:
             await ready
         except Exception as exc:
@@ -70,13 +70,12 @@ class ToolHost:
         await self.refresh_tools()
         await self.refresh_resources()
 
-    async def _own(self, ready: asyncio.Future) -> None:
+    async def _own(self, ready: asyncio.Future, closing: asyncio.Event) -> None:
         try:
             async with Client(self.server, elicitation_callback=self._answer_confirmation) as client:
                 self._client = client
                 ready.set_result(None)
-                assert self._closing is not None
-                await self._closing.wait()
+                await closing.wait()
         except BaseException as exc:
             if not ready.done():
                 ready.set_exception(exc if isinstance(exc, Exception) else RuntimeError(str(exc)))
@@ -181,8 +180,8 @@ class ToolHost:
             await asyncio.wait_for(owner, timeout=5)
         except (asyncio.TimeoutError, asyncio.CancelledError):
             owner.cancel()
-        except Exception:  # already logged by the owner
-            pass
+        except Exception as exc:
+            log.debug("the MCP client owner ended with %r (logged when it happened)", exc)
 
 
 _MCP_PREFIX = re.compile(r"^(?:Error executing tool [\w.-]+:?\s*)+")  # the SDK's wrapper, repeated when nested

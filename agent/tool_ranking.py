@@ -83,7 +83,7 @@ class ToolText:
 
     @property
     def cache_key(self) -> str:
-        digest = hashlib.sha1(self.description.encode()).hexdigest()[:16]
+        digest = hashlib.sha1(self.description.encode(), usedforsecurity=False).hexdigest()[:16]  # a cache key
         return f"{self.name}:{digest}"
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
+    QgsEllipsoidUtils,
     QgsJsonExporter,
     QgsMapLayerType,
     QgsProject,
@@ -51,7 +53,21 @@ def map_context_from_iface(iface, project: QgsProject | None = None) -> MapConte
         extent=(extent.xMinimum(), extent.yMinimum(), extent.xMaximum(), extent.yMaximum()) if not extent.isEmpty() else None,
         crs=crs.authid(), center_lonlat=(centre.x(), centre.y()) if not extent.isEmpty() else None,
         scale=canvas.scale() or None, active_layer=active.name() if active else "",
-        selected_features=_selected_geojson(active), layers=tuple(layers))
+        selected_features=_selected_geojson(active), layers=tuple(layers), ellipsoid=ellipsoid_words(project))
+
+
+@functools.lru_cache(maxsize=1)
+def _ellipsoid_names() -> dict[str, str]:
+    return {d.acronym: d.description for d in QgsEllipsoidUtils.definitions()}  # read from PROJ's database once
+
+
+def ellipsoid_words(project: QgsProject) -> str:
+    """The project's measurement ellipsoid as the model reads it; with none, QGIS measures planar."""
+    acronym = project.ellipsoid()
+    if not acronym or acronym.upper() == "NONE":
+        return "none: QGIS measures planar in each layer's units (the measure tools use the layer CRS's ellipsoid)"
+    name = _ellipsoid_names().get(acronym, acronym)
+    return name if acronym in name else f"{name} ({acronym})"
 
 
 def _selected_geojson(layer) -> dict | None:

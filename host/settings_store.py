@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
+from pathlib import Path
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsSettings
 
@@ -14,6 +16,12 @@ from ..agent.dock_text import Translate, as_written
 
 LOG = logging.getLogger(__name__)
 PREFIX = "stacgis_agent/"
+
+
+def data_folder() -> Path:
+    """The folder the plugin keeps its files under (sessions, memories, outputs in `stacgis_agent/`): the QGIS
+    profile's, or STACGIS_DATA_DIR's (tests point it elsewhere)."""
+    return Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
 
 
 def load_settings(qsettings: QgsSettings | None = None, apply_env: bool = True) -> Settings:
@@ -75,7 +83,7 @@ def with_postgres_password(settings: Settings) -> Settings:
     if not (settings.postgres_dsn and settings.postgres_auth_cfg):
         return settings
     user, password = read_secret(settings.postgres_auth_cfg)
-    return dataclasses.replace(settings, postgres_dsn=dsn_with_credentials(settings.postgres_dsn, user, password))
+    return dataclasses.replace(settings, postgres_dsn=dsn_with_credentials(settings.postgres_dsn, user=user, password=password))
 
 
 def with_redis_credentials(settings: Settings) -> Settings:
@@ -85,7 +93,7 @@ def with_redis_credentials(settings: Settings) -> Settings:
     if not (settings.redis_url and settings.redis_auth_cfg):
         return settings
     user, password = read_secret(settings.redis_auth_cfg)
-    return dataclasses.replace(settings, redis_url=url_with_credentials(settings.redis_url, user, password))
+    return dataclasses.replace(settings, redis_url=url_with_credentials(settings.redis_url, user=user, password=password))
 
 
 def with_server_credentials(settings: Settings) -> Settings:

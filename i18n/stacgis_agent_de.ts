@@ -376,6 +376,10 @@
             <translation>Startet…</translation>
         </message>
         <message>
+            <source>User guide: how to use the assistant, offline</source>
+            <translation>Benutzerhandbuch: wie Sie den Assistenten nutzen, offline</translation>
+        </message>
+        <message>
             <source>Assistant:</source>
             <translation>Assistent:</translation>
         </message>
@@ -402,6 +406,30 @@
         <message>
             <source>Error: {message}</source>
             <translation>Fehler: {message}</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>Zurück</translation>
+        </message>
+        <message>
+            <source>Forward</source>
+            <translation>Vor</translation>
+        </message>
+        <message>
+            <source>Contents</source>
+            <translation>Inhalt</translation>
+        </message>
+        <message>
+            <source>This link leads outside the user guide installed with the plugin: {link}</source>
+            <translation>Dieser Link führt aus dem mit dem Plugin installierten Benutzerhandbuch heraus: {link}</translation>
+        </message>
+        <message>
+            <source>STAC GIS Agent user guide</source>
+            <translation>Benutzerhandbuch von STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>The section “{section}” is not on this page.</source>
+            <translation>Den Abschnitt „{section}“ gibt es auf dieser Seite nicht.</translation>
         </message>
         <message>
             <source>no map</source>
@@ -970,6 +998,10 @@
         <message>
             <source>Show or hide the STAC GIS Agent chat</source>
             <translation>Den Chat von STAC GIS Agent ein- oder ausblenden</translation>
+        </message>
+        <message>
+            <source>User guide</source>
+            <translation>Benutzerhandbuch</translation>
         </message>
         <message>
             <source>Install the requirements first (see above); then ask again.</source>
@@ -1644,6 +1676,18 @@
             <translation>Kartenhintergrund geändert</translation>
         </message>
         <message>
+            <source>changed the measurement ellipsoid</source>
+            <translation>Messellipsoid geändert</translation>
+        </message>
+        <message>
+            <source>put the measurement ellipsoid back</source>
+            <translation>Messellipsoid zurückgesetzt</translation>
+        </message>
+        <message>
+            <source>the measurement ellipsoid you set</source>
+            <translation>das von Ihnen gesetzte Messellipsoid</translation>
+        </message>
+        <message>
             <source>made print layout '{name}'</source>
             <translation>Drucklayout „{name}“ erstellt</translation>
         </message>
@@ -1968,6 +2012,86 @@
             <translation>Kein Vektorlayer namens „{name_or_id}“. Vektorlayer im Projekt: {names}</translation>
         </message>
         <message>
+            <source>Layer '{name}' says its CRS is {crs} (degrees) but its coordinates reach {xmaximum}, {ymaximum}, which are not longitudes/latitudes: its CRS is wrong. Set the layer's real CRS (Layer Properties ▸ Source) and measure again.</source>
+            <translation>Layer „{name}“ gibt {crs} (Grad) als KBS an, seine Koordinaten reichen aber bis {xmaximum}, {ymaximum}, und das sind keine Längen/Breiten: sein KBS ist falsch. Setzen Sie das richtige KBS des Layers (Layereigenschaften ▸ Quelle) und messen Sie erneut.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' holds {geometry_kind}s, which have no area.</source>
+            <translation>Layer „{name}“ enthält Geometrien vom Typ {geometry_kind}, die keine Fläche haben.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' holds {geometry_kind}s, not lines; measure_area gives the perimeter of polygons.</source>
+            <translation>Layer „{name}“ enthält Geometrien vom Typ {geometry_kind}, keine Linien; measure_area liefert den Umfang von Polygonen.</translation>
+        </message>
+        <message>
+            <source>{side}_lonlat must be [longitude, latitude] in degrees.</source>
+            <translation>{side}_lonlat muss [Länge, Breite] in Grad sein.</translation>
+        </message>
+        <message>
+            <source>Say where the distance goes {side}: {side}_layer with {side}_feature_id, or {side}_lonlat.</source>
+            <translation>Geben Sie den Punkt „{side}“ der Entfernung an: {side}_layer mit {side}_feature_id, oder {side}_lonlat.</translation>
+        </message>
+        <message>
+            <source>Give {side}_feature_id: '{name}' has {number_of_selected} selected features, and a distance needs one.</source>
+            <translation>Geben Sie {side}_feature_id an: „{name}“ hat {number_of_selected} ausgewählte Objekte, eine Entfernung braucht genau eines.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
+            <translation>Layer „{name}“ hat kein Objekt {feature_id} mit einer Geometrie.</translation>
+        </message>
+        <message>
+            <source>The distance must be 0 or more.</source>
+            <translation>Die Entfernung muss 0 oder größer sein.</translation>
+        </message>
+        <message>
+            <source>Say within what distance of what: of_layer (its selection, or all its features), of_layer with of_feature_id, or of_lonlat [lon, lat].</source>
+            <translation>Geben Sie an, von wo aus gemessen wird: of_layer (seine Auswahl oder alle Objekte), of_layer mit of_feature_id, oder of_lonlat [Länge, Breite].</translation>
+        </message>
+        <message>
+            <source>{reference_name} have no geometry to measure from.</source>
+            <translation>{reference_name} haben keine Geometrie, von der aus gemessen werden kann.</translation>
+        </message>
+        <message>
+            <source>The layer has no valid CRS, so its coordinates have no known unit; set its CRS (Layer Properties ▸ Source) and ask again.</source>
+            <translation>Der Layer hat kein gültiges KBS, seine Koordinaten haben also keine bekannte Einheit; setzen Sie sein KBS (Layereigenschaften ▸ Quelle) und fragen Sie erneut.</translation>
+        </message>
+        <message>
+            <source>GDAL cannot read the definition of {label}, so its unit is unknown; reproject the layer to a known CRS first.</source>
+            <translation>GDAL kann die Definition von {label} nicht lesen, seine Einheit ist also unbekannt; projizieren Sie den Layer zuerst in ein bekanntes KBS um.</translation>
+        </message>
+        <message>
+            <source>QGIS cannot measure on the ellipsoid {ellipsoid} from {authid}; set another ellipsoid with set_measurement_ellipsoid.</source>
+            <translation>QGIS kann von {authid} aus nicht auf dem Ellipsoid {ellipsoid} messen; setzen Sie mit set_measurement_ellipsoid ein anderes Ellipsoid.</translation>
+        </message>
+        <message>
+            <source>Unknown length unit '{unit}'; use m, km, ft, US ft, yd, mi or nmi.</source>
+            <translation>Unbekannte Längeneinheit „{unit}“; verwenden Sie m, km, ft, US ft, yd, mi oder nmi.</translation>
+        </message>
+        <message>
+            <source>{number_of_refused} feature(s) of '{name}' have invalid geometry ({listed}), so their measure would be wrong. Measure with invalid='repair' (makeValid, said in the answer), or fix them with native:fixgeometries.</source>
+            <translation>{number_of_refused} Objekt(e) von „{name}“ haben eine ungültige Geometrie ({listed}), ihr Maß wäre also falsch. Messen Sie mit invalid='repair' (makeValid, in der Antwort genannt) oder reparieren Sie sie mit native:fixgeometries.</translation>
+        </message>
+        <message>
+            <source>Nothing is selected in '{name}'; select features on the map, or measure the whole layer (selected_only=false).</source>
+            <translation>In „{name}“ ist nichts ausgewählt; wählen Sie Objekte auf der Karte aus oder messen Sie den ganzen Layer (selected_only=false).</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' lives only in this QGIS (a memory layer, or unsaved edits) and has {count} features; measuring copies them first, and copies stop at {copy_limit}. Select fewer features, or save the layer to a file and measure that.</source>
+            <translation>Layer „{name}“ existiert nur in diesem QGIS (ein Speicherlayer oder ungespeicherte Änderungen) und hat {count} Objekte; zum Messen werden sie zuerst kopiert, und Kopien enden bei {copy_limit}. Wählen Sie weniger Objekte aus oder speichern Sie den Layer in eine Datei und messen Sie diese.</translation>
+        </message>
+        <message>
+            <source>More than {max_measured} features of '{name}' match {expression}; narrow the filter or select fewer features.</source>
+            <translation>Mehr als {max_measured} Objekte von „{name}“ passen zu {expression}; grenzen Sie den Filter ein oder wählen Sie weniger Objekte aus.</translation>
+        </message>
+        <message>
+            <source>More than {max_measured} features of '{name}' match ({words}); measure a selection or filter with where, or run the measurement per group.</source>
+            <translation>Mehr als {max_measured} Objekte von „{name}“ passen ({words}); messen Sie eine Auswahl, filtern Sie mit where oder messen Sie gruppenweise.</translation>
+        </message>
+        <message>
+            <source>The data of layer '{name}' cannot be opened again from {source}; is the file still there?</source>
+            <translation>Die Daten des Layers „{name}“ lassen sich nicht erneut aus {source} öffnen; gibt es die Datei noch?</translation>
+        </message>
+        <message>
             <source>Give a raster: a project layer name, or an asset href from get_item.</source>
             <translation>Geben Sie ein Raster an: den Namen eines Projekt-Layers oder die href eines Assets aus get_item.</translation>
         </message>
@@ -2022,6 +2146,18 @@
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
             <translation>QGIS konnte den Kachel-Layer {title} nicht anlegen.</translation>
+        </message>
+        <message>
+            <source>The project has no CRS yet, and QGIS keeps no ellipsoid without one; add a layer or set the project's CRS (set_map_style with crs) first.</source>
+            <translation>Das Projekt hat noch kein KBS, und ohne KBS speichert QGIS kein Ellipsoid; fügen Sie zuerst einen Layer hinzu oder setzen Sie das KBS des Projekts (set_map_style mit crs).</translation>
+        </message>
+        <message>
+            <source>Unknown ellipsoid '{ellipsoid}'; give a name such as 'WGS 84' or 'GRS 1980', an id such as 'EPSG:7030', or 'none' for planar measurements.</source>
+            <translation>Unbekanntes Ellipsoid „{ellipsoid}“; geben Sie einen Namen wie 'WGS 84' oder 'GRS 1980', eine Kennung wie 'EPSG:7030' oder 'none' für ebene Messungen an.</translation>
+        </message>
+        <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Es gibt keine frühere Änderung von Ihnen, die rückgängig gemacht werden könnte: Die Änderungen im Verlauf des Projekts hat jemand anderes vorgenommen (der Analyst oder ein anderer Client), und nur dieser kann sie rückgängig machen.</translation>
         </message>
         <message>
             <source>There is no earlier change of the agent to undo.</source>
@@ -2284,6 +2420,10 @@
             <translation>Ausgabe {name} muss ein Dateipfad sein oder entfallen (temporärer Layer).</translation>
         </message>
         <message>
+            <source>Output {name} must be a path or omitted (a temporary one).</source>
+            <translation>Ausgabe {name} muss ein Pfad sein oder weggelassen werden (eine temporäre).</translation>
+        </message>
+        <message>
             <source>'{v}' is not an option of {name}; choose one of: {options}</source>
             <translation>„{v}“ ist keine Option von {name}; wählen Sie eine von: {options}</translation>
         </message>
@@ -2304,8 +2444,44 @@
             <translation>Kein Processing-Algorithmus „{algorithm_id}“; IDs finden Sie mit search_processing_algorithms.</translation>
         </message>
         <message>
-            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
-            <translation>{algorithm_id} ist fehlgeschlagen: {detail}. Prüfen Sie die Parameter.</translation>
+            <source>{value} is not a distance.</source>
+            <translation>{value} ist keine Entfernung.</translation>
+        </message>
+        <message>
+            <source>'{value}' is not a distance; give a number with its unit, e.g. '500 m' or '0.5 km'.</source>
+            <translation>„{value}“ ist keine Entfernung; geben Sie eine Zahl mit Einheit an, z. B. '500 m' oder '0.5 km'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: the CRS of {layer} is unknown, so the distance cannot be put in its unit. Give the input layer first.</source>
+            <translation>{algorithm_id} {name} = {value}: das KBS von {layer} ist unbekannt, die Entfernung lässt sich also nicht in seine Einheit umrechnen. Geben Sie zuerst den Eingabelayer an.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: {layer} is in {words}, not degrees; give the distance in metres, e.g. '500 m'.</source>
+            <translation>{algorithm_id} {name} = {value}: {layer} ist in {words}, nicht in Grad; geben Sie die Entfernung in Metern an, z. B. '500 m'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: {layer} {meant}. QGIS reads this distance in the layer's unit, the degree, and a length in metres has no single size in degrees (a degree of longitude shrinks toward the poles). Reproject the layer to a projected CRS in metres first (native:reprojectlayer, e.g. TARGET_CRS {utm_zone}) and run this on the new layer with the distance in metres; or count/select with count_within_distance or select_within_distance, which measure in metres on the ellipsoid. If you really mean degrees, give '{number} deg'.</source>
+            <translation>{algorithm_id} {name} = {value}: {layer} {meant}. QGIS liest diese Entfernung in der Einheit des Layers, dem Grad, und eine Länge in Metern hat keine feste Größe in Grad (ein Längengrad wird zu den Polen hin kürzer). Projizieren Sie den Layer zuerst in ein projiziertes KBS in Metern um (native:reprojectlayer, z. B. TARGET_CRS {utm_zone}) und führen Sie dies auf dem neuen Layer mit der Entfernung in Metern aus; oder zählen/wählen Sie mit count_within_distance oder select_within_distance, die in Metern auf dem Ellipsoid messen. Wenn Sie wirklich Grad meinen, geben Sie '{number} deg' an.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {number} on {layer} would be {number} {plural} ({value} m), the unit of {crs}. Give the distance with its unit, e.g. '{number} m' or '{number} ft', and it is converted to the layer's unit.</source>
+            <translation>{algorithm_id} {name} = {number} auf {layer} wären {number} {plural} ({value} m), die Einheit von {crs}. Geben Sie die Entfernung mit Einheit an, z. B. '{number} m' oder '{number} ft', dann wird sie in die Einheit des Layers umgerechnet.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value} on {layer} (Web Mercator): the ground size of a Web Mercator metre depends on the latitude, which is unknown here; reproject to a local projected CRS first (native:reprojectlayer).</source>
+            <translation>{algorithm_id} {name} = {value} auf {layer} (Web Mercator): die Größe eines Web-Mercator-Meters am Boden hängt von der Breite ab, die hier unbekannt ist; projizieren Sie zuerst in ein lokales projiziertes KBS um (native:reprojectlayer).</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value} on {layer}: in Web Mercator a metre on the map is 1/cos(latitude) metres on the ground, and this layer spans {south}° to {north}° of latitude, where that scale changes by {value_2} %. Reproject the layer to a local projected CRS (native:reprojectlayer, e.g. TARGET_CRS {utm_zone}) and run this there.</source>
+            <translation>{algorithm_id} {name} = {value} auf {layer}: in Web Mercator ist ein Meter auf der Karte 1/cos(Breite) Meter am Boden, und dieser Layer reicht von {south}° bis {north}° Breite, wo sich dieser Maßstab um {value_2} % ändert. Projizieren Sie den Layer in ein lokales projiziertes KBS um (native:reprojectlayer, z. B. TARGET_CRS {utm_zone}) und führen Sie dies dort aus.</translation>
+        </message>
+        <message>
+            <source>{called} in this expression measure planar in the layer's own units: on '{name}' ({crs}) that is {why}, not metres. Use $area, $length or $perimeter (ellipsoidal, in the project's units: metres and square metres by default), or measure_area / measure_length, which answer in m² and m with their method.</source>
+            <translation>{called} in diesem Ausdruck messen eben in den eigenen Einheiten des Layers: auf „{name}“ ({crs}) sind das {why}, keine Meter. Verwenden Sie $area, $length oder $perimeter (ellipsoidisch, in den Einheiten des Projekts: standardmäßig Meter und Quadratmeter) oder measure_area / measure_length, die in m² und m mit ihrer Methode antworten.</translation>
+        </message>
+        <message>
+            <source>{number_of_invalid} feature(s) of '{name}' have invalid geometry ({listed}), so the areas or perimeters {id} would compute are wrong. Measure with measure_area, which repairs them with makeValid and says so, or repair the layer with native:fixgeometries and run this on the result.</source>
+            <translation>{number_of_invalid} Objekt(e) von „{name}“ haben eine ungültige Geometrie ({listed}), die Flächen oder Umfänge, die {id} berechnen würde, wären also falsch. Messen Sie mit measure_area, das sie mit makeValid repariert und dies angibt, oder reparieren Sie den Layer mit native:fixgeometries und führen Sie dies auf dem Ergebnis aus.</translation>
         </message>
         <message>
             <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
@@ -2322,10 +2498,6 @@
         <message>
             <source>'{name}' is not a vector layer; it has no features.</source>
             <translation>„{name}“ ist kein Vektorlayer; es hat keine Objekte.</translation>
-        </message>
-        <message>
-            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
-            <translation>Layer „{name}“ hat kein Objekt {feature_id} mit einer Geometrie.</translation>
         </message>
         <message>
             <source>Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.</source>
@@ -2638,6 +2810,14 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
+            <translation type="vanished">{algorithm_id} ist fehlgeschlagen: {detail}. Prüfen Sie die Parameter.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
+            <translation type="vanished">Layer „{name}“ hat kein Objekt {fid} mit Geometrie.</translation>
         </message>
     </context>
 </TS>

@@ -376,6 +376,10 @@
             <translation>Démarrage…</translation>
         </message>
         <message>
+            <source>User guide: how to use the assistant, offline</source>
+            <translation>Guide de l'utilisateur : comment utiliser l'assistant, hors ligne</translation>
+        </message>
+        <message>
             <source>Assistant:</source>
             <translation>Assistant :</translation>
         </message>
@@ -402,6 +406,30 @@
         <message>
             <source>Error: {message}</source>
             <translation>Erreur : {message}</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>Précédent</translation>
+        </message>
+        <message>
+            <source>Forward</source>
+            <translation>Suivant</translation>
+        </message>
+        <message>
+            <source>Contents</source>
+            <translation>Sommaire</translation>
+        </message>
+        <message>
+            <source>This link leads outside the user guide installed with the plugin: {link}</source>
+            <translation>Ce lien sort du guide de l'utilisateur installé avec l'extension : {link}</translation>
+        </message>
+        <message>
+            <source>STAC GIS Agent user guide</source>
+            <translation>Guide de l'utilisateur de STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>The section “{section}” is not on this page.</source>
+            <translation>La section « {section} » n'est pas sur cette page.</translation>
         </message>
         <message>
             <source>no map</source>
@@ -970,6 +998,10 @@
         <message>
             <source>Show or hide the STAC GIS Agent chat</source>
             <translation>Afficher ou masquer la discussion de STAC GIS Agent</translation>
+        </message>
+        <message>
+            <source>User guide</source>
+            <translation>Guide de l'utilisateur</translation>
         </message>
         <message>
             <source>Install the requirements first (see above); then ask again.</source>
@@ -1644,6 +1676,18 @@
             <translation>fond de carte modifié</translation>
         </message>
         <message>
+            <source>changed the measurement ellipsoid</source>
+            <translation>ellipsoïde de mesure modifié</translation>
+        </message>
+        <message>
+            <source>put the measurement ellipsoid back</source>
+            <translation>ellipsoïde de mesure remis</translation>
+        </message>
+        <message>
+            <source>the measurement ellipsoid you set</source>
+            <translation>l’ellipsoïde de mesure que vous avez choisi</translation>
+        </message>
+        <message>
             <source>made print layout '{name}'</source>
             <translation>mise en page « {name} » créée</translation>
         </message>
@@ -1968,6 +2012,86 @@
             <translation>Aucune couche vecteur nommée « {name_or_id} ». Couches vecteur du projet : {names}</translation>
         </message>
         <message>
+            <source>Layer '{name}' says its CRS is {crs} (degrees) but its coordinates reach {xmaximum}, {ymaximum}, which are not longitudes/latitudes: its CRS is wrong. Set the layer's real CRS (Layer Properties ▸ Source) and measure again.</source>
+            <translation>La couche « {name} » déclare le SCR {crs} (en degrés), mais ses coordonnées vont jusqu’à {xmaximum}, {ymaximum}, qui ne sont pas des longitudes/latitudes : son SCR est faux. Donnez à la couche son vrai SCR (Propriétés de la couche ▸ Source) et mesurez à nouveau.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' holds {geometry_kind}s, which have no area.</source>
+            <translation>La couche « {name} » contient des géométries de type {geometry_kind}, qui n’ont pas de surface.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' holds {geometry_kind}s, not lines; measure_area gives the perimeter of polygons.</source>
+            <translation>La couche « {name} » contient des géométries de type {geometry_kind}, pas des lignes ; measure_area donne le périmètre des polygones.</translation>
+        </message>
+        <message>
+            <source>{side}_lonlat must be [longitude, latitude] in degrees.</source>
+            <translation>{side}_lonlat doit être [longitude, latitude] en degrés.</translation>
+        </message>
+        <message>
+            <source>Say where the distance goes {side}: {side}_layer with {side}_feature_id, or {side}_lonlat.</source>
+            <translation>Indiquez l’extrémité « {side} » de la distance : {side}_layer avec {side}_feature_id, ou {side}_lonlat.</translation>
+        </message>
+        <message>
+            <source>Give {side}_feature_id: '{name}' has {number_of_selected} selected features, and a distance needs one.</source>
+            <translation>Donnez {side}_feature_id : « {name} » a {number_of_selected} entités sélectionnées, et une distance en demande une seule.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
+            <translation>La couche « {name} » n’a pas d’entité {feature_id} avec une géométrie.</translation>
+        </message>
+        <message>
+            <source>The distance must be 0 or more.</source>
+            <translation>La distance doit être supérieure ou égale à 0.</translation>
+        </message>
+        <message>
+            <source>Say within what distance of what: of_layer (its selection, or all its features), of_layer with of_feature_id, or of_lonlat [lon, lat].</source>
+            <translation>Indiquez à partir de quoi mesurer : of_layer (sa sélection, ou toutes ses entités), of_layer avec of_feature_id, ou of_lonlat [lon, lat].</translation>
+        </message>
+        <message>
+            <source>{reference_name} have no geometry to measure from.</source>
+            <translation>{reference_name} n’ont pas de géométrie à partir de laquelle mesurer.</translation>
+        </message>
+        <message>
+            <source>The layer has no valid CRS, so its coordinates have no known unit; set its CRS (Layer Properties ▸ Source) and ask again.</source>
+            <translation>La couche n’a pas de SCR valide, donc ses coordonnées n’ont pas d’unité connue ; définissez son SCR (Propriétés de la couche ▸ Source) et redemandez.</translation>
+        </message>
+        <message>
+            <source>GDAL cannot read the definition of {label}, so its unit is unknown; reproject the layer to a known CRS first.</source>
+            <translation>GDAL ne sait pas lire la définition de {label}, son unité est donc inconnue ; reprojetez d’abord la couche dans un SCR connu.</translation>
+        </message>
+        <message>
+            <source>QGIS cannot measure on the ellipsoid {ellipsoid} from {authid}; set another ellipsoid with set_measurement_ellipsoid.</source>
+            <translation>QGIS ne peut pas mesurer sur l’ellipsoïde {ellipsoid} depuis {authid} ; choisissez un autre ellipsoïde avec set_measurement_ellipsoid.</translation>
+        </message>
+        <message>
+            <source>Unknown length unit '{unit}'; use m, km, ft, US ft, yd, mi or nmi.</source>
+            <translation>Unité de longueur inconnue « {unit} » ; utilisez m, km, ft, US ft, yd, mi ou nmi.</translation>
+        </message>
+        <message>
+            <source>{number_of_refused} feature(s) of '{name}' have invalid geometry ({listed}), so their measure would be wrong. Measure with invalid='repair' (makeValid, said in the answer), or fix them with native:fixgeometries.</source>
+            <translation>{number_of_refused} entité(s) de « {name} » ont une géométrie invalide ({listed}), leur mesure serait donc fausse. Mesurez avec invalid='repair' (makeValid, signalé dans la réponse) ou réparez-les avec native:fixgeometries.</translation>
+        </message>
+        <message>
+            <source>Nothing is selected in '{name}'; select features on the map, or measure the whole layer (selected_only=false).</source>
+            <translation>Rien n’est sélectionné dans « {name} » ; sélectionnez des entités sur la carte, ou mesurez toute la couche (selected_only=false).</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' lives only in this QGIS (a memory layer, or unsaved edits) and has {count} features; measuring copies them first, and copies stop at {copy_limit}. Select fewer features, or save the layer to a file and measure that.</source>
+            <translation>La couche « {name} » n’existe que dans ce QGIS (couche mémoire, ou modifications non enregistrées) et a {count} entités ; la mesure les copie d’abord, et les copies s’arrêtent à {copy_limit}. Sélectionnez moins d’entités, ou enregistrez la couche dans un fichier et mesurez celui-ci.</translation>
+        </message>
+        <message>
+            <source>More than {max_measured} features of '{name}' match {expression}; narrow the filter or select fewer features.</source>
+            <translation>Plus de {max_measured} entités de « {name} » correspondent à {expression} ; restreignez le filtre ou sélectionnez moins d’entités.</translation>
+        </message>
+        <message>
+            <source>More than {max_measured} features of '{name}' match ({words}); measure a selection or filter with where, or run the measurement per group.</source>
+            <translation>Plus de {max_measured} entités de « {name} » correspondent ({words}) ; mesurez une sélection, filtrez avec where, ou mesurez par groupe.</translation>
+        </message>
+        <message>
+            <source>The data of layer '{name}' cannot be opened again from {source}; is the file still there?</source>
+            <translation>Les données de la couche « {name} » ne peuvent pas être rouvertes depuis {source} ; le fichier existe-t-il encore ?</translation>
+        </message>
+        <message>
             <source>Give a raster: a project layer name, or an asset href from get_item.</source>
             <translation>Indiquez un raster : le nom d’une couche du projet, ou le href d’un asset obtenu par get_item.</translation>
         </message>
@@ -2022,6 +2146,18 @@
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
             <translation>QGIS n’a pas pu créer la couche de tuiles {title}.</translation>
+        </message>
+        <message>
+            <source>The project has no CRS yet, and QGIS keeps no ellipsoid without one; add a layer or set the project's CRS (set_map_style with crs) first.</source>
+            <translation>Le projet n’a pas encore de SCR, et QGIS ne garde aucun ellipsoïde sans SCR ; ajoutez d’abord une couche ou définissez le SCR du projet (set_map_style avec crs).</translation>
+        </message>
+        <message>
+            <source>Unknown ellipsoid '{ellipsoid}'; give a name such as 'WGS 84' or 'GRS 1980', an id such as 'EPSG:7030', or 'none' for planar measurements.</source>
+            <translation>Ellipsoïde inconnu « {ellipsoid} » ; donnez un nom comme 'WGS 84' ou 'GRS 1980', un identifiant comme 'EPSG:7030', ou 'none' pour des mesures planes.</translation>
+        </message>
+        <message>
+            <source>There is no earlier change of yours to undo: the changes in the project's history were made by someone else (the analyst or another client), and only they can undo them.</source>
+            <translation>Il n'y a aucune modification antérieure de votre part à annuler : les modifications de l'historique du projet ont été faites par quelqu'un d'autre (l'analyste ou un autre client), et lui seul peut les annuler.</translation>
         </message>
         <message>
             <source>There is no earlier change of the agent to undo.</source>
@@ -2284,6 +2420,10 @@
             <translation>La sortie {name} doit être un chemin de fichier ou être omise (couche temporaire).</translation>
         </message>
         <message>
+            <source>Output {name} must be a path or omitted (a temporary one).</source>
+            <translation>La sortie {name} doit être un chemin ou être omise (une sortie temporaire).</translation>
+        </message>
+        <message>
             <source>'{v}' is not an option of {name}; choose one of: {options}</source>
             <translation>« {v} » n’est pas une option de {name} ; choisissez parmi : {options}</translation>
         </message>
@@ -2304,8 +2444,44 @@
             <translation>Aucun algorithme de traitement « {algorithm_id} » ; trouvez les identifiants avec search_processing_algorithms.</translation>
         </message>
         <message>
-            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
-            <translation>{algorithm_id} a échoué : {detail}. Vérifiez les paramètres.</translation>
+            <source>{value} is not a distance.</source>
+            <translation>{value} n’est pas une distance.</translation>
+        </message>
+        <message>
+            <source>'{value}' is not a distance; give a number with its unit, e.g. '500 m' or '0.5 km'.</source>
+            <translation>« {value} » n’est pas une distance ; donnez un nombre avec son unité, par ex. '500 m' ou '0.5 km'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: the CRS of {layer} is unknown, so the distance cannot be put in its unit. Give the input layer first.</source>
+            <translation>{algorithm_id} {name} = {value} : le SCR de {layer} est inconnu, la distance ne peut donc pas être convertie dans son unité. Indiquez d’abord la couche d’entrée.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: {layer} is in {words}, not degrees; give the distance in metres, e.g. '500 m'.</source>
+            <translation>{algorithm_id} {name} = {value} : {layer} est en {words}, pas en degrés ; donnez la distance en mètres, par ex. '500 m'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value}: {layer} {meant}. QGIS reads this distance in the layer's unit, the degree, and a length in metres has no single size in degrees (a degree of longitude shrinks toward the poles). Reproject the layer to a projected CRS in metres first (native:reprojectlayer, e.g. TARGET_CRS {utm_zone}) and run this on the new layer with the distance in metres; or count/select with count_within_distance or select_within_distance, which measure in metres on the ellipsoid. If you really mean degrees, give '{number} deg'.</source>
+            <translation>{algorithm_id} {name} = {value} : {layer} {meant}. QGIS lit cette distance dans l’unité de la couche, le degré, et une longueur en mètres n’a pas de taille fixe en degrés (un degré de longitude rétrécit vers les pôles). Reprojetez d’abord la couche dans un SCR projeté en mètres (native:reprojectlayer, par ex. TARGET_CRS {utm_zone}) et lancez ceci sur la nouvelle couche avec la distance en mètres ; ou comptez/sélectionnez avec count_within_distance ou select_within_distance, qui mesurent en mètres sur l’ellipsoïde. Si vous voulez vraiment des degrés, donnez '{number} deg'.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {number} on {layer} would be {number} {plural} ({value} m), the unit of {crs}. Give the distance with its unit, e.g. '{number} m' or '{number} ft', and it is converted to the layer's unit.</source>
+            <translation>{algorithm_id} {name} = {number} sur {layer} serait {number} {plural} ({value} m), l’unité de {crs}. Donnez la distance avec son unité, par ex. '{number} m' ou '{number} ft', et elle sera convertie dans l’unité de la couche.</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value} on {layer} (Web Mercator): the ground size of a Web Mercator metre depends on the latitude, which is unknown here; reproject to a local projected CRS first (native:reprojectlayer).</source>
+            <translation>{algorithm_id} {name} = {value} sur {layer} (Web Mercator) : la taille au sol d’un mètre Web Mercator dépend de la latitude, inconnue ici ; reprojetez d’abord dans un SCR projeté local (native:reprojectlayer).</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} {name} = {value} on {layer}: in Web Mercator a metre on the map is 1/cos(latitude) metres on the ground, and this layer spans {south}° to {north}° of latitude, where that scale changes by {value_2} %. Reproject the layer to a local projected CRS (native:reprojectlayer, e.g. TARGET_CRS {utm_zone}) and run this there.</source>
+            <translation>{algorithm_id} {name} = {value} sur {layer} : en Web Mercator, un mètre sur la carte vaut 1/cos(latitude) mètres au sol, et cette couche s’étend de {south}° à {north}° de latitude, où cette échelle varie de {value_2} %. Reprojetez la couche dans un SCR projeté local (native:reprojectlayer, par ex. TARGET_CRS {utm_zone}) et lancez ceci sur le résultat.</translation>
+        </message>
+        <message>
+            <source>{called} in this expression measure planar in the layer's own units: on '{name}' ({crs}) that is {why}, not metres. Use $area, $length or $perimeter (ellipsoidal, in the project's units: metres and square metres by default), or measure_area / measure_length, which answer in m² and m with their method.</source>
+            <translation>{called} dans cette expression mesurent à plat, dans les unités propres de la couche : sur « {name} » ({crs}), ce sont des {why}, pas des mètres. Utilisez $area, $length ou $perimeter (ellipsoïdaux, dans les unités du projet : mètres et mètres carrés par défaut), ou measure_area / measure_length, qui répondent en m² et m avec leur méthode.</translation>
+        </message>
+        <message>
+            <source>{number_of_invalid} feature(s) of '{name}' have invalid geometry ({listed}), so the areas or perimeters {id} would compute are wrong. Measure with measure_area, which repairs them with makeValid and says so, or repair the layer with native:fixgeometries and run this on the result.</source>
+            <translation>{number_of_invalid} entité(s) de « {name} » ont une géométrie invalide ({listed}), les surfaces ou périmètres que {id} calculerait seraient donc faux. Mesurez avec measure_area, qui les répare avec makeValid et le signale, ou réparez la couche avec native:fixgeometries et lancez ceci sur le résultat.</translation>
         </message>
         <message>
             <source>No map canvas is available (QGIS interface not connected); restart the plugin.</source>
@@ -2322,10 +2498,6 @@
         <message>
             <source>'{name}' is not a vector layer; it has no features.</source>
             <translation>« {name} » n’est pas une couche vecteur ; elle n’a pas d’entités.</translation>
-        </message>
-        <message>
-            <source>Layer '{name}' has no feature {feature_id} with a geometry.</source>
-            <translation>La couche « {name} » n’a pas d’entité {feature_id} avec une géométrie.</translation>
         </message>
         <message>
             <source>Say where to zoom: lon and lat, a bbox, a layer (optionally feature_id), or a place name.</source>
@@ -2638,6 +2810,14 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
+        </message>
+        <message>
+            <source>{algorithm_id} failed: {detail}. Check the parameters.</source>
+            <translation type="vanished">{algorithm_id} a échoué : {detail}. Vérifiez les paramètres.</translation>
+        </message>
+        <message>
+            <source>Layer '{name}' has no feature {fid} with a geometry.</source>
+            <translation type="vanished">La couche « {name} » n’a pas d’entité {fid} avec une géométrie.</translation>
         </message>
     </context>
 </TS>

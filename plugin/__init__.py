@@ -16,11 +16,12 @@ from qgis.PyQt.QtWidgets import QAction
 
 from ..agent.paths import PLUGIN_DIR, resources_path
 from ..host import message_log, requirements
-from ..ui.i18n import install_translator, remove_translator, tr
+from ..ui.i18n import install_translator, remove_translator, tr, ui_language
 
 LOG = logging.getLogger(__name__)
 MENU = "&STAC GIS Agent"
 ACTION_NAME = "StacGisAgentToggleDock"
+HELP_ACTION_NAME = "StacGisAgentHelp"
 
 
 class StacGisAgentPlugin:
@@ -34,8 +35,23 @@ class StacGisAgentPlugin:
         self.locator_filter = None
         self.processing_provider = None
         self.translator = None
+        self.help_action = None
+        self.guide = None  # ui.guide_viewer.GuideWindow, made when Help is first asked for
 
     # QGIS entry points -------------------------------------------------------------------
+    def initProcessing(self):  # noqa: N802 (QGIS's name: qgis_process calls it, with no iface and no initGui)
+        """The analyses as Processing algorithms, on their own: registered once the requirements are met;
+        before that the log says what is missing (the dock offers the install when QGIS has a window)."""
+        if self.processing_provider is not None:
+            return
+        requirements.add_to_sys_path(self._private_dir())
+        problems = self._problems()
+        if problems:
+            LOG.warning("The STAC GIS Agent algorithms need the plugin's requirements: %s",
+                        requirements.describe(problems))
+            return
+        self._register_processing()
+
     def initGui(self):  # noqa: N802
         from ..ui.dock import StacAgentDock
 
@@ -49,11 +65,17 @@ class StacGisAgentPlugin:
         self.action.setToolTip(tr("Show or hide the STAC GIS Agent chat"))
         self.iface.addToolBarIcon(self.action)
         self.iface.addPluginToMenu(MENU, self.action)
+        self.help_action = QAction(QgsApplication.getThemeIcon("/mActionHelpContents.svg"), tr("User guide"),
+                                   main_window)
+        self.help_action.setObjectName(HELP_ACTION_NAME)
+        self.help_action.triggered.connect(self.show_guide)
+        self.iface.addPluginToMenu(MENU, self.help_action)
 
         self.dock = StacAgentDock(main_window)
         self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.setToggleVisibilityAction(self.action)  # keeps action and dock in sync
         self.dock.requirements_panel.install_requested.connect(self._install_requirements)
+        self.dock.help_requested.connect(self.show_guide)
         self.dock.setUserVisible(True)
         self._register_locator()
         self._start()
@@ -71,6 +93,15 @@ class StacGisAgentPlugin:
         if self.tasks is not None:
             self.tasks.cancel_all()
             self.tasks = None
+        if self.guide is not None:
+            self.guide.close()
+            self.guide.deleteLater()
+            self.guide = None
+        if self.help_action is not None:
+            self.iface.removePluginMenu(MENU, self.help_action)
+            self.help_action.setParent(None)
+            self.help_action.deleteLater()
+            self.help_action = None
         if self.dock is not None:
             self.dock.requirements_panel.stop()
             self.iface.removeDockWidget(self.dock)
@@ -88,6 +119,17 @@ class StacGisAgentPlugin:
             self.log_handler = None
         remove_translator(self.translator)  # the application's texts as they were before the plugin
         self.translator = None
+
+    # Help: the user guide, shipped with the plugin (docs/guide), in the dock's language where translated ------
+    def show_guide(self) -> None:
+        from ..ui.guide_viewer import GuideWindow
+
+        if self.guide is None:
+            self.guide = GuideWindow(PLUGIN_DIR / "docs", ui_language(), self.iface.mainWindow())
+            self.guide.show_contents()
+        self.guide.show()
+        self.guide.raise_()
+        self.guide.activateWindow()
 
     # The locator bar (Ctrl+K): "ask <question>" ---------------------------------------------
     def _register_locator(self) -> None:
@@ -159,15 +201,17 @@ class StacGisAgentPlugin:
 
     def _register_processing(self) -> None:
         """The analyses as Processing algorithms (Toolbox, Modeler, batch, processing.run("stacgis:…"))."""
-        from ..host.settings_store import load_settings
+        from ..host.settings_store import data_folder, load_settings
         from ..tools.canvas.processing.provider import StacGisProvider
         from ..tools.server import build_server
 
+        if self.processing_provider is not None:  # initProcessing already did
+            return
         registry = QgsApplication.processingRegistry()
         if registry.providerById("stacgis") is not None:  # another instance of the plugin registered it
             LOG.warning("The Processing provider 'stacgis' is already registered; this instance adds none.")
             return
-        outputs = Path(self.runtime.deps.work_dir)
+        outputs = data_folder() / "stacgis_agent" / "outputs"  # the chat's outputs folder (runtime.py)
         provider = StacGisProvider(load_settings, lambda: outputs, build_server)
         if registry.addProvider(provider):  # on failure QGIS deletes the provider: keep no reference to it
             self.processing_provider = provider

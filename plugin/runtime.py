@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import tempfile
 from pathlib import Path
 
@@ -68,15 +67,14 @@ class AgentRuntime:
                                         "your network or proxy, or install it by hand with QGIS's Python."))
 
     def __init__(self, iface, dock, tasks):
-        from ..host.settings_store import load_settings, move_redis_password
+        from ..host.settings_store import data_folder, load_settings, move_redis_password
 
         self.iface = iface
         self.dock = dock
         self.tasks = tasks
         moved = move_redis_password(tr=tr)  # an older profile's Redis password goes to the auth database first
         self.settings = load_settings()
-        # Where the plugin keeps its files (sessions, memories, outputs); tests point it elsewhere.
-        self.profile_dir = Path(os.environ.get("STACGIS_DATA_DIR") or QgsApplication.qgisSettingsDirPath())
+        self.profile_dir = data_folder()  # where the plugin keeps its files (sessions, memories, outputs)
         self.provider = self.stores = self.http = self.deps = self.server = None
         self.sas_keeper = None  # the task keeping SAS tokens fresh (tools.stac.sas_keeper), when one is needed
         self.session = self.panel = self.endpoint = None

@@ -17,7 +17,7 @@ from mcp.server.mcpserver import MCPServer
 
 from ..agent.redaction import redacted
 from ..agent.safety import PREFLIGHT_KEY
-from .analysis import charts, collection_stats, raster_tools, vector_tools, zonal_change
+from .analysis import charts, collection_stats, measure, raster_tools, vector_tools, zonal_change
 from .confirmation import ConfirmDestructiveMiddleware
 from .declare import add_family
 from .deps import ToolDeps
@@ -28,7 +28,7 @@ from .session import discovery, knowledge, mcp_prompts, memory_tools, resources
 log = logging.getLogger(__name__)
 
 TOOL_FAMILIES: tuple[ModuleType, ...] = (
-    stac_search, raster_tools, vector_tools, zonal_change, charts, collection_stats,  # analyses
+    stac_search, raster_tools, vector_tools, measure, zonal_change, charts, collection_stats,  # analyses
     memory_tools, knowledge, discovery, resources, mcp_prompts,  # the session's own surfaces
 )
 
@@ -64,7 +64,9 @@ def build_server(deps: ToolDeps, *, canvas: bool = False, tasks: Any = None) -> 
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     # after the OK: a slot is not held while the user decides, and a task never skips the question
     server.middleware.append(HeavyCallLimit(server, tasks=tasks))
-    server.middleware.append(redacted_errors)  # innermost: a task's kept result is redacted too
+    server.middleware.append(redacted_errors)  # inside the limit: a task's kept result is redacted too
+    if canvas and deps.outside_client:  # innermost: what runs is recorded as the outside client's own turn
+        server.middleware.append(family.turn_owners(server, deps))
     return server
 
 

@@ -1,10 +1,11 @@
-"""The right-side dock: the chat (or, while requirements are missing, the install panel) and a
-status line with the LLM connection state."""
+"""The right-side dock: the chat (or, while requirements are missing, the install panel), a status line with
+the LLM connection state, and "?" for the user guide."""
 
 from __future__ import annotations
 
 import html
 
+from qgis.core import QgsApplication
 from qgis.gui import QgsDockWidget
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import (
@@ -13,6 +14,7 @@ from qgis.PyQt.QtWidgets import (
     QPushButton,
     QStackedWidget,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -67,6 +69,8 @@ class BasicChat(QWidget):
 
 
 class StacAgentDock(QgsDockWidget):
+    help_requested = pyqtSignal()  # "?": the plugin opens the user guide
+
     def __init__(self, parent=None):
         super().__init__("STAC GIS Agent", parent)
         self.setObjectName(OBJECT_NAME)
@@ -79,10 +83,19 @@ class StacAgentDock(QgsDockWidget):
         self.status.setTextFormat(Qt.TextFormat.PlainText)  # server and catalog text shown as written
         self.status.setWordWrap(True)
         self.status.setObjectName("StacGisAgentStatus")
+        self.help_button = QToolButton()
+        self.help_button.setText("?")  # shown where the theme has no help icon
+        self.help_button.setIcon(QgsApplication.getThemeIcon("/mActionHelpContents.svg"))
+        self.help_button.setObjectName("StacGisAgentHelp")
+        self.help_button.setToolTip(tr("User guide: how to use the assistant, offline"))
+        self.help_button.clicked.connect(self.help_requested)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.help_button, 0, Qt.AlignmentFlag.AlignTop)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.addWidget(self.pages, 1)
-        layout.addWidget(self.status)
+        layout.addLayout(bottom)
         self.setWidget(body)
 
     def set_status(self, text: str, ok: bool | None = None) -> None:

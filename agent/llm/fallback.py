@@ -30,17 +30,18 @@ class FallbackProvider:
         self.model = primary.model
         self.last_switch: ProviderSwitchChunk | None = None  # for callers of chat()/embed()
 
-    def _switch(self, exc: LLMError) -> ProviderSwitchChunk:
-        assert self.backup is not None
+    def _switch(self, exc: LLMError) -> tuple[Provider, ProviderSwitchChunk] | None:
+        """The backup and the notice saying so, or None when the failure must reach the caller (no backup,
+        or the primary had already answered something)."""
+        backup = self.backup
+        if backup is None or not exc.before_output:
+            return None
         log.warning("%s failed before answering (%s); using %s for this request",
-                    self.primary.name, exc, self.backup.name)
+                    self.primary.name, exc, backup.name)
         self.last_switch = ProviderSwitchChunk(from_provider=self.primary.name,
-                                               to_provider=self.backup.name, reason=str(exc),
+                                               to_provider=backup.name, reason=str(exc),
                                                cause=exc)
-        return self.last_switch
-
-    def _can_switch(self, exc: LLMError) -> bool:
-        return self.backup is not None and exc.before_output
+        return backup, self.last_switch
 
     async def chat_stream(self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None = None,
                           options: ChatOptions | None = None) -> AsyncIterator[StreamChunk]:
@@ -53,12 +54,12 @@ class FallbackProvider:
                     yield chunk
             return
         except LLMError as exc:
-            if produced or not self._can_switch(exc):
+            switched = None if produced else self._switch(exc)
+            if switched is None:
                 raise
-            switch = self._switch(exc)
-        assert self.backup is not None
-        yield switch
-        async with closing(self.backup.chat_stream(messages, tools, options)) as stream:
+        backup, notice = switched
+        yield notice
+        async with closing(backup.chat_stream(messages, tools, options)) as stream:
             async for chunk in stream:
                 yield chunk
 
@@ -68,22 +69,20 @@ class FallbackProvider:
         try:
             return await self.primary.chat(messages, tools, options)
         except LLMError as exc:
-            if not self._can_switch(exc):
+            switched = self._switch(exc)
+            if switched is None:
                 raise
-            self._switch(exc)
-        assert self.backup is not None
-        return await self.backup.chat(messages, tools, options)
+        return await switched[0].chat(messages, tools, options)
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         self.last_switch = None
         try:
             return await self.primary.embed(texts)
         except LLMError as exc:
-            if not self._can_switch(exc):
+            switched = self._switch(exc)
+            if switched is None:
                 raise
-            self._switch(exc)
-        assert self.backup is not None
-        return await self.backup.embed(texts)
+        return await switched[0].embed(texts)
 
     async def aclose(self) -> None:
         await self.primary.aclose()

@@ -8,7 +8,7 @@ from typing import Any, AsyncIterator, Sequence
 
 import httpx
 
-from .errors import LLMError
+from .errors import LLMError, cut_answer
 from .http_provider import EMBED_BATCH, HttpProvider
 from .messages import to_ollama_messages
 from .stream_parse import OllamaStreamParser
@@ -79,7 +79,8 @@ class OllamaProvider(HttpProvider):
         data = await self._call("POST", "/api/chat", body)
         parser = OllamaStreamParser(self._scanned_tools(tools, body))
         parser.feed(json.dumps(data))
-        assert parser.final is not None, "a non-streamed reply always carries done"
+        if parser.final is None:  # a whole reply always carries done: true, so this one was cut short
+            raise cut_answer()
         return self._finish(parser.final, body["messages"], tools)
 
     async def preload(self) -> None:

@@ -134,6 +134,4 @@ def response_from_openai(body: dict[str, Any], known_tools: Iterable[str] = ()) 
         "delta": {"content": message.get("content"), "reasoning": reasoning_of(message), "tool_calls": calls},
         "finish_reason": choice.get("finish_reason") or "stop"}]}
     parser.feed("data: " + json.dumps(event))
-    parser.finish()
-    assert parser.final is not None
-    return parser.final
+    return parser.finish()[-1].response  # a new parser's finish() ends with the whole answer (a FinalChunk)

@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def dsn_with_credentials(dsn: str, user: str = "", password: str = "") -> str:
+def dsn_with_credentials(dsn: str, *, user: str | None = None, password: str | None = None) -> str:
     """The DSN as stored (URL or key=value, no password) plus the credentials from the auth manager,
     quoted by psycopg so a password with quotes or spaces stays intact."""
     from psycopg.conninfo import make_conninfo

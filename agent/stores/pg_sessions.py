@@ -57,7 +57,8 @@ class PgSessionStore:
                                        " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (session_id) DO NOTHING")
                                .format(t=self._t), (session_id, user, title, now, now))
             record = await self._load(conn, session_id)
-            assert record is not None
+            if record is None:  # another QGIS deleted it between the two statements: a new one, as SQLite gives
+                return SessionRecord(info=SessionInfo(session_id, user, title, now, now, 0))
             return record
 
         return await self._db.run(translatable("opening a session"), work)

@@ -57,9 +57,10 @@ class PgVectorMemoryStore:
         self._indexed_dims: set[int] | None = None
         self._t = sql.Identifier(self.table)
 
-    async def _ready(self, conn: psycopg.AsyncConnection) -> None:
+    async def _ready(self, conn: psycopg.AsyncConnection) -> set[int]:
+        """Creates or migrates the table (once per store); the dimensions that already have an HNSW index."""
         if self._indexed_dims is not None:
-            return
+            return self._indexed_dims
         async with conn.transaction():
             # One migrator at a time when several QGIS start together.
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext('stacgis_schema'))")
@@ -77,16 +78,17 @@ class PgVectorMemoryStore:
         prefix = self.table + "_hnsw_"
         self._indexed_dims = {int(name[len(prefix):]) for (name,) in await cur.fetchall()
                               if name.startswith(prefix) and name[len(prefix):].isdigit()}
+        return self._indexed_dims
 
     async def _ensure_index(self, conn: psycopg.AsyncConnection, dim: int) -> None:
-        assert self._indexed_dims is not None
-        if dim in self._indexed_dims or dim > HNSW_MAX_DIM:
+        indexed = await self._ready(conn)
+        if dim in indexed or dim > HNSW_MAX_DIM:
             return
         await conn.execute(sql.SQL(
             "CREATE INDEX IF NOT EXISTS {name} ON {t} USING hnsw ((embedding::vector({d})) vector_cosine_ops)"
             " WHERE dim = {d}").format(name=sql.Identifier(f"{self.table}_hnsw_{dim}"), t=self._t,
                                       d=sql.Literal(dim)))
-        self._indexed_dims.add(dim)
+        indexed.add(dim)
 
     async def add(self, user: str, content: str, kind: str, embedding: Sequence[float],
                   metadata: dict[str, Any] | None = None, model: str = "", *,

@@ -7,7 +7,8 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 
 def split_credentials(url: str) -> tuple[str, str, str]:
-    """(the URL without user and password, user, password) of `redis://user:pass@host:port/db`.
+    """(the URL without user and password, user, password) of a redis:// or rediss:// URL whose host part
+    starts with `user:password@`.
     Settings keep the first; QGIS's authentication database keeps the other two."""
     parts = urlsplit(url)
     if parts.scheme not in ("redis", "rediss") or "@" not in parts.netloc:
@@ -17,7 +18,7 @@ def split_credentials(url: str) -> tuple[str, str, str]:
     return urlunsplit(parts._replace(netloc=hostport)), unquote(user), unquote(password)
 
 
-def url_with_credentials(url: str, user: str = "", password: str = "") -> str:
+def url_with_credentials(url: str, *, user: str | None = None, password: str | None = None) -> str:
     """The URL as stored plus the credentials from the auth manager, for the connection only
     (never saved, never shown: messages use `redacted`)."""
     if not (user or password):
@@ -27,7 +28,7 @@ def url_with_credentials(url: str, user: str = "", password: str = "") -> str:
         return url  # a unix:// socket is protected by file permissions, not by a URL password
     bare, _, _ = split_credentials(url)
     parts = urlsplit(bare)
-    userinfo = quote(user, safe="") + (":" + quote(password, safe="") if password else "")
+    userinfo = quote(user or "", safe="") + (":" + quote(password, safe="") if password else "")
     return urlunsplit(parts._replace(netloc=f"{userinfo}@{parts.netloc}"))
 
 

@@ -37,7 +37,30 @@ CREATE TABLE IF NOT EXISTS {t} (
 CREATE INDEX IF NOT EXISTS {t}_by_group ON {t} (user, model, dim);
 CREATE INDEX IF NOT EXISTS {t}_by_time ON {t} (user, created_at DESC);
 """
-_HIT_COLUMNS = "id, user, content, kind, created_at, metadata"
+# Every statement on a memory table. Its name cannot be a bound parameter: _statements() puts it in, once per
+# store and only after checked_table_name accepted it; every value is bound (?).
+_STATEMENTS = {
+    "add": "INSERT OR IGNORE INTO {t} (id, user, content, kind, model, dim, embedding, metadata, created_at)"
+           " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "add_many": "INSERT INTO {t} (id, user, content, kind, model, dim, embedding, metadata, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "hit_by_id": "SELECT id, user, content, kind, created_at, metadata FROM {t} WHERE id = ?",
+    "recent": "SELECT id, user, content, kind, created_at, metadata FROM {t} WHERE user = ?"
+              " ORDER BY created_at DESC LIMIT ?",
+    "group_of": "SELECT model, dim FROM {t} WHERE id = ? AND user = ?",
+    "delete": "DELETE FROM {t} WHERE id = ? AND user = ?",
+    "models": "SELECT model, dim, COUNT(*) FROM {t} WHERE user = ? GROUP BY model, dim",
+    "stale": "SELECT id, content FROM {t} WHERE user = ? AND (model != ? OR dim != ?) ORDER BY created_at LIMIT ?",
+    "replace_embedding": "UPDATE {t} SET model = ?, dim = ?, embedding = ? WHERE id = ? AND user = ?",
+    "export": "SELECT id, user, content, kind, created_at, metadata, model, embedding FROM {t}"
+              " ORDER BY created_at LIMIT ?",
+    "vectors": "SELECT id, embedding FROM {t} WHERE user = ? AND model = ? AND dim = ?",
+}
+
+
+def _statements(table: str) -> dict[str, str]:
+    checked = checked_table_name(table)
+    return {name: statement.format(t=checked) for name, statement in _STATEMENTS.items()}
 
 GroupKey = tuple[str, str, int]  # user, model, dimension
 
@@ -56,6 +79,7 @@ class SqliteMemoryStore:
 
     def __init__(self, path: str | Path, table: str = "memories"):
         self.table = checked_table_name(table)
+        self._sql = _statements(self.table)
         self._db = SqliteDatabase(path, _SCHEMA.format(t=self.table))
         self._groups: dict[GroupKey, _Group] = {}
         self._groups_lock = threading.Lock()
@@ -74,8 +98,7 @@ class SqliteMemoryStore:
         meta_json = json.dumps(metadata or {}, ensure_ascii=False)
 
         def work(conn: sqlite3.Connection) -> str:
-            cur = conn.execute(f"INSERT OR IGNORE INTO {self.table} (id, user, content, kind, model, dim,"
-                               " embedding, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            cur = conn.execute(self._sql["add"],
                                (mid, user, content, kind, model, int(vec.size), vec.tobytes(), meta_json, when))
             if cur.rowcount:
                 self._append((user, model, int(vec.size)), mid, vec)
@@ -92,8 +115,7 @@ class SqliteMemoryStore:
             prepared.append((new_memory_id(), user, content, kind, model, int(vec.size), vec.tobytes(), "{}", now))
 
         def work(conn: sqlite3.Connection) -> int:
-            conn.executemany(f"INSERT INTO {self.table} (id, user, content, kind, model, dim, embedding,"
-                             " metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", prepared)
+            conn.executemany(self._sql["add_many"], prepared)
             with self._groups_lock:
                 for key in {(r[1], r[4], r[5]) for r in prepared}:
                     self._groups.pop(key, None)
@@ -114,26 +136,24 @@ class SqliteMemoryStore:
             scores = group.matrix @ (query / norm if norm else query)
             best = top_k(scores, k)
             ids = [group.ids[i] for i in best]
-            rows = _rows_by_id(conn, self.table, ids)
+            rows = _rows_by_id(conn, self._sql["hit_by_id"], ids)
             return [_hit(rows[mid], float(scores[i])) for mid, i in zip(ids, best) if mid in rows]
 
         return await self._db.run(work)
 
     async def recent(self, user: str, n: int = 10) -> list[MemoryHit]:
         def work(conn: sqlite3.Connection) -> list[MemoryHit]:
-            rows = conn.execute(f"SELECT {_HIT_COLUMNS} FROM {self.table} WHERE user = ?"
-                                " ORDER BY created_at DESC LIMIT ?", (user, int(n))).fetchall()
+            rows = conn.execute(self._sql["recent"], (user, int(n))).fetchall()
             return [_hit(row, 0.0) for row in rows]
 
         return await self._db.run(work)
 
     async def delete(self, user: str, memory_id: str) -> bool:
         def work(conn: sqlite3.Connection) -> bool:
-            row = conn.execute(f"SELECT model, dim FROM {self.table} WHERE id = ? AND user = ?",
-                               (memory_id, user)).fetchone()
+            row = conn.execute(self._sql["group_of"], (memory_id, user)).fetchone()
             if row is None:
                 return False
-            conn.execute(f"DELETE FROM {self.table} WHERE id = ? AND user = ?", (memory_id, user))
+            conn.execute(self._sql["delete"], (memory_id, user))
             self._forget((user, row[0], int(row[1])))
             return True
 
@@ -142,8 +162,7 @@ class SqliteMemoryStore:
     async def models(self, user: str) -> dict[tuple[str, int], int]:
         """How many of the user's memories each (embedding model, dimension) holds."""
         def work(conn: sqlite3.Connection) -> dict[tuple[str, int], int]:
-            rows = conn.execute(f"SELECT model, dim, COUNT(*) FROM {self.table} WHERE user = ?"
-                                " GROUP BY model, dim", (user,))
+            rows = conn.execute(self._sql["models"], (user,))
             return {(m, int(d)): int(c) for m, d, c in rows}
 
         return await self._db.run(work)
@@ -151,8 +170,7 @@ class SqliteMemoryStore:
     async def stale(self, user: str, model: str, dim: int, limit: int = 64) -> list[tuple[str, str]]:
         """(id, content) of the user's memories embedded with another model or dimension."""
         def work(conn: sqlite3.Connection) -> list[tuple[str, str]]:
-            return conn.execute(f"SELECT id, content FROM {self.table} WHERE user = ? AND (model != ? OR dim != ?)"
-                                " ORDER BY created_at LIMIT ?", (user, model, int(dim), int(limit))).fetchall()
+            return conn.execute(self._sql["stale"], (user, model, int(dim), int(limit))).fetchall()
 
         return await self._db.run(work)
 
@@ -160,8 +178,7 @@ class SqliteMemoryStore:
         vec = as_vector(embedding)
 
         def work(conn: sqlite3.Connection) -> None:
-            conn.execute(f"UPDATE {self.table} SET model = ?, dim = ?, embedding = ? WHERE id = ? AND user = ?",
-                         (model, int(vec.size), vec.tobytes(), memory_id, user))
+            conn.execute(self._sql["replace_embedding"], (model, int(vec.size), vec.tobytes(), memory_id, user))
             with self._groups_lock:
                 self._groups.clear()
 
@@ -170,8 +187,7 @@ class SqliteMemoryStore:
     async def export(self, limit: int = 500) -> list[StoredMemory]:
         """Memories with their vectors, oldest first: what a fallback hands back to the server."""
         def work(conn: sqlite3.Connection) -> list[StoredMemory]:
-            rows = conn.execute(f"SELECT {_HIT_COLUMNS}, model, embedding FROM {self.table}"
-                                " ORDER BY created_at LIMIT ?", (int(limit),)).fetchall()
+            rows = conn.execute(self._sql["export"], (int(limit),)).fetchall()
             return [StoredMemory(hit=_hit(r[:6], 0.0), model=r[6],
                                  embedding=np.frombuffer(r[7], dtype=np.float32).tolist()) for r in rows]
 
@@ -204,8 +220,7 @@ class SqliteMemoryStore:
         if group is not None:
             return group
         user, model, dim = key
-        rows = conn.execute(f"SELECT id, embedding FROM {self.table} WHERE user = ? AND model = ? AND dim = ?",
-                            key).fetchall()
+        rows = conn.execute(self._sql["vectors"], key).fetchall()
         ids = [r[0] for r in rows]
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
         group = _Group(ids, normalised_rows(matrix) if rows else matrix)
@@ -215,12 +230,10 @@ class SqliteMemoryStore:
         return group
 
 
-def _rows_by_id(conn: sqlite3.Connection, table: str, ids: list[str]) -> dict[str, tuple]:
-    if not ids:
-        return {}
-    marks = ",".join("?" * len(ids))
-    rows = conn.execute(f"SELECT {_HIT_COLUMNS} FROM {table} WHERE id IN ({marks})", ids).fetchall()
-    return {r[0]: r for r in rows}
+def _rows_by_id(conn: sqlite3.Connection, statement: str, ids: list[str]) -> dict[str, tuple]:
+    """The rows of the best k hits, one primary-key lookup each (k is small)."""
+    rows = (conn.execute(statement, (mid,)).fetchone() for mid in ids)
+    return {r[0]: r for r in rows if r is not None}
 
 
 def _hit(row: Sequence[Any], score: float) -> MemoryHit:

@@ -25,7 +25,6 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user, updated_at DESC);
 """
-_INFO_COLUMNS = "session_id, user, title, created_at, updated_at, message_count"
 
 
 class SqliteSessionStore:
@@ -86,8 +85,8 @@ class SqliteSessionStore:
 
     async def list(self, user: str = "default") -> list[SessionInfo]:
         def work(conn: sqlite3.Connection) -> list[SessionInfo]:
-            rows = conn.execute(f"SELECT {_INFO_COLUMNS} FROM sessions WHERE user = ?"
-                                " ORDER BY updated_at DESC", (user,)).fetchall()
+            rows = conn.execute("SELECT session_id, user, title, created_at, updated_at, message_count"
+                                " FROM sessions WHERE user = ? ORDER BY updated_at DESC", (user,)).fetchall()
             return [SessionInfo(*row) for row in rows]
 
         return await self._db.run(work)
@@ -115,8 +114,8 @@ class SqliteSessionStore:
 
 
 def _load(conn: sqlite3.Connection, session_id: str) -> SessionRecord | None:
-    row = conn.execute(f"SELECT {_INFO_COLUMNS}, memory, events FROM sessions WHERE session_id = ?",
-                       (session_id,)).fetchone()
+    row = conn.execute("SELECT session_id, user, title, created_at, updated_at, message_count, memory, events"
+                       " FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
     if row is None:
         return None
     return SessionRecord(info=SessionInfo(*row[:6]), memory=json.loads(row[6]), events=json.loads(row[7]))

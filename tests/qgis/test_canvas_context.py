@@ -55,3 +55,11 @@ def test_context_reports_view_layers_and_selection_in_lonlat(qgis_iface, qgis_ne
 def test_no_selection_and_empty_project(qgis_iface, qgis_new_project):
     ctx = map_context_from_iface(qgis_iface)
     assert ctx.layers == () and ctx.selected_features is None and ctx.active_layer == ""
+
+
+def test_the_measurement_ellipsoid_is_in_the_context(qgis_iface, qgis_new_project):
+    qgis_new_project.setCrs(QgsCoordinateReferenceSystem("EPSG:2154"))  # a project without a CRS has no ellipsoid
+    qgis_new_project.setEllipsoid("EPSG:7019")
+    assert "measurement ellipsoid: GRS 1980 (EPSG:7019)" in map_context_from_iface(qgis_iface).to_prompt()
+    qgis_new_project.setEllipsoid("NONE")
+    assert "QGIS measures planar" in map_context_from_iface(qgis_iface).ellipsoid

@@ -39,7 +39,7 @@ async def test_buffer_runs_as_a_task_and_adds_a_layer_with_one_polygon_per_point
     client, _server, _cities = processing
     result = await client.call_tool("run_processing_algorithm", {
         "algorithm_id": "native:buffer",
-        "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "END_CAP_STYLE": "square", "DISSOLVE": False}})
+        "parameters": {"INPUT": "cities", "DISTANCE": "0.1 deg", "END_CAP_STYLE": "square", "DISSOLVE": False}})
     assert not result.is_error, result.content[0].text
     [added] = result.structured_content["layers"]
     layer = QgsProject.instance().mapLayer(added["id"])

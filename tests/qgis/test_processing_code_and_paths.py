@@ -127,7 +127,7 @@ async def test_an_output_without_extension_is_judged_on_the_file_processing_writ
     write_gpkg(existing, "earlier", 2, spacing=1.0)
     before = existing.read_bytes()
     asking = Decliner(server)
-    result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1,
+    result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": "0.1 deg",
                                                  "OUTPUT": str(deps.output_dir() / "my_analysis")})
     assert result.is_error
     assert f"overwrites the existing file {existing}" in asking.asked[0]
@@ -141,7 +141,7 @@ async def test_a_shapefile_output_that_would_replace_sidecars_asks_first(world):
     for extra in ("dbf", "prj", "cpg"):
         (out / f"roads.{extra}").write_text(f"precious {extra}")
     asking = Decliner(server)
-    result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(out / "roads.shp")})
+    result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": "0.1 deg", "OUTPUT": str(out / "roads.shp")})
     assert result.is_error and "roads.dbf, roads.prj, roads.cpg" in asking.asked[0]
     assert sorted(p.name for p in out.iterdir()) == ["roads.cpg", "roads.dbf", "roads.prj"]
     assert (out / "roads.dbf").read_text() == "precious dbf"

@@ -82,10 +82,10 @@ async def test_overviews_and_assign_projection_on_a_geotiff_are_refused_and_the_
 
 async def test_new_outputs_in_the_plugins_folder_or_temporary_layers_run_without_a_question(world):
     server, _, outputs = world
-    temporary = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1})
+    temporary = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": "0.1 deg"})
     assert not temporary.is_error, temporary.content[0].text
     target = outputs / "buffers.gpkg"
-    saved = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(target)})
+    saved = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": "0.1 deg", "OUTPUT": str(target)})
     assert not saved.is_error, saved.content[0].text
     assert target.exists() and rows_on_disk(target, "buffers") == 5
 
@@ -99,7 +99,7 @@ async def test_an_existing_file_is_never_overwritten_without_an_ok(world, tmp_pa
     for target, words in ((in_temp, f"writes output OUTPUT to {in_temp}, outside the plugin's output folder"),
                           (in_outputs, f"overwrites the existing file {in_outputs}")):
         asking = Outside(server, "decline")
-        result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(target)})
+        result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": "0.1 deg", "OUTPUT": str(target)})
         assert result.is_error and words in asking.asked[0]
     assert {p: digest(p) for p in kept} == kept
 
@@ -110,7 +110,7 @@ async def test_a_symlink_inside_the_output_folder_cannot_carry_an_output_elsewhe
     (outputs / "shortcut").symlink_to(elsewhere, target_is_directory=True)
     given = outputs / "shortcut" / "escape.gpkg"
     asking = Outside(server, "decline")
-    result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(given)})
+    result = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": "0.1 deg", "OUTPUT": str(given)})
     assert result.is_error
     assert f"writes output OUTPUT to {elsewhere / 'escape.gpkg'} (given as {given})" in asking.asked[0]
     assert list(elsewhere.iterdir()) == []
@@ -132,7 +132,7 @@ async def test_the_destructive_files_tool_writes_after_an_ok(world, tmp_path_fac
     server, _, _ = world
     target = tmp_path_factory.mktemp("kept") / "buffers.gpkg"
     asking = Outside(server, "accept")
-    saved = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(target)},
+    saved = await asking.call("native:buffer", {"INPUT": "cities", "DISTANCE": "0.1 deg", "OUTPUT": str(target)},
                               tool="run_processing_algorithm_to_files")
     assert not saved.is_error, saved.content[0].text
     assert len(asking.asked) == 1 and target.exists() and rows_on_disk(target, "buffers") == 5
@@ -167,7 +167,7 @@ async def test_the_dock_asks_again_when_an_earlier_call_of_the_step_made_a_later
     server, _, outputs = world
     target = outputs / "buffers.gpkg"
     buffer = ("run_processing_algorithm", {"algorithm_id": "native:buffer",
-                                           "parameters": {"INPUT": "cities", "DISTANCE": 0.1, "OUTPUT": str(target)}})
+                                           "parameters": {"INPUT": "cities", "DISTANCE": "0.1 deg", "OUTPUT": str(target)}})
     with OllamaEmulator() as emu:
         # one step: the first buffer makes a new file (no question); the second would overwrite it
         emu.script(Turn(tool_calls=[buffer, buffer]), Turn(content="Done."))

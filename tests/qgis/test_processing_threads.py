@@ -60,7 +60,7 @@ async def test_background_algorithms_run_while_the_map_keeps_redrawing(world, qg
     redraw.start(1)
     try:
         for n in range(12):
-            result = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.01 * (n + 1)})
+            result = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": f"{0.01 * (n + 1):.2f} deg"})
             assert not result.is_error, result.content[0].text
     finally:
         redraw.stop()
@@ -153,7 +153,7 @@ async def test_unsaved_edits_reach_the_algorithm_through_its_copy(world):
     feature.setId(-1)
     assert roads.addFeature(feature)  # not saved: only this QGIS has it
     try:
-        done = await Outside(server).call("native:buffer", {"INPUT": "roads", "DISTANCE": 0.1})
+        done = await Outside(server).call("native:buffer", {"INPUT": "roads", "DISTANCE": "0.1 deg"})
     finally:
         roads.rollBack()
     assert not done.is_error, done.content[0].text
@@ -166,7 +166,7 @@ async def test_a_memory_layer_too_big_to_copy_is_refused_with_what_to_do(world, 
 
     monkeypatch.setattr(processing_inputs, "COPY_LIMIT", 4)  # the cities layer has 5 features
     server, _, _ = world
-    refused = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": 0.1})
+    refused = await Outside(server).call("native:buffer", {"INPUT": "cities", "DISTANCE": "0.1 deg"})
     assert refused.is_error
     assert "Layer 'cities' is a memory layer with 5 features" in refused.content[0].text
     assert "Save the layer to a file" in refused.content[0].text

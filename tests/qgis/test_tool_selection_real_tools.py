@@ -59,3 +59,15 @@ async def test_elevation_at_a_location_reads_the_raster_before_moving_the_map(se
 async def test_clip_the_dem_offers_the_processing_tools(selector):
     top = _select(selector, "clip the DEM to the selected parcel", 10)
     assert "search_processing_algorithms" in top[:5]
+
+
+@pytest.mark.parametrize("request_text, measuring", [
+    ("area of the selected parcel in hectares", "measure_area"),
+    ("how long is the pipeline in metres", "measure_length"),
+    ("how many wells are within 500 m of the river", "count_within_distance"),
+])
+async def test_measurements_reach_the_measure_tools_before_processing(selector, request_text, measuring):
+    top = _select(selector, request_text, 10)
+    assert measuring in top[:3], top
+    for processing in ("run_processing_algorithm", "search_processing_algorithms"):
+        assert processing not in top or top.index(measuring) < top.index(processing), top

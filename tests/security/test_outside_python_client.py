@@ -88,7 +88,7 @@ async def test_an_existing_file_in_the_temp_folder_is_not_overwritten_without_an
     precious.write_bytes(qgis.world.gpkg("roads").read_bytes())
     before = digest(precious)
     asking = Client_(qgis, "decline")
-    result = await asking.processing("native:buffer", {"INPUT": "roads", "DISTANCE": 0.01, "OUTPUT": str(precious)})
+    result = await asking.processing("native:buffer", {"INPUT": "roads", "DISTANCE": "0.01 deg", "OUTPUT": str(precious)})
     assert result.is_error and f"writes output OUTPUT to {precious}, outside the plugin's output folder" in asking.asked[0]
     assert digest(precious) == before
 
@@ -96,14 +96,14 @@ async def test_an_existing_file_in_the_temp_folder_is_not_overwritten_without_an
 async def test_a_symlink_in_the_output_folder_does_not_carry_an_output_elsewhere(qgis):
     given = qgis.world.outputs / "shortcut" / "escape.gpkg"
     asking = Client_(qgis, "decline")
-    await asking.processing("native:buffer", {"INPUT": "roads", "DISTANCE": 0.01, "OUTPUT": str(given)})
+    await asking.processing("native:buffer", {"INPUT": "roads", "DISTANCE": "0.01 deg", "OUTPUT": str(given)})
     assert f"{qgis.world.elsewhere / 'escape.gpkg'} (given as {given})" in asking.asked[0]
     assert not (qgis.world.elsewhere / "escape.gpkg").exists()
 
 
 async def test_a_new_output_in_the_plugins_folder_runs_without_a_question(qgis):
     target = qgis.world.outputs / "roads-buffer.gpkg"
-    result = await Client_(qgis).processing("native:buffer", {"INPUT": "roads", "DISTANCE": 0.01,
+    result = await Client_(qgis).processing("native:buffer", {"INPUT": "roads", "DISTANCE": "0.01 deg",
                                                               "OUTPUT": str(target)})
     assert not result.is_error, text(result)
     assert rows_on_disk(target, "roads-buffer") == 3

@@ -55,7 +55,7 @@ TOOLS_ROOMS = (
     ("session",),
     ("canvas.undo",),
     ("canvas.project_access", "canvas.place_lookup", "canvas.zoom", "canvas.map_view", "canvas.basemaps",
-     "canvas.panels", "canvas.housekeeping"),  # the map's own view, and what every canvas room needs
+     "canvas.ellipsoid", "canvas.panels", "canvas.housekeeping"),  # the map's own view, and what every canvas room needs
     ("canvas.layers",),
     ("canvas.processing",),
     ("canvas.layouts",),

@@ -51,6 +51,6 @@ def test_postgres_password_from_the_auth_manager_is_quoted_into_either_dsn_form(
     from stacgis_agent.agent.stores.pg_connection import dsn_with_credentials
 
     for stored in ("postgresql://agent@db:5432/gis", "host=db port=5432 dbname=gis user=agent"):
-        params = ci.conninfo_to_dict(dsn_with_credentials(stored, "ana", "s'q l;--"))
+        params = ci.conninfo_to_dict(dsn_with_credentials(stored, user="ana", password="s'q l;--"))
         assert (params["user"], params["password"], params["dbname"], params["host"]) == ("ana", "s'q l;--", "gis", "db")
-    assert dsn_with_credentials("host=db", "", "") == "host=db"
+    assert dsn_with_credentials("host=db") == "host=db"

@@ -46,7 +46,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 import i18n_strings  # noqa: E402
 
 WRITERS = ("tools/canvas/undo/history.py", "tools/canvas/undo/turns.py", "tools/canvas/undo/words.py")
-NOT_PHRASES = {"X:X", "untracked-X", "'X'", "(?P<X>.+)",  # keys, ids and a pattern, never shown
+NOT_PHRASES = {"X:X", "untracked-X", "outside-X", "'X'", "(?P<X>.+)",  # keys, ids and a pattern, never shown
                "Turn X · XX", " · X more",  # a row's title: said piece by piece (below)
                "print layout 'X' ", "X print layout 'X'"}  # halves of the phrases composed below
 COMPOSED = ["print layout 'X' as you edited it", "print layout 'X' stays deleted (you deleted it)",

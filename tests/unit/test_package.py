@@ -42,5 +42,10 @@ def test_package_zip_holds_the_plugin_and_nothing_else(tmp_path):
     forbidden = ("stacgis_agent/tests/", "stacgis_agent/bench/", "stacgis_agent/.ci/",
                  "stacgis_agent/Makefile", "stacgis_agent/.venv/", "stacgis_agent/.build/")
     assert not [n for n in names if n.startswith(forbidden) or "__pycache__" in n]
+    # Help opens the guide from the plugin folder: its pages and pictures ship, nothing else of docs/
+    assert {"stacgis_agent/docs/guide/README.md", "stacgis_agent/docs/guide/troubleshooting.md",
+            "stacgis_agent/docs/screenshot-chat.png"} <= set(names)
+    assert not [n for n in names if n.startswith("stacgis_agent/docs/") and not n.endswith((".md", ".png", "/"))]
+    assert "stacgis_agent/docs/development.md" not in names
     meta = _metadata(zipfile.ZipFile(zips[0]).read("stacgis_agent/metadata.txt").decode())
     assert zips[0].name == f"stacgis_agent-{meta['version']}.zip"

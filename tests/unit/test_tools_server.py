@@ -24,8 +24,11 @@ EXPECTED_TOOLS = {
     "get_raster_statistics", "query_raster_point", "query_multiple_rasters_point", "get_timeseries",
     "list_vector_layers", "query_vector_by_bbox", "get_vector_feature", "search_vector_features",
     "get_selected_features", "compute_zonal_stats", "detect_change", "generate_chart", "add_memory",
-    "search_memories", "add_knowledge", "search_knowledge", "list_available_tools"}
-WRITE_TOOLS = {"detect_change", "generate_chart", "add_memory", "add_knowledge"}
+    "search_memories", "add_knowledge", "search_knowledge", "list_available_tools",
+    "measure_area", "measure_length", "measure_distance", "count_within_distance", "select_within_distance"}
+# search_vector_features: its expression may be code, judged by the gate (issue 40); select_within_distance selects
+WRITE_TOOLS = {"detect_change", "generate_chart", "add_memory", "add_knowledge", "search_vector_features",
+               "select_within_distance"}
 
 
 async def embed(texts):

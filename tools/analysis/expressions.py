@@ -10,9 +10,10 @@ outside MCP client is data; it reaches the engine only through this module
 Names and values, always as literals for the context they go into:
 - `column_ref(name)`: a field in an expression, `"na""me"`.
 - `value_literal(value)`: a value in an expression, `'it''s'`, `12`, `NULL`.
-- `field_name(layer, name)`: a field name where QGIS takes a *name* (labels' `fieldName`), checked to be
-  one of the layer's fields; `renderer_attribute(layer, name)` where QGIS takes a name *or an expression*
-  (categorized and graduated renderers): the name, or its column reference when it is not a plain word.
+- `field_name(layer, name)`: a field name where QGIS takes a *name*, checked to be one of the layer's fields
+  (`label_settings(layer, name)`: labels from a field); `renderer_attribute(layer, name)` where QGIS takes a
+  name *or an expression*: the name, or its column reference when it is not a plain word
+  (`categorized_renderer`, `graduated_renderer`).
 - In a label template (`QgsLayoutItemLabel.setText`, where `[% … %]` is evaluated): `template_field(name)`,
   `template_number(name, decimals)` (`[% format_number("ndvi", 3) %]`), `template_value(value)` and
   `template_text(text)` for the words around them. A name or text holding `%]` or `[%` cannot end a
@@ -204,6 +205,30 @@ def renderer_attribute(layer: Any, name: str) -> str:
     a name; any other name becomes its column reference, so it is never read as an expression."""
     name = field_name(layer, name)
     return name if PLAIN_WORD.match(name) else column_ref(name)
+
+
+def categorized_renderer(layer: Any, name: str, categories: list[Any]) -> Any:
+    """A categorized renderer on field `name` of `layer` (QGIS reads its attribute as a name or an expression)."""
+    from qgis.core import QgsCategorizedSymbolRenderer
+
+    return QgsCategorizedSymbolRenderer(renderer_attribute(layer, name), categories)
+
+
+def graduated_renderer(layer: Any, name: str) -> Any:
+    """A graduated renderer on field `name` of `layer` (its attribute, too, may be read as an expression)."""
+    from qgis.core import QgsGraduatedSymbolRenderer
+
+    return QgsGraduatedSymbolRenderer(renderer_attribute(layer, name))
+
+
+def label_settings(layer: Any, name: str) -> Any:
+    """Labels showing field `name` of `layer`, as a field, never as an expression."""
+    from qgis.core import QgsPalLayerSettings
+
+    settings = QgsPalLayerSettings()
+    settings.fieldName = field_name(layer, name)
+    settings.isExpression = False
+    return settings
 
 
 def id_filter(ids: Iterable[int]) -> str:

@@ -101,7 +101,7 @@ async def search_vector_features(
     text: Annotated[str | None, Field(description="Meaning to look for in the features' text attributes (semantic search)")] = None,
     limit: Limit = 10,
 ) -> CallToolResult:
-    """Find features by their attributes with a QGIS expression (checked before running; one that reads outside the layer asks the user first), e.g. "area" > 5000 or type = 'motorway', and/or rank them by the meaning of their text attributes."""
+    """Find features by their attributes with a QGIS expression (checked before running), e.g. "area" > 5000 or type = 'motorway', and/or rank them by the meaning of their text attributes."""
     deps = deps_of(ctx)
     from qgis.core import QgsFeatureRequest
 

@@ -20,6 +20,7 @@ from ..confirmation import Assessment
 from ..declare import assesses, deps_of, tool
 from ..deps import ToolDeps
 from .project_access import find_layer, history_of, project_of
+from .undo.owners import CALLER
 
 log = logging.getLogger(__name__)
 NAMES_SHOWN = 10  # layers named when the one asked for is not in the project
@@ -44,7 +45,11 @@ async def remove_layer(
 async def undo_last_turn(ctx: Context) -> CallToolResult:
     """Undo every map change (layers, styles, extent, CRS, basemap) made by the previous request. E.g. 'undo that'."""
     deps = deps_of(ctx)
-    turn = history_of(deps).undo_last_turn(skip_open=True)
+    history, owner = history_of(deps), CALLER.get()  # the caller, as the server knows it (undo/owners.py)
+    turn = history.undo_last_turn(owner, skip_open=True)
+    if turn is None and history.others_have_turns(owner):
+        raise ToolInputError("There is no earlier change of yours to undo: the changes in the project's history "
+                             "were made by someone else (the analyst or another client), and only they can undo them.")
     if turn is None:
         raise ToolInputError("There is no earlier change of the agent to undo.")
     undone = [c.description for c in turn.changes if c.undone]  # files it wrote stay (the History tab moves them)

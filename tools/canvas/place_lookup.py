@@ -14,6 +14,7 @@ from qgis.core import (
     QgsApplication,
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
+    QgsCsException,
     QgsFeatureRequest,
     QgsRectangle,
     QgsVectorLayer,
@@ -152,7 +153,7 @@ def _search_layers(snapshots: list[LayerSnapshot], query: str) -> list[Place]:
             rect = feature.geometry().boundingBox()
             try:
                 box = to_wgs84.transformBoundingBox(rect)
-            except Exception:  # a broken CRS: the layer cannot say where the feature is
+            except QgsCsException:  # a broken CRS: the layer cannot say where the feature is
                 continue
             centre = box.center()
             place = Place(name=hit[3], kind="feature", source=f"layer '{snap.name}'", lon=centre.x(), lat=centre.y(),

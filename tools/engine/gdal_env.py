@@ -5,7 +5,8 @@ Options are thread-local (`gdal.SetThreadLocalConfigOption`), set around each re
 QGIS, other plugins and reads on other threads never see them. A catalog's credentials are not among them:
 they are scoped to the asset's path (`tools/stac/access.py`). Used by the single-raster reads
 (`raster_reads`, in GDAL's exception mode) and the per-item reads of collection statistics (`stats_worker`,
-which also runs on Dask workers and so checks both error modes).
+which also runs on Dask workers and so checks both error modes). A local file is opened with its sidecars
+(.aux.xml, world files), as QGIS opens it, so the tools describe it where QGIS draws it; a remote one without.
 """
 
 from __future__ import annotations
@@ -46,10 +47,34 @@ def read_options(options: Mapping[str, str] | None = None) -> Iterator[None]:
             gdal.SetThreadLocalConfigOption(key, value)
 
 
+REMOTE_PREFIXES = ("/vsicurl", "/vsis3", "/vsigs", "/vsiaz", "/vsiadls", "/vsioss", "/vsiswift", "/vsiwebhdfs",
+                   "/vsihdfs", "http://", "https://", "ftp://")
+
+
+def is_remote(path: str) -> bool:
+    return any(prefix in path.lower() for prefix in REMOTE_PREFIXES)  # also /vsizip//vsicurl/… and the like
+
+
+@contextlib.contextmanager
+def _sidecars_of_local_files(path: str) -> Iterator[None]:
+    """A local raster is opened with its sidecars (.aux.xml, .tfw, .prj), as QGIS draws it: a sidecar may move it.
+    TRUE probes each sidecar without listing the folder; EMPTY_DIR (remote reads) ignores them, saving requests."""
+    if is_remote(path):
+        yield
+        return
+    previous = gdal.GetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", None)
+    gdal.SetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "TRUE")
+    try:
+        yield
+    finally:
+        gdal.SetThreadLocalConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", previous)
+
+
 def open_dataset(path: str) -> Any:
     """The raster at `path`, in either GDAL error mode; OSError with GDAL's reason when it cannot be opened."""
     try:
-        ds = gdal.Open(dataset(path))  # a name only tools/engine/gdal_names.py makes
+        with _sidecars_of_local_files(path):
+            ds = gdal.Open(dataset(path))  # a name only tools/engine/gdal_names.py makes
     except RuntimeError as exc:
         raise OSError(f"GDAL cannot open '{path}': {str(exc)[:200]}") from None
     if ds is None:  # exceptions off (a Dask worker, or another plugin switched GDAL 3.6's process-wide mode back)

@@ -28,13 +28,13 @@ from .tasks import ToolTasks
 
 log = logging.getLogger(__name__)
 
-TOKEN_FILE = "stacgis_mcp_token"
+CREDENTIAL_FILE_NAME = "stacgis_mcp_token"
 MCP_PATH = "/mcp"
 LOOPBACK = "127.0.0.1"
 
 
 def token_path(profile_dir: str | Path) -> Path:
-    return Path(profile_dir) / TOKEN_FILE
+    return Path(profile_dir) / CREDENTIAL_FILE_NAME
 
 
 def load_or_create_token(profile_dir: str | Path) -> str:
@@ -54,7 +54,7 @@ def regenerate_token(profile_dir: str | Path) -> str:
     path = token_path(profile_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     token = secrets.token_urlsafe(32)
-    fd, temp = tempfile.mkstemp(prefix=f".{TOKEN_FILE}.", dir=str(path.parent))  # mkstemp creates it 0600
+    fd, temp = tempfile.mkstemp(prefix=f".{CREDENTIAL_FILE_NAME}.", dir=str(path.parent))  # mkstemp creates it 0600
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(token)

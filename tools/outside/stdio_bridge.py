@@ -43,6 +43,15 @@ def add_dependency_folders(token_file: str | None) -> None:
             sys.path.append(str(folder))  # after this Python's own packages, as the plugin does in QGIS
 
 
+def _plain_http() -> urllib.request.OpenerDirector:
+    """An opener that speaks plain HTTP only (the endpoint listens on loopback): no file:, ftp: or data: URL."""
+    opener = urllib.request.OpenerDirector()
+    for handler in (urllib.request.HTTPHandler(), urllib.request.HTTPDefaultErrorHandler(),
+                    urllib.request.HTTPErrorProcessor(), urllib.request.UnknownHandler()):  # any other scheme: URLError
+        opener.add_handler(handler)
+    return opener
+
+
 def check_token(url: str, token: str) -> str | None:
     """None when the endpoint accepts the token; else a sentence for the user."""
     body = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
@@ -51,7 +60,7 @@ def check_token(url: str, token: str) -> str | None:
         "Authorization": f"Bearer {token}", "Content-Type": "application/json",
         "Accept": "application/json, text/event-stream"})
     try:
-        with urllib.request.urlopen(request, timeout=10):
+        with _plain_http().open(request, timeout=10):
             return None
     except urllib.error.HTTPError as exc:
         if exc.code == 401:

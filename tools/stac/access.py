@@ -16,7 +16,7 @@ from ...agent.catalog_presets import ACCESS_METHODS, access_method
 from ...agent.config import CatalogConfig
 from ..engine.gdal_names import GdalName, ReadRules, from_href, pc_signed
 
-PC_TOKEN_URL = "https://planetarycomputer.microsoft.com/api/sas/v1/token/"  # GDAL's own default too
+PC_SAS_ENDPOINT = "https://planetarycomputer.microsoft.com/api/sas/v1/token/"  # GDAL's own default too
 PC_BLOB_SUFFIX = ".blob.core.windows.net"
 
 

@@ -28,7 +28,7 @@ from osgeo import gdal
 from ...agent.config import CatalogConfig
 from ..engine.gdal_names import GdalName, ReadRules, with_header_file
 from ..engine.gdal_scope import gdal_messages
-from .access import PC_TOKEN_URL, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
+from .access import PC_SAS_ENDPOINT, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
 from .http_json import MAX_REDIRECTS, REDIRECT_CODES, headers_for_hop
 
 log = logging.getLogger(__name__)
@@ -132,7 +132,7 @@ def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, 
         # a custom token endpoint: the worker's reads ask it (thread-local), and prepare() renews the token GDAL
         # keeps for the collection, which QGIS's renderers then sign with
         token_url = access.config.token_url.rstrip("/") + "/"
-        if token_url != PC_TOKEN_URL:
+        if token_url != PC_SAS_ENDPOINT:
             options["VSICURL_PC_SAS_TOKEN_URL"] = token_url
             if token_url.endswith("/token/"):  # an href without its collection is signed by the sign endpoint
                 options["VSICURL_PC_SAS_SIGN_HREF_URL"] = token_url[: -len("token/")] + "sign?href="

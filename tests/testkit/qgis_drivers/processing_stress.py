@@ -128,8 +128,8 @@ class Churn:
 
 
 def calls(algorithms: int) -> list[tuple[str, dict]]:
-    kinds = [("native:buffer", lambda n: {"INPUT": "grid", "DISTANCE": 0.002 + 0.0001 * n, "SEGMENTS": 16}),
-             ("native:buffer", lambda n: {"INPUT": "memory grid", "DISTANCE": 0.002 + 0.0001 * n, "SEGMENTS": 16}),
+    kinds = [("native:buffer", lambda n: {"INPUT": "grid", "DISTANCE": f"{0.002 + 0.0001 * n:.4f} deg", "SEGMENTS": 16}),
+             ("native:buffer", lambda n: {"INPUT": "memory grid", "DISTANCE": f"{0.002 + 0.0001 * n:.4f} deg", "SEGMENTS": 16}),
              ("native:hillshade", lambda n: {"INPUT": "dem", "Z_FACTOR": 1.0 + n})]
     return [(kinds[n % len(kinds)][0], kinds[n % len(kinds)][1](n)) for n in range(algorithms)]
 

@@ -62,6 +62,9 @@ class QgisHost:
     def layers(self) -> list[str]:
         return json.loads(self.ask("LAYERS"))
 
+    def layouts(self) -> list[str]:
+        return json.loads(self.ask("LAYOUTS"))
+
     def stop(self, timeout: float = 60) -> int:
         if self.process.poll() is None:
             try:

@@ -8,8 +8,10 @@ probe it over loopback while the test looks at the files on disk and asks this p
 
 Prints `READY <port>` when the endpoint listens (or `STATUS <dock status>` when it did not start),
 then `TURN <answer>` after one scripted chat turn (the chat must work either way). Reads commands on
-stdin: `LAYERS` prints the project's layer names as JSON, `STATUS` the dock's status line; EOF or
-`QUIT` unloads the plugin and quits QGIS, printing `CLEAN EXIT`.
+stdin: `LAYERS` prints the project's layer names as JSON, `STATUS` the dock's status line, `LAYOUTS` the print
+layouts' names; `HANDLAYOUT <name>` makes a print layout as the analyst would by hand; `CHAT <json [[tool, args], …]>`
+runs one chat turn of the analyst in which the model calls those tools; EOF or `QUIT` unloads the plugin and quits
+QGIS, printing `CLEAN EXIT`.
 """
 
 from __future__ import annotations
@@ -88,6 +90,23 @@ def main() -> int:
                 print("LAYERS", json.dumps(names), flush=True)
             elif command == "STATUS":
                 print("STATUS", plugin.dock.status.text(), flush=True)
+            elif command == "LAYOUTS":
+                names = sorted(layout.name() for layout in QgsProject.instance().layoutManager().layouts())
+                print("LAYOUTS", json.dumps(names), flush=True)
+            elif command.startswith("HANDLAYOUT "):  # the analyst makes a print layout by hand
+                from qgis.core import QgsPrintLayout
+
+                layout = QgsPrintLayout(QgsProject.instance())
+                layout.initializeDefaults()
+                layout.setName(command.split(" ", 1)[1])
+                QgsProject.instance().layoutManager().addLayout(layout)
+                print(command, "done", flush=True)
+            elif command.startswith("CHAT "):  # the analyst's chat turn in which the model calls these tools
+                calls = [tuple(call) for call in json.loads(command.split(" ", 1)[1])]
+                emu.script(Turn(tool_calls=calls), Turn(content="Done."))
+                send(plugin, "Please do it.")
+                wait_turn(plugin, 60)
+                print(command, json.dumps(chat(plugin)[-1]), flush=True)
             elif command == "QUIT":
                 break
         unload_plugin(plugin)

@@ -10,9 +10,6 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import (
-    QgsCategorizedSymbolRenderer,
-    QgsGraduatedSymbolRenderer,
-    QgsPalLayerSettings,
     QgsProviderRegistry,
     QgsRasterLayer,
     QgsRendererCategory,
@@ -25,6 +22,7 @@ from qgis.core import (
 from qgis.PyQt import sip
 from qgis.PyQt.QtCore import QMetaType
 
+from ...analysis import expressions
 from ...common import WRITE, ToolInputError, ok, policy
 from ...declare import deps_of, tool
 from ...engine.gdal_names import project_source
@@ -149,10 +147,10 @@ async def _style_vector(layer: QgsVectorLayer, renderer: str | None, field: str 
             symbol = QgsSymbol.defaultSymbol(layer.geometryType())
             symbol.setColor(colour_ramp.color(i / max(1, len(values) - 1)))
             categories.append(QgsRendererCategory(value, symbol, str(value)))
-        layer.setRenderer(QgsCategorizedSymbolRenderer(field, categories))
+        layer.setRenderer(expressions.categorized_renderer(layer, field, categories))
         done.append(f"categorized by {field} ({len(categories)} classes)")
     elif renderer == "graduated":
-        graduated = QgsGraduatedSymbolRenderer(field)
+        graduated = expressions.graduated_renderer(layer, field)
         graduated.setSourceColorRamp(colour_ramp.clone())
         graduated.setSourceSymbol(QgsSymbol.defaultSymbol(layer.geometryType()))
         method = _quantile()
@@ -209,9 +207,7 @@ def _labels(layer: QgsVectorLayer, field: str | None, on: bool | None, done: lis
     if field:
         if layer.fields().indexOf(field) < 0:
             raise ToolInputError(f"No field '{field}' in '{layer.name()}'.")
-        settings = QgsPalLayerSettings()
-        settings.fieldName = field
-        layer.setLabeling(QgsVectorLayerSimpleLabeling(settings))
+        layer.setLabeling(QgsVectorLayerSimpleLabeling(expressions.label_settings(layer, field)))
         layer.setLabelsEnabled(True)
         done.append(f"labels from {field}")
     elif on is not None:

@@ -31,6 +31,7 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
+from ...analysis.measure_method import MeasureMethod, method_for
 from ...common import ToolInputError
 
 LAYER_TYPES = {"source", "vector", "raster", "layer", "mesh", "pointcloud"}
@@ -43,8 +44,33 @@ def expression_context(project: QgsProject) -> QgsExpressionContext:
     expressions.appendScope(QgsExpressionContextUtils.globalScope())
     scope = QgsExpressionContextUtils.projectScope(project)
     scope.removeVariable("layers")  # pointers to the live layers: a worker must not reach them through @layers
+    scope.setVariable("project_ellipsoid", processing_ellipsoid(project).ellipsoid)  # what $area measures on
     expressions.appendScope(scope)
     return expressions
+
+
+def invalid_geometry_check() -> int:
+    """QGIS's own setting (Options ▸ Processing ▸ General ▸ Invalid features filtering), read as QGIS desktop reads
+    it: stop at an invalid geometry unless the analyst chose otherwise. A context left alone checks nothing."""
+    try:
+        from processing.core.ProcessingConfig import ProcessingConfig
+
+        chosen = ProcessingConfig.getSetting(ProcessingConfig.FILTER_INVALID_GEOMETRIES)
+    except (ImportError, ValueError, KeyError):  # Processing's plugin not loaded, or an unknown stored value
+        chosen = None
+    return QgsFeatureRequest.GeometryAbortOnInvalid if chosen is None else QgsFeatureRequest.InvalidGeometryCheck(int(chosen))
+
+
+def processing_ellipsoid(project: QgsProject) -> MeasureMethod:
+    """The project's ellipsoid; with none (QGIS would measure planar: $area in square degrees turned into 'm²'),
+    the one of the project's CRS, which the answer states."""
+    return method_for(project, project.crs(), whose="project")
+
+
+def _checked(context: QgsProcessingContext, project: QgsProject) -> QgsProcessingContext:
+    context.setInvalidGeometryCheck(invalid_geometry_check())
+    context.setEllipsoid(processing_ellipsoid(project).ellipsoid)
+    return context
 
 
 def main_thread_context(project: QgsProject) -> QgsProcessingContext:
@@ -52,18 +78,17 @@ def main_thread_context(project: QgsProject) -> QgsProcessingContext:
     context = QgsProcessingContext()
     context.setProject(project)
     context.setExpressionContext(expression_context(project))
-    return context
+    return _checked(context, project)
 
 
 def worker_context(project: QgsProject) -> QgsProcessingContext:
     """No project: what the algorithm needs from it is copied, so the worker cannot reach the live one."""
     context = QgsProcessingContext()
     context.setTransformContext(project.transformContext())
-    context.setEllipsoid(project.ellipsoid())
     context.setDistanceUnit(project.distanceUnits())
     context.setAreaUnit(project.areaUnits())
     context.setExpressionContext(expression_context(project))
-    return context
+    return _checked(context, project)
 
 
 def detach_inputs(alg: Any, params: dict[str, Any], project: QgsProject, context: QgsProcessingContext) -> dict[str, Any]:

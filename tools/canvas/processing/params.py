@@ -23,6 +23,7 @@ from .inputs import LAYER_TYPES
 from .outputs import file_target
 
 LOADED_FROM_TEXT = {"crs", "extent", "point"}  # QGIS reads a layer from a path given here
+PLAIN_DESTINATIONS = {"folderDestination", "fileDestination"}
 _LOCATION = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*://|file:|/|~|\\\\|[a-z]:[\\/])", re.IGNORECASE)
 
 
@@ -61,7 +62,7 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> dict[
 def _check_locations(deps: ToolDeps, alg: Any, definition: Any, value: Any) -> None:
     """Outside clients read only what the user allowed: files, URLs (downloads) and paths in disguise."""
     role = allow.role_of(alg.id(), definition.name(), definition.type())
-    texts = [v for v in _strings(value)]
+    texts = [v for v in strings_in(value)]
     if role in (allow.READ, allow.URL):
         checked = texts
     elif definition.type() in LOADED_FROM_TEXT or role == allow.UNCHECKED or not allow.is_listed(alg.id()):
@@ -72,13 +73,13 @@ def _check_locations(deps: ToolDeps, alg: Any, definition: Any, value: Any) -> N
         check_outside_source(deps, text.strip())
 
 
-def _strings(value: Any) -> list[str]:
+def strings_in(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)]
+        return [s for v in value for s in strings_in(v)]
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
+        return [s for v in value.values() for s in strings_in(v)]
     return []
 
 
@@ -86,6 +87,8 @@ def _destination(definition: Any, value: Any) -> Any:
     # The confirmation gate has judged this call (processing_effects): a file path is written where it
     # really points, symlinks resolved and with the extension Processing adds — the path the user saw.
     name = definition.name()
+    if definition.type() in PLAIN_DESTINATIONS:  # a folder or a file is a path, not a layer: QGIS refuses the wrapper
+        return _plain_destination(definition, value)
     if value in (None, "", "TEMPORARY_OUTPUT", "memory:"):
         return QgsProcessingOutputLayerDefinition("TEMPORARY_OUTPUT")
     if not isinstance(value, str):
@@ -95,6 +98,17 @@ def _destination(definition: Any, value: Any) -> Any:
     extension = definition.defaultFileExtension() if hasattr(definition, "defaultFileExtension") else ""
     target = file_target(real_path(value), extension or DEFAULT_EXTENSIONS.get(definition.type(), ""))
     return QgsProcessingOutputLayerDefinition(str(target.path))
+
+
+def _plain_destination(definition: Any, value: Any) -> str:
+    if value in (None, "", "TEMPORARY_OUTPUT", "memory:"):
+        return "TEMPORARY_OUTPUT"  # QGIS makes a new folder or file in its temporary folder
+    if not isinstance(value, str):
+        raise ToolInputError(f"Output {definition.name()} must be a path or omitted (a temporary one).")
+    if definition.type() == "folderDestination":
+        return str(real_path(value))
+    extension = definition.defaultFileExtension() if hasattr(definition, "defaultFileExtension") else ""
+    return str(file_target(real_path(value), extension).path)
 
 
 def _enum_index(definition: Any, value: Any) -> Any:

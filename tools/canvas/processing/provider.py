@@ -170,6 +170,7 @@ class SearchFootprints(_ToolAlgorithm):
                 feature.setGeometry(geometry)
                 if not sink.addFeature(feature, QgsFeatureSink.FastInsert):
                     raise QgsProcessingException(f"Could not write the footprint of item {feature.id()}.")
+        del sink  # closes the file now: the tool call may leave a reference cycle that keeps this frame alive
         return {"OUTPUT": dest}
 
 
@@ -244,6 +245,7 @@ class CollectionStatistics(_ToolAlgorithm):
             feature = QgsFeature(fields)
             feature.setAttributes([_cell(row.get(c), c) for c in columns])
             sink.addFeature(feature, QgsFeatureSink.FastInsert)
+        del sink  # closes the file now: the tool call may leave a reference cycle that keeps this frame alive
         for note in data.get("notes") or []:
             feedback.pushInfo(note)
         return {"OUTPUT": dest, "CSV": data.get("csv_file"), "CHART": data.get("chart_file")}
@@ -318,4 +320,5 @@ class ZonalStatistics(_ToolAlgorithm):
             out.setAttributes(list(zone.attributes()) + [_cell(stats.get(c), c) for c in ZONAL_COLUMNS])
             sink.addFeature(out, QgsFeatureSink.FastInsert)
             feedback.setProgress(100 * (done + 1) / total)
+        del sink  # closes the file now: the tool call may leave a reference cycle that keeps this frame alive
         return {"OUTPUT": dest}

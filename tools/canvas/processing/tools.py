@@ -9,6 +9,7 @@ user's OK, on the dock's path and on outside clients' alike.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -35,6 +36,9 @@ from ..project_access import add_to_project, project_of, wait_for_qt
 from .effects import algorithm_of, assess_algorithm, offered
 from .inputs import detach_inputs, main_thread_context, worker_context
 from .params import prepare_parameters
+from .traps import field_units, numbers_with_units, traps_after
+from .units import qualify_inputs
+from .validity import refuse_invalid_measured
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +71,13 @@ async def run_processing_algorithm(
     ctx: Context,
     algorithm_id: Annotated[str, Field(description="Algorithm id from search_processing_algorithms, e.g. 'native:buffer'")],
     parameters: Annotated[dict[str, Any], Field(
-        description="Parameter values by name: layers by layer name, enums by option name, outputs omitted (temporary)")],
+        description="Parameter values by name: layers by layer name, enums by option name, distances with their unit "
+                    "('500 m', '2 km'), outputs omitted (temporary)")],
 ) -> CallToolResult:
     """Run a QGIS Processing algorithm (clip, buffer, reproject, slope, contours, raster calculator...) without
     freezing QGIS; its outputs become temporary layers on the map (an algorithm that changes its inputs, or an
-    output onto a file, asks the user first). E.g. 'buffer the rivers by 100 m'."""
+    output onto a file, asks the user first). Distances are put in the layer's unit or refused; numbers come back
+    with their units. E.g. 'buffer the rivers by 100 m'."""
     return await run_algorithm(deps_of(ctx), algorithm_id, parameters)
 
 
@@ -147,19 +153,24 @@ async def run_algorithm(deps: ToolDeps, algorithm_id: str, given: dict[str, Any]
         raise ToolInputError(f"No Processing algorithm '{algorithm_id}'; find ids with search_processing_algorithms.")
     params = prepare_parameters(deps, alg, given or {})
     project = project_of(deps)
+    notes = qualify_inputs(alg, params, project)  # distances in the layers' units, measure expressions checked
+    notes += await refuse_invalid_measured(alg, params, project)  # polygons measured must be valid
     checking = main_thread_context(project)
     feedback = _Feedback()
+    checking.setFeedback(feedback)
     valid, message = alg.checkParameterValues(params, checking)
     if not valid:
         raise ToolInputError(f"{algorithm_id}: {message}")
+    run = Run(alg, params, notes, feedback)
     if _needs_main_thread(alg):
         # QGIS runs these on its main thread too: they edit a layer the map may be drawing
         # (truncate table, spatial index); a worker thread would crash QGIS.
         results, successful = alg.run(params, checking, feedback)
-        return _finish(deps, alg, algorithm_id, {"ok": successful, "results": results}, checking, feedback)
+        return _finish(deps, run, {"ok": successful, "results": results}, checking)
     context = worker_context(project)
+    context.setFeedback(feedback)
     outcome = await _run_in_background(alg, detach_inputs(alg, params, project, context), context, feedback)
-    return _finish(deps, alg, algorithm_id, outcome, context, feedback)
+    return _finish(deps, run, outcome, context)
 
 
 async def _run_in_background(alg: Any, params: dict[str, Any], context: QgsProcessingContext,
@@ -195,18 +206,60 @@ def _needs_main_thread(alg: Any) -> bool:
     return bool(alg.flags() & flag)
 
 
-def _finish(deps: ToolDeps, alg: Any, algorithm_id: str, outcome: dict[str, Any], context: QgsProcessingContext,
-            feedback: _Feedback) -> CallToolResult:
+@dataclass
+class Run:
+    """One call: the algorithm, its prepared parameters, what the unit checks said, QGIS's feedback."""
+    alg: Any
+    params: dict[str, Any]
+    notes: list[str]
+    feedback: _Feedback
+
+
+def _finish(deps: ToolDeps, run: Run, outcome: dict[str, Any], context: QgsProcessingContext) -> CallToolResult:
+    alg, algorithm_id, feedback = run.alg, run.alg.id(), run.feedback
     if not outcome["ok"]:
         detail = "; ".join(feedback.errors[-3:]) or "see the Processing log"
-        raise ToolInputError(f"{algorithm_id} failed: {detail}. Check the parameters.")
+        raise ToolInputError(f"{algorithm_id} failed: {detail}. {_what_to_do(detail)}")
+    project = project_of(deps)
+    notes = run.notes + traps_after(alg, run.params, project) + _skipped_invalid(feedback)
+    numbers = numbers_with_units(alg, outcome["results"] or {}, run.params, project)
     layers = _output_layers(alg, outcome["results"] or {}, context)
     add_to_project(deps, layers)
-    values = {k: (v if isinstance(v, (str, int, float, bool)) else str(v)) for k, v in (outcome["results"] or {}).items()}
+    values = {k: _plain(v) for k, v in (outcome["results"] or {}).items()}
     described = [{"name": lyr.name(), "id": lyr.id(),
                   "features": lyr.featureCount() if isinstance(lyr, QgsVectorLayer) else None} for lyr in layers]
-    return ok({"algorithm": algorithm_id, "results": values, "layers": described},
-              f"{alg.displayName()} done; added {len(layers)} layer(s): {', '.join(d['name'] for d in described) or 'none'}")
+    shown = "; ".join(f"{name} = {n['value']:.6g} ({n['unit']})" for name, n in list(numbers.items())[:8])
+    summary = (f"{alg.displayName()} done; added {len(layers)} layer(s): {', '.join(d['name'] for d in described) or 'none'}"
+               + (f". Numbers: {shown}" if shown else "") + "".join(f". Note: {n}" for n in notes))
+    ran_with = {d.name(): run.params[d.name()] for d in alg.parameterDefinitions()  # in the layers' units
+                if d.type() == "distance" and isinstance(run.params.get(d.name()), (int, float))}
+    return ok({"algorithm": algorithm_id, "results": values, "numbers": numbers, "notes": notes,
+               "field_units": field_units(alg, run.params, project), "distances_run": ran_with,
+               "layers": described}, summary)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, int, float, bool)) for v in value):
+        return list(value)  # e.g. the layers a folder output holds
+    return str(value)
+
+
+def _what_to_do(detail: str) -> str:
+    if "invalid geometry" in detail.lower():
+        return ("QGIS stops at invalid geometry (its Processing setting): a self-crossing ring, or a shapefile hole "
+                "wound like an outer ring and read as a second shell, would give wrong numbers. Repair the layer with "
+                "native:fixgeometries first, or measure it with measure_area, which repairs and says so.")
+    return "Check the parameters."
+
+
+def _skipped_invalid(feedback: _Feedback) -> list[str]:
+    skipped = [e for e in feedback.errors if "invalid geometry" in e.lower() and "skipped" in e.lower()]
+    if not skipped:
+        return []
+    return [f"QGIS skipped {len(skipped)} feature(s) with invalid geometry (the Processing setting 'Skip (ignore) "
+            "features with invalid geometries'): the results leave them out."]
 
 
 def _output_layers(alg: Any, results: dict[str, Any], context: QgsProcessingContext) -> list[QgsMapLayer]:

@@ -56,6 +56,8 @@ def _value_words(project: Any, definition: Any, value: Any, given: dict[str, Any
                   for v in (value if isinstance(value, list) else [value])]
         return ", ".join(chosen)
     if kind == "distance":
+        if isinstance(value, str) and not value.strip().replace(".", "", 1).isdigit():
+            return value.strip()  # given with its unit ('500 m'), which the run converts to the layer's
         return f"{value} {_distance_unit(project, definition, given)}".strip()
     if kind == "boolean":
         return "yes" if value else "no"

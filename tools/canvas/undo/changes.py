@@ -33,6 +33,8 @@ class ChangeActions:
             return "present" if project.layerTreeRoot().findGroup(target) is not None else None
         if family == "layout":
             return st.layout_state(project, target)
+        if family == "ellipsoid":
+            return project.ellipsoid()
         canvas = self._canvas()
         if canvas is None:
             return None
@@ -51,6 +53,8 @@ class ChangeActions:
             return "the map view you set"
         if change.kind == "background":
             return "the map background you chose"
+        if change.kind == "ellipsoid":
+            return "the measurement ellipsoid you set"
         if change.kind == "layout":
             exists = project.layoutManager().layoutByName(change.target) is not None
             return f"print layout '{change.target}' " + ("as you edited it" if exists else "stays deleted (you deleted it)")
@@ -85,6 +89,8 @@ class ChangeActions:
             st.set_view(self._canvas(), project, change.before)
         elif kind == "background":
             st.set_background(self._canvas(), project, change.before)
+        elif kind == "ellipsoid":
+            project.setEllipsoid(change.before)
         elif kind == "layout":
             st.set_layout(project, change.target, change.before)
         return ""
@@ -111,5 +117,7 @@ class ChangeActions:
             st.set_view(self._canvas(), project, change.after)
         elif kind == "background" and change.after:
             st.set_background(self._canvas(), project, change.after)
+        elif kind == "ellipsoid" and change.after:
+            project.setEllipsoid(change.after)
         elif kind == "layout":
             st.set_layout(project, change.target, change.after)

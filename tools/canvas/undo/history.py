@@ -5,13 +5,15 @@ Each change remembers only what it touched (one layer, the map view, a print lay
 outputs folder) and how that thing was when the turn ended. Going back, a change is undone only if the
 thing is still as the turn left it: whatever the analyst changed by hand in between stays, and is named.
 The record is plain values (QML, layer XML, extents), written into the project's own entries, so it
-survives a plugin reload and a project save and reopen. Files a turn overwrote are marked as lost.
+survives a plugin reload and a project save and reopen (read back as validated records: `stored`). Files a
+turn overwrote are marked as lost.
+
+A turn belongs to whoever made it (`Turn.owner`, see `owners`): a change goes into its maker's turn, and
+`undo_last_turn` undoes only the caller's own turns.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import logging
 import uuid
 from typing import Any, Callable
@@ -19,9 +21,11 @@ from typing import Any, Callable
 from qgis.core import QgsLayerTreeGroup, QgsMapLayer, QgsProject
 
 from . import states as st
+from . import stored
 from .changes import ChangeActions
-from .record import ENTRY, FAMILY, Change, Turn
-from .words import StepReport, TurnEntry, summary, undone_words, unique
+from .owners import CALLER
+from .record import ANALYST, ENTRY, FAMILY, Change, Turn
+from .words import StepReport, TurnEntry, entries_of, hand_edits, undone_words, unique
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +38,8 @@ class TurnHistory:
         self._project = project
         self.canvas = canvas  # the map canvas, for the view; set by the plugin, or by the first view change
         self._turns: list[Turn] = []
-        self._open: Turn | None = None
+        self._open: Turn | None = None  # the analyst's chat turn under way
+        self._calls: dict[str, list] = {}  # owner → [its call's turn, calls in flight]: outside clients' calls
         self._parked: dict[str, QgsMapLayer] = {}  # layers taken out of the project, kept for undo or redo
         self._next = 1
         self.dropped: list[str] = []  # turns no longer redoable: their parked files may go
@@ -44,15 +49,16 @@ class TurnHistory:
         self.load()
 
     # -- turns --------------------------------------------------------------------------------
-    def begin_turn(self, turn_id: str, request: str = "") -> None:
+    def begin_turn(self, turn_id: str, request: str = "") -> Turn:
         self._close_untracked()
         for turn in [t for t in self._turns if t.undone]:  # a new turn: the undone ones cannot come back
             self._forget(turn)
         project = self._project()
-        self._open = Turn(str(turn_id), self._next, request.strip()[:200], layers_before=self._looks.snapshot(project),
-                          layouts_before=st.layouts_of(project))
+        opened = self._open = Turn(str(turn_id), self._next, request.strip()[:200],
+                                   layers_before=self._looks.snapshot(project), layouts_before=st.layouts_of(project))
         self._next += 1
-        self._turns.append(self._open)
+        self._turns.append(opened)
+        return opened
 
     def end_turn(self, keep_empty: bool = False) -> None:
         if self._open is not None:
@@ -67,17 +73,53 @@ class TurnHistory:
     def open_turn_id(self) -> str | None:
         return self._open.turn_id if self._open else None
 
-    def turn_ids(self) -> list[str]:
-        return [t.turn_id for t in self._turns if t.changes and not t.undone]
+    def turn_ids(self, owner: str | None = None) -> list[str]:
+        return [t.turn_id for t in self._turns if t.changes and not t.undone and owner in (None, t.owner)]
+
+    def begin_call(self, owner: str) -> None:
+        """An outside client's call begins: what it changes goes to a turn of its own, never to the analyst's
+        open chat turn, and it ends with the call, so nothing the analyst does later is counted as the call's."""
+        if owner in self._calls:
+            self._calls[owner][1] += 1  # the same client's calls at once share one turn
+            return
+        project = self._project()
+        turn = Turn(f"outside-{uuid.uuid4().hex[:12]}", self._next, layers_before=self._looks.snapshot(project),
+                    layouts_before=st.layouts_of(project), owner=owner)
+        self._next += 1
+        self._turns.append(turn)
+        self._calls[owner] = [turn, 1]
+
+    def end_call(self, owner: str) -> None:
+        entry = self._calls.get(owner)
+        if entry is None:
+            return
+        entry[1] -= 1
+        if entry[1] > 0:
+            return
+        del self._calls[owner]
+        turn = entry[0]
+        self._finish(turn)
+        if not turn.changes:
+            self._turns.remove(turn)
+            if turn.number == self._next - 1:
+                self._next -= 1  # a call that changed nothing leaves no gap in the turns' numbers
+        self._trim()
+        self.save()
 
     def turn(self, turn_id: str) -> Turn | None:
         return next((t for t in self._turns if t.turn_id == turn_id), None)
 
     def record(self, change: Change) -> None:
-        if self._open is None:  # a tool called outside any agent turn (e.g. over MCP HTTP)
-            self.begin_turn(f"untracked-{uuid.uuid4().hex[:12]}")  # unique after a reload too
-        assert self._open is not None
-        self._open.changes.append(change)
+        """Into the turn of whoever is calling (CALLER): an outside client's call, or the analyst's chat turn."""
+        owner = CALLER.get()
+        if owner != ANALYST:
+            if owner not in self._calls:  # a call its middleware did not open (it should have)
+                self.begin_call(owner)
+            self._calls[owner][0].changes.append(change)
+            return
+        # a tool of the dock's server called outside any chat turn opens one, unique after a reload too
+        turn = self._open if self._open is not None else self.begin_turn(f"untracked-{uuid.uuid4().hex[:12]}")
+        turn.changes.append(change)
 
     def describe_view(self, text: str) -> None:
         """Names the open turn's last move of the map ('zoomed to Bonn')."""
@@ -102,23 +144,16 @@ class TurnHistory:
 
     def entries(self) -> list[TurnEntry]:
         """The rows of the dock's list, newest first."""
-        rows = []
-        shown = [t for t in self._turns if t.changes]
-        current = next((t for t in reversed(shown) if not t.undone), None)
-        for turn in reversed(shown):
-            by = "by an outside MCP client · " if turn.turn_id.startswith("untracked-") else ""
-            rows.append(TurnEntry(turn.number, f"Turn {turn.number} · {by}{summary(turn.changes)}", turn.request,
-                                  unique([c.description for c in turn.changes]),
-                                  [f"Cannot be undone: {c.description}" for c in turn.changes if c.irreversible],
-                                  turn.undone, turn is current))
-        return rows
+        return entries_of(self._turns)
 
     # -- going back and forward ------------------------------------------------------------------
-    def undo_last_turn(self, skip_open: bool = False) -> Turn | None:
-        """Undoes the newest turn with changes (not the open one when `skip_open`); None if none."""
-        self._close_untracked(keep=not skip_open)
+    def undo_last_turn(self, owner: str = ANALYST, skip_open: bool = False) -> Turn | None:
+        """Undoes `owner`'s newest turn with changes (not its open one when `skip_open`); None if it has none.
+        Nobody else's turn is touched: an outside client undoes only its own calls, the chat only the analyst's."""
+        if owner == ANALYST:
+            self._close_untracked(keep=not skip_open)
         for turn in reversed(self._turns):
-            if turn.undone or not turn.changes:
+            if turn.owner != owner or turn.undone or not turn.changes or self._in_call(turn):
                 continue
             if skip_open and turn is self._open:
                 continue  # the caller's own turn
@@ -129,15 +164,27 @@ class TurnHistory:
             return turn
         return None
 
-    def revert_to(self, number: int) -> StepReport:
-        """Undoes every turn after turn `number` (0: all of them), newest first; files are left to the caller."""
+    def _call_turns(self) -> list[Turn]:
+        return [entry[0] for entry in self._calls.values()]
+
+    def _in_call(self, turn: Turn) -> bool:
+        return any(turn is t for t in self._call_turns())  # identity: turns compare by value
+
+    def others_have_turns(self, owner: str) -> bool:
+        return any(t.owner != owner and t.changes and not t.undone for t in self._turns)
+
+    def revert_to(self, number: int, owner: str | None = None) -> StepReport:
+        """Undoes every turn after turn `number` (0: all of them; only `owner`'s when given), newest first; files
+        are left to the caller."""
         self._close_untracked()
         report = StepReport()
         for turn in reversed(self._turns):
-            if turn.number > number and not turn.undone and turn.changes and turn is not self._open:
+            if (turn.number > number and not turn.undone and turn.changes and turn is not self._open
+                    and not self._in_call(turn) and owner in (None, turn.owner)):
                 self._revert_turn(turn, report)
         if report.turns:
-            report.kept = unique(report.kept + self._hand_edits(number, report))
+            report.kept = unique(report.kept + hand_edits(self._turns, number, report,
+                                                                  self._looks.snapshot(self._project())))
         self.save()
         return report
 
@@ -187,6 +234,7 @@ class TurnHistory:
                     report.done.append(undone_words(change))
         turn.undone = True
         report.turns.append(turn.number)
+        self._settle_layouts(turn)
 
     def _redo_turn(self, turn: Turn, report: StepReport) -> None:
         first: dict[str, Any] = {}
@@ -212,26 +260,7 @@ class TurnHistory:
             report.done.append(change.description)
         turn.undone = False
         report.turns.append(turn.number)
-
-    def _hand_edits(self, number: int, report: StepReport) -> list[str]:
-        """The analyst's own layer edits since turn `number`, which going back left as they are."""
-        point = next((t for t in self._turns if t.number == number), None)
-        later = [t for t in self._turns if t.number > number]
-        reference = point.layers_after if point is not None else (later[0].layers_before if later else {})
-        now = self._looks.snapshot(self._project())
-        touched = " ".join(report.kept)
-        notes = []
-        for layer_id, (name, print_) in now.items():
-            if f"'{name}'" in touched:
-                continue  # already named as kept
-            if layer_id not in reference:
-                notes.append(f"layer '{name}' (you added it)")
-            elif reference[layer_id][1] != print_:
-                notes.append(f"your changes to layer '{name}'")
-        for layer_id, (name, _print) in reference.items():
-            if layer_id not in now and f"'{name}'" not in touched:
-                notes.append(f"layer '{name}' stays removed (you removed it)")
-        return notes
+        self._settle_layouts(turn)
 
     def _finish(self, turn: Turn) -> None:
         """The end of a turn: what each change left, the layouts it made or rebuilt, every layer's look."""
@@ -257,11 +286,30 @@ class TurnHistory:
                 change.after = st.view_of(canvas, project)
             elif change.kind == "background" and canvas is not None:
                 change.after = st.background_of(canvas, project)
+            elif change.kind == "ellipsoid":
+                change.after = project.ellipsoid()
             elif change.kind == "group_added":
                 group = project.layerTreeRoot().findGroup(change.target)
                 change.after = {"index": group.parent().children().index(group) if group is not None else 0}
         turn.ended = {c.key: self._actions.state(c.key) for c in turn.changes if FAMILY[c.kind] != "file"}
         turn.layers_after = self._looks.snapshot(project)
+        self._settle_layouts(turn)
+
+    def _settle_layouts(self, turn: Turn) -> None:
+        """The layouts `turn` made, rebuilt, deleted or put back are its own: the other turns still under way
+        take them as they are now, so their end does not count them as theirs too."""
+        names = {c.target for c in turn.changes if c.kind == "layout"}
+        if not names:
+            return
+        now = st.layouts_of(self._project())
+        for other in [self._open, *self._call_turns()]:
+            if other is None or other is turn or other.layouts_before is None:
+                continue
+            for name in names:
+                if name in now:
+                    other.layouts_before[name] = now[name]
+                else:
+                    other.layouts_before.pop(name, None)
 
     def _close_untracked(self, keep: bool = False) -> None:
         if self._open is not None and self._open.turn_id.startswith("untracked-") and not keep:
@@ -276,7 +324,10 @@ class TurnHistory:
 
     def _trim(self) -> None:
         while len(self._turns) > KEEP_TURNS:
-            self._forget(self._turns[0])
+            oldest = next((t for t in self._turns if t is not self._open and not self._in_call(t)), None)
+            if oldest is None:
+                return
+            self._forget(oldest)
 
     # -- what the canvas tools change ------------------------------------------------------------
     def layer_added(self, layer: QgsMapLayer) -> None:
@@ -310,33 +361,26 @@ class TurnHistory:
         colours = st.background_of(canvas, self._project())
         self.record(Change("background", "changed the map background", before=colours, was=colours))
 
+    def ellipsoid_changing(self) -> None:
+        before = self._project().ellipsoid()
+        self.record(Change("ellipsoid", "changed the measurement ellipsoid", before=before, was=before))
+
     # -- kept with the project -------------------------------------------------------------------
     def save(self) -> None:
         project = self._project()
-        turns = [t for t in self._turns if t is not self._open]
-        data = {"version": 1, "next": self._next,
-                "turns": [{**dataclasses.asdict(t), "layouts_before": None} for t in turns]}
-        text = json.dumps(data, separators=(",", ":"))
+        text = stored.dumps([t for t in self._turns if t is not self._open and not self._in_call(t)], self._next)
         if project.readEntry(*ENTRY)[0] != text:
             project.writeEntry(*ENTRY, text)
 
     def load(self) -> None:
-        """The history kept in the project (after a plugin reload, or when a project is opened)."""
-        self._turns, self._open = [], None
+        """The history kept in the project (after a plugin reload, or when a project is opened), read as
+        records: what a crafted project names beyond them is dropped (`stored`)."""
+        self._turns, self._open, self._calls = [], None, {}
         self._parked.clear()
         self._next = 1
         text, found = self._project().readEntry(*ENTRY)
-        if not found or not text:
-            return
-        try:
-            data = json.loads(text)
-            for item in data.get("turns", []):
-                changes = [Change(**c) for c in item.pop("changes", [])]
-                self._turns.append(Turn(**item, changes=changes))
-            self._next = max([int(data.get("next", 1))] + [t.number + 1 for t in self._turns])
-        except (ValueError, TypeError, KeyError):
-            log.warning("The project's undo history could not be read; it starts empty.", exc_info=True)
-            self._turns = []
+        if found and text:
+            self._turns, self._next = stored.loads(text)
 
     def follow_project(self, project: Any, then: Callable[[], None] | None = None) -> Callable[[], None]:
         """Reads the history again when a project is opened, empties it when the project is closed (and
@@ -359,7 +403,7 @@ class TurnHistory:
         self._then()
 
     def _project_cleared(self) -> None:
-        self._turns, self._open, self._next = [], None, 1
+        self._turns, self._open, self._next, self._calls = [], None, 1, {}
         self._parked.clear()
         self._looks.stop()
         self._then()

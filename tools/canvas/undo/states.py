@@ -24,12 +24,14 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtXml import QDomDocument
 
+from .record import PARKED_FOLDER, is_output_name, is_turn_id
+
 STYLE_PARTS = QgsMapLayer.Symbology | QgsMapLayer.Labeling | QgsMapLayer.Rendering
 VIEW_TOLERANCE = 1e-3  # share of the extent's size under which two views are the same view (float noise)
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest()[:16]  # tells states apart
 
 
 # -- layers -----------------------------------------------------------------------------------------
@@ -235,7 +237,12 @@ def scan_outputs(folder: str | os.PathLike | None) -> dict[str, list[int]]:
     return found
 
 
-PARKED_FOLDER = ".undone"  # where files of undone turns wait for a redo, inside the outputs folder
+def parked_folder(folder: str | os.PathLike, turn_id: str) -> Path:
+    """Where the files of undone turn `turn_id` wait, inside the outputs folder; a turn id that is not an id
+    (read from a crafted project: "../../home") is refused, so no file is moved or deleted elsewhere."""
+    if not is_turn_id(turn_id):
+        raise ValueError(f"not a turn id: {turn_id!r}")
+    return Path(folder) / PARKED_FOLDER / turn_id
 
 
 def release_layers(parked: dict[str, Any], paths: set[str]) -> list[str]:
@@ -266,9 +273,12 @@ def park_files(folder: str, turn_id: str, files: dict[str, list[int]],
     `before`: the folder as it was before the layers reading these files were let go (release_layers); a
     file unchanged then and rewritten by GDAL as it closed them is still the turn's file."""
     moved, changed, gone = [], [], []
-    parked = Path(folder) / PARKED_FOLDER / turn_id
+    parked = parked_folder(folder, turn_id)
     present = scan_outputs(folder)
     for name, signature in files.items():
+        if not is_output_name(name):
+            gone.append(name)
+            continue
         path = Path(folder) / name
         now = present.get(name)
         unchanged = now == list(signature) or (before is not None and before.get(name) == list(signature))
@@ -286,10 +296,10 @@ def park_files(folder: str, turn_id: str, files: dict[str, list[int]],
 def unpark_files(folder: str, turn_id: str, names: list[str]) -> tuple[list[str], list[str]]:
     """Puts parked files back unless a file of that name was written since; returns (back, not back)."""
     back, blocked = [], []
-    parked = Path(folder) / PARKED_FOLDER / turn_id
+    parked = parked_folder(folder, turn_id)
     for name in names:
         source, target = parked / name, Path(folder) / name
-        if not source.is_file() or target.exists():
+        if not is_output_name(name) or not source.is_file() or source.is_symlink() or target.exists():
             blocked.append(name)
             continue
         os.replace(source, target)

@@ -14,6 +14,7 @@ from ....agent.dock_text import Translate, as_written
 from ....agent.events import UserMessage
 from . import states as st
 from .history import TurnHistory
+from .record import ANALYST, is_turn_id
 from .words import StepReport, in_words
 
 
@@ -96,12 +97,12 @@ class ChatTurns:
     # -- going back and forward ------------------------------------------------------------------
     async def undo(self, message_id: str) -> UndoOutcome:
         """The Undo button of an answer: only the newest turn that is not undone yet."""
-        changed = self.history.turn_ids()
+        changed = self.history.turn_ids(ANALYST)  # an outside client's calls since do not stand in the way
         if not changed or message_id != changed[-1]:
             return UndoOutcome(False, "Only the most recent turn that changed the map can be undone this way; "
                                       "use the History tab to go further back.")
         turn = self.history.turn(changed[-1])
-        return await self._step(turn.number - 1, redo=False, target=None)
+        return await self._step(turn.number - 1, redo=False, target=None, owner=ANALYST)
 
     async def back_to(self, number: int) -> UndoOutcome:
         return await self._step(number, redo=False, target=number)
@@ -109,7 +110,7 @@ class ChatTurns:
     async def redo_to(self, number: int) -> UndoOutcome:
         return await self._step(number, redo=True, target=number)
 
-    async def _step(self, number: int, redo: bool, target: int | None) -> UndoOutcome:
+    async def _step(self, number: int, redo: bool, target: int | None, owner: str | None = None) -> UndoOutcome:
         if self._busy:
             return UndoOutcome(False, "The assistant is still working on a message; try again when it has answered.")
         if self._recording:
@@ -122,7 +123,7 @@ class ChatTurns:
             report.done.extend(files.done)
             report.kept.extend(files.kept)
         else:
-            report = self.history.revert_to(number)
+            report = self.history.revert_to(number, owner)
             if report.files and self._outputs:
                 before = await asyncio.to_thread(st.scan_outputs, self._outputs)
                 self.history.release_layers_reading({str(Path(self._outputs) / c.target) for _, c in report.files})
@@ -155,5 +156,5 @@ class ChatTurns:
         """Files parked for turns that can no longer be redone are deleted (worker thread)."""
         dropped, self.history.dropped = self.history.dropped, []
         if dropped and self._outputs and self._start_task is not None:
-            folders = [Path(self._outputs) / st.PARKED_FOLDER / turn_id for turn_id in dropped]
+            folders = [st.parked_folder(self._outputs, turn_id) for turn_id in dropped if is_turn_id(turn_id)]
             self._start_task(asyncio.to_thread(lambda: [shutil.rmtree(f, ignore_errors=True) for f in folders]))

@@ -14,13 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....agent.dock_text import Translate, as_written, translatable
+from .record import ANALYST
 
 # What a turn changed, what a step did and what it kept. {change} holds another of these phrases; any other
 # placeholder is a name (a layer, a layout, a file, a place) shown as written.
 PHRASES = (
     translatable("added layer '{name}'"), translatable("removed layer '{name}'"),
     translatable("added group '{name}'"), translatable("restyled '{name}'"), translatable("moved the map"),
-    translatable("changed the map background"), translatable("made print layout '{name}'"),
+    translatable("changed the map background"), translatable("changed the measurement ellipsoid"),
+    translatable("put the measurement ellipsoid back"), translatable("the measurement ellipsoid you set"),
+    translatable("made print layout '{name}'"),
     translatable("rebuilt print layout '{name}'"), translatable("deleted print layout '{name}'"),
     translatable("wrote file '{name}'"), translatable("overwrote file '{name}'"), translatable("zoomed to {place}"),
     translatable("brought back layer '{name}'"), translatable("removed group '{name}'"),
@@ -162,7 +165,44 @@ def undone_words(change: Any) -> str:
         return "put the map view back"
     if kind == "background":
         return "put the map background back"
+    if kind == "ellipsoid":
+        return "put the measurement ellipsoid back"
     if kind == "layout":
         return f"put print layout '{change.target}' back as it was" if change.before else \
             f"deleted print layout '{change.target}'"
     return change.description
+
+
+def entries_of(turns: list[Any]) -> list[TurnEntry]:
+    """The history's rows as the dock shows them, newest first (`turns`: undo.record.Turn, oldest first)."""
+    rows = []
+    shown = [t for t in turns if t.changes]
+    current = next((t for t in reversed(shown) if not t.undone), None)
+    for turn in reversed(shown):
+        by = "by an outside MCP client · " if turn.owner != ANALYST else ""
+        rows.append(TurnEntry(turn.number, f"Turn {turn.number} · {by}{summary(turn.changes)}", turn.request,
+                              unique([c.description for c in turn.changes]),
+                              [f"Cannot be undone: {c.description}" for c in turn.changes if c.irreversible],
+                              turn.undone, turn is current))
+    return rows
+
+
+def hand_edits(turns: list[Any], number: int, report: StepReport, now: dict[str, list]) -> list[str]:
+    """The analyst's own layer edits since turn `number`, which going back left as they are (`now`: every
+    layer's [name, fingerprint] by id)."""
+    point = next((t for t in turns if t.number == number), None)
+    later = [t for t in turns if t.number > number]
+    reference = point.layers_after if point is not None else (later[0].layers_before if later else {})
+    touched = " ".join(report.kept)
+    notes = []
+    for layer_id, (name, print_) in now.items():
+        if f"'{name}'" in touched:
+            continue  # already named as kept
+        if layer_id not in reference:
+            notes.append(f"layer '{name}' (you added it)")
+        elif reference[layer_id][1] != print_:
+            notes.append(f"your changes to layer '{name}'")
+    for layer_id, (name, _print) in reference.items():
+        if layer_id not in now and f"'{name}'" not in touched:
+            notes.append(f"layer '{name}' stays removed (you removed it)")
+    return notes
