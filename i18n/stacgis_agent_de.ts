@@ -2576,16 +2576,8 @@
             <translation>'{url}' ist keine Webadresse, die das Plugin öffnet: Geben Sie eine http(s)-Adresse mit Host an, in einer Zeile.</translation>
         </message>
         <message>
-            <source>An empty href names no dataset.</source>
-            <translation>Ein leerer href benennt keinen Datensatz.</translation>
-        </message>
-        <message>
             <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
             <translation>„{source}“ steht externen MCP-Clients nicht zur Verfügung: Sie dürfen Projekt-Layer, Assets der konfigurierten Kataloge und Dateien in den Ordnern unter Einstellungen ▸ Externer Zugriff lesen.</translation>
-        </message>
-        <message>
-            <source>'{href}' from the catalog at {location} is not read: a local catalog names only files under its own folder ({folder}).</source>
-            <translation>'{href}' aus dem Katalog unter {location} wird nicht gelesen: Ein lokaler Katalog benennt nur Dateien in seinem eigenen Ordner ({folder}).</translation>
         </message>
         <message>
             <source>'{href}' is not a dataset the plugin opens: it holds GDAL's own syntax (a /vsi… file system, or options after '?'), which could read or send this computer's files. Catalogs, the model and outside clients give a URL (http, https, s3, gs, az) or a file path; GDAL's syntax is never taken from their text.</source>
@@ -2598,6 +2590,14 @@
         <message>
             <source>'{href}' from the catalog at {location} is not read: a catalog read over HTTP never names a file on this computer.</source>
             <translation>'{href}' aus dem Katalog unter {location} wird nicht gelesen: Ein über HTTP gelesener Katalog benennt nie eine Datei auf diesem Computer.</translation>
+        </message>
+        <message>
+            <source>An empty href names no dataset.</source>
+            <translation>Ein leerer href benennt keinen Datensatz.</translation>
+        </message>
+        <message>
+            <source>'{href}' from the catalog at {location} is not read: a local catalog names only files under its own folder ({folder}).</source>
+            <translation>'{href}' aus dem Katalog unter {location} wird nicht gelesen: Ein lokaler Katalog benennt nur Dateien in seinem eigenen Ordner ({folder}).</translation>
         </message>
         <message>
             <source>Unknown index '{name}'. Known indices: {indices}.</source>

@@ -2576,16 +2576,8 @@
             <translation>'{url}' n'est pas une adresse web que l'extension ouvre : donnez une adresse http(s) avec un hôte, sur une seule ligne.</translation>
         </message>
         <message>
-            <source>An empty href names no dataset.</source>
-            <translation>Un href vide ne désigne aucun jeu de données.</translation>
-        </message>
-        <message>
             <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
             <translation>« {source} » n’est pas accessible aux clients MCP externes : ils peuvent lire les couches du projet, les assets des catalogues configurés et les fichiers des dossiers listés dans Paramètres ▸ Accès externe.</translation>
-        </message>
-        <message>
-            <source>'{href}' from the catalog at {location} is not read: a local catalog names only files under its own folder ({folder}).</source>
-            <translation>'{href}' du catalogue {location} n'est pas lu : un catalogue local ne désigne que des fichiers de son propre dossier ({folder}).</translation>
         </message>
         <message>
             <source>'{href}' is not a dataset the plugin opens: it holds GDAL's own syntax (a /vsi… file system, or options after '?'), which could read or send this computer's files. Catalogs, the model and outside clients give a URL (http, https, s3, gs, az) or a file path; GDAL's syntax is never taken from their text.</source>
@@ -2598,6 +2590,14 @@
         <message>
             <source>'{href}' from the catalog at {location} is not read: a catalog read over HTTP never names a file on this computer.</source>
             <translation>'{href}' du catalogue {location} n'est pas lu : un catalogue lu par HTTP ne désigne jamais un fichier de cet ordinateur.</translation>
+        </message>
+        <message>
+            <source>An empty href names no dataset.</source>
+            <translation>Un href vide ne désigne aucun jeu de données.</translation>
+        </message>
+        <message>
+            <source>'{href}' from the catalog at {location} is not read: a local catalog names only files under its own folder ({folder}).</source>
+            <translation>'{href}' du catalogue {location} n'est pas lu : un catalogue local ne désigne que des fichiers de son propre dossier ({folder}).</translation>
         </message>
         <message>
             <source>Unknown index '{name}'. Known indices: {indices}.</source>

@@ -15,6 +15,9 @@ So a name is a `GdalName`, and only this module makes one:
 Every call that opens a source (`gdal.Open`, `gdal.OpenEx`, `ogr.Open`, `gdal.BuildVRT`, `QgsRasterLayer(…)`,
 `QgsVectorLayer(…)`, `setDataSource`) hands it `dataset(name)` (or `datasets(names)`), which refuses a plain
 string; tests/unit/test_sinks_gdal_names.py finds any other.
+
+It imports nothing of the plugin at load (the tools' error class only when it refuses): Dask workers get it with
+the reading code (`dask_runner.worker_code_zip`), to open the names they are handed.
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ import os
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 from urllib.parse import quote, unquote, urljoin, urlparse
 
-from ..common import ToolInputError
+if TYPE_CHECKING:
+    from ..common import ToolInputError
 
 SCHEMES = {"http": "/vsicurl/", "https": "/vsicurl/", "s3": "/vsis3/", "gs": "/vsigs/", "az": "/vsiaz/",
            "azure": "/vsiaz/"}
@@ -80,7 +84,7 @@ def from_href(href: str, rules: ReadRules | None = None, catalog: str = "") -> G
     href = (href or "").strip()
     rules = rules or ReadRules()
     if not href:
-        raise ToolInputError("An empty href names no dataset; use get_item for the asset hrefs.")
+        raise _empty()
     if any(ord(ch) < 32 for ch in href):
         raise _unmapped(href)
     location = rules.catalogs.get(catalog, "") if catalog else ""
@@ -190,6 +194,8 @@ def may_read(rules: ReadRules, source: str) -> bool:
 
 def outside_refusal(source: str) -> ToolInputError:
     """The same words for every source an outside client may not read, whether or not it exists."""
+    from ..common import ToolInputError
+
     return ToolInputError(f"'{source}' is not available to outside MCP clients: they may read project layers, "
                           "assets of the configured catalogs, and files in the folders listed under Settings ▸ "
                           "Outside access.")
@@ -248,8 +254,7 @@ def _check_in_catalog_folder(href: str, path: str, location: str) -> None:
     folder = Path(os.path.realpath(location if os.path.isdir(location) else os.path.dirname(location)))
     real = Path(os.path.realpath(path))
     if real != folder and folder not in real.parents:
-        raise ToolInputError(f"'{href[:300]}' from the catalog at {location} is not read: a local catalog names only "
-                             f"files under its own folder ({folder}).")
+        raise _outside_folder(href, location, folder)
 
 
 def host_allowed(rules: ReadRules, host: str) -> bool:
@@ -280,6 +285,8 @@ def _is_url(location: str) -> bool:
 
 
 def _gdal_syntax(href: str) -> ToolInputError:
+    from ..common import ToolInputError
+
     return ToolInputError(f"'{href[:300]}' is not a dataset the plugin opens: it holds GDAL's own syntax (a /vsi… file "
                           "system, or options after '?'), which could read or send this computer's files. Catalogs, "
                           "the model and outside clients give a URL (http, https, s3, gs, az) or a file path; GDAL's "
@@ -287,10 +294,27 @@ def _gdal_syntax(href: str) -> ToolInputError:
 
 
 def _unmapped(href: str) -> ToolInputError:
+    from ..common import ToolInputError
+
     return ToolInputError(f"'{href[:300]}' is not a dataset the plugin opens: give a URL (http, https, s3, gs or az, "
                           "with a host) or an absolute file path, on one line.")
 
 
 def _local_from_remote(href: str, location: str) -> ToolInputError:
+    from ..common import ToolInputError
+
     return ToolInputError(f"'{href[:300]}' from the catalog at {location} is not read: a catalog read over HTTP "
                           "never names a file on this computer.")
+
+
+def _empty() -> ToolInputError:
+    from ..common import ToolInputError
+
+    return ToolInputError("An empty href names no dataset; use get_item for the asset hrefs.")
+
+
+def _outside_folder(href: str, location: str, folder: Path) -> ToolInputError:
+    from ..common import ToolInputError
+
+    return ToolInputError(f"'{href[:300]}' from the catalog at {location} is not read: a local catalog names only "
+                          f"files under its own folder ({folder}).")
