@@ -100,6 +100,7 @@ class Settings:
     user: str = "default"
     mcp_http_enabled: bool = False
     mcp_http_port: int = 8765
+    mcp_read_only: bool = False  # outside MCP clients get only the tools that change nothing (agent/trust.py)
     send_map_context: bool = True
     # Folders outside MCP clients may read rasters/vectors from, one per line (besides project layers,
     # catalog assets and the tools' output folder).

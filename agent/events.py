@@ -121,6 +121,8 @@ class AskUser(Event):
     options: tuple[str, ...] = ()
     allow_free_text: bool = False
     details: tuple[str, ...] = ()  # exactly what a destructive action will change
+    # the kinds of change a "don't ask again in this chat" answer would cover (agent/trust.py); () = not offered
+    waves: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from .stores.base import MemoryStore, SessionStore
 from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
 from .tool_ranking import ToolSelector, ToolText
+from .trust import ChatTrust
 from .turn import ProtocolNotices, TurnPorts, TurnRunner, TurnState
 from .turn_stats import PromptCache
 from .visible_tools import ToolSet
@@ -70,6 +71,7 @@ class AgentLoop:
         self.estimator = TokenEstimator()
         self.prompt_cache = PromptCache()  # what the model's KV cache holds of this chat's last request
         self.policy = Policy(rules={}, exploration_budget=self.settings.exploration_budget)
+        self.trust = ChatTrust()  # the chat's trust level; the dock hands its own (ui/chat_session.py)
         self.system_prompt = ""
         self.protocols = ProtocolNotices()  # the tool-calling protocol last announced to the user
         self.log: list[dict[str, Any]] = []  # the session log: every event shown, fragments joined
@@ -142,7 +144,7 @@ class AgentLoop:
                          session_id=self.session_id, memory=self.memory, policy=self.policy, tools=self.tools,
                          specs=self._specs, selector=self.selector, embed=self.embed, estimator=self.estimator,
                          protocols=self.protocols, emit=self._emit, ask=self._ask, tool_set=self.tool_set,
-                         prompt_cache=self.prompt_cache)
+                         prompt_cache=self.prompt_cache, trust=self.trust)
 
     def _emit(self, event: Any) -> None:
         self._log_event(event)

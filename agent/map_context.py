@@ -33,6 +33,10 @@ class MapContext:
     selected_features: dict[str, Any] | None = None  # a small GeoJSON FeatureCollection
     layers: tuple[LayerInfo, ...] = field(default_factory=tuple)
     ellipsoid: str = ""  # the project's measurement ellipsoid in words, e.g. "WGS 84 (EPSG:7030)"
+    # what the user named with @ in the message (agent/mentions.py): layer names as the project spells them
+    mentioned: tuple[str, ...] = ()
+    mentioned_selection: bool = False
+    mentioned_view: bool = False
 
     def states(self) -> set[str]:
         """Policy states this map satisfies, e.g. {"qgis", "layer", "raster_layer", "selection"}."""
@@ -68,7 +72,33 @@ class MapContext:
         features = _features_text(self.selected_features)
         if features:
             lines.append(f"selected features: {features}")
+        named = self.mentions_data()
+        if named:
+            lines.append("named by the user with @ (use these exact names and ids): "
+                         + json.dumps(named, ensure_ascii=False, separators=(",", ":")))
         return MARKER + "\n".join(lines) if lines else ""
+
+    def mentions_data(self) -> list[dict[str, Any]]:
+        """What the user @-mentioned, as data: each layer with its id, kind and CRS, the selection, the view."""
+        by_name = {layer.name: layer for layer in self.layers}
+        named: list[dict[str, Any]] = []
+        for name in self.mentioned:
+            layer = by_name.get(name)
+            entry: dict[str, Any] = {"layer": name}
+            if layer is not None:
+                entry.update({k: v for k, v in (("id", layer.id), ("kind", layer.kind), ("geometry", layer.geometry),
+                                                 ("features", layer.feature_count), ("crs", layer.crs))
+                              if v not in ("", None)})
+            named.append(entry)
+        if self.mentioned_selection:
+            selection = self.selected_features or {}
+            count = selection.get("selected_count") or len(selection.get("features") or [])
+            named.append({"selection": {"layer": selection.get("layer", self.active_layer), "features": count}
+                          if count else "nothing is selected"})
+        if self.mentioned_view:
+            named.append({"view": {"extent": [round(v, 6) for v in self.extent] if self.extent else None,
+                                   "crs": self.crs}})
+        return named
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,7 +112,10 @@ class MapContext:
         return cls(extent=extent, crs=data.get("crs", ""), center_lonlat=center, scale=data.get("scale"),
                    active_layer=data.get("active_layer", ""),
                    selected_features=data.get("selected_features"), layers=layers,
-                   ellipsoid=data.get("ellipsoid", ""))
+                   ellipsoid=data.get("ellipsoid", ""),
+                   mentioned=tuple(data.get("mentioned") or ()),
+                   mentioned_selection=bool(data.get("mentioned_selection")),
+                   mentioned_view=bool(data.get("mentioned_view")))
 
 
 def _is_geographic(crs: str) -> bool:

@@ -64,12 +64,16 @@ class Assessment:
     effects: tuple[str, ...] = ()
     undoable: bool = False  # the chat's Undo (undo_last_turn) brings it back
     action: str = ""  # the call in the analyst's words ("Buffer 'parcels' by 10 m"); "" = the tool's name
+    # The kind of change, in the analyst's words ("take layers off the map; Undo in the chat brings them back"):
+    # what "don't ask again in this chat" covers (agent/trust.py). "" for code, downloads, overwrites and
+    # whatever cannot be judged: those ask every time.
+    kind: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"destructive": self.destructive, "effects": list(self.effects), "undoable": self.undoable,
-                "action": self.action}
+                "action": self.action, "kind": self.kind}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Assessment:
         return cls(bool(data.get("destructive")), tuple(str(e) for e in data.get("effects") or ()),
-                   bool(data.get("undoable")), str(data.get("action") or ""))
+                   bool(data.get("undoable")), str(data.get("action") or ""), str(data.get("kind") or ""))

@@ -16,11 +16,12 @@ from typing import Any, Awaitable, Callable, Optional
 
 from .conversation import ConversationMemory
 from .dock_text import Said, say, translatable
-from .events import AskUser, ToolError, ToolProgress, ToolResult, ToolStart
+from .events import AskUser, Notice, ToolError, ToolProgress, ToolResult, ToolStart
 from .llm.types import ToolCall
 from .permissions import Policy
 from .safety import Assessment
 from .tool_host import ToolHost, ToolOutcome, failed
+from .trust import ChatTrust
 from .visible_tools import unwrap_call
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,9 @@ ASK_USER_SPEC = {"type": "function", "function": {
     }, "required": ["question"]}}}
 APPROVALS = frozenset({"yes", "y", "ok", "okay", "run", "run it", "proceed", "confirm", "approve",
                        "yes, run it", "do it"})
-RUN_IT, DONT = "Yes, run it", "No"
+RUN_IT, DONT = translatable("Yes, run it"), translatable("No")
+DONT_ASK_AGAIN = translatable("Yes, and don't ask again in this chat")  # for the kinds of change the card lists
+CARD_OPTIONS = (RUN_IT, DONT_ASK_AGAIN, DONT)  # the confirmation card's answers: the dock shows them translated
 
 Emit = Callable[[Any], None]
 AskFn = Callable[[AskUser], Awaitable[Optional[str]]]
@@ -51,8 +54,9 @@ class CallReport:
 
 class ToolCallRunner:
     def __init__(self, host: ToolHost, policy: Policy, memory: ConversationMemory, emit: Emit, ask: AskFn,
-                 on_change: Callable[[], Awaitable[None]] | None = None):
+                 on_change: Callable[[], Awaitable[None]] | None = None, trust: ChatTrust | None = None):
         self.on_change = on_change  # re-reads the state after a tool that may have changed it
+        self.trust = trust if trust is not None else ChatTrust()  # the chat's level and what is not asked again
         self.host = host
         self.policy = policy
         self.memory = memory
@@ -114,7 +118,7 @@ class ToolCallRunner:
             judged, by_gate = self._judged.get(call.id) or (None, False)
             if judged is None or self._changed:  # an earlier call of this step may have changed the answer
                 judged, by_gate = await self._effects(call)
-            if judged.destructive:
+            if judged.destructive and not self._waved(call, judged):
                 self._pending.append((call, judged))
                 known = True
             else:
@@ -137,6 +141,8 @@ class ToolCallRunner:
             names = ", ".join(sorted(self.policy.allowed())[:30])
             said = say(translatable("Unknown tool '{tool}'."), tool=call.name)
             return f"{said.text()} Use one of the tools you were given: {names}.", said
+        if not self.trust.offers(self.policy.is_read_only(call.name)):
+            return self.trust.refusal(call.name)
         blocked = self.policy.why_not_allowed(call.name)
         if blocked:
             return blocked, self.policy.why_not_allowed_said(call.name)
@@ -182,9 +188,18 @@ class ToolCallRunner:
             if call.name not in self.host.tools or self.policy.is_read_only(call.name) or self._check(call):
                 continue  # unknown, read-only or invalid calls never run, so they are not asked about
             effects, by_gate = self._judged[call.id] = await self._effects(call)
-            if effects.destructive:
+            if effects.destructive and not self.trust.skips_card(call.name, effects):
                 found.append((call, effects))
         return found
+
+    def _waved(self, call: ToolCall, judged: Assessment) -> bool:
+        """A destructive call of a kind the analyst said not to ask again about in this chat: said in the feed."""
+        if not self.trust.skips_card(call.name, judged):
+            return False
+        said = say(translatable("Not asked again, as you chose in this chat: {action}"),
+                   action=judged.action or call.name)
+        self.emit(Notice(said.text(), said))
+        return True
 
 
     async def _effects(self, call: ToolCall) -> tuple[Assessment, bool]:
@@ -210,7 +225,11 @@ class ToolCallRunner:
         """Asks once for every destructive call of the step (at the first of them); later ones reuse the answer."""
         if call.id not in self._decisions:
             pending, self._pending = self._pending, []
-            choice = await self.ask(confirmation_request(call.id, pending))
+            named = [(asked.name, effects) for asked, effects in pending]
+            waves = ChatTrust.may_wave(named) and not self.trust.read_only
+            choice = await self.ask(confirmation_request(call.id, pending, waves=waves))
+            if waves and is_waving(choice):
+                self.trust.wave(named)
             for asked, _ in pending:
                 self._decisions[asked.id] = is_approval(choice)
         return self._decisions.get(call.id, False)
@@ -234,8 +253,9 @@ class ToolCallRunner:
         return CallReport(call, True, outcome.text)
 
 
-def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Assessment]]) -> AskUser:
-    """One card for the step's destructive calls: every effect in full, and what undo can and cannot do."""
+def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Assessment]], waves: bool = False) -> AskUser:
+    """One card for the step's destructive calls: every effect in full, and what undo can and cannot do;
+    `waves`: it also offers "don't ask again in this chat" for the kinds of change it asks about."""
     effects = [e for _, e in calls]
     count = len(effects)
     question = f"Run '{calls[0][0].name}'?" if count == 1 else f"Run these {count} actions?"
@@ -249,9 +269,16 @@ def confirmation_request(call_id: str, calls: list[tuple[ToolCall, Assessment]])
         truth = "Map changes can be undone in the chat; changes to files and stores cannot."
     details = tuple(line for e in effects
                     for line in ((f"{e.action}:",) if count > 1 and e.action else ()) + e.effects)
-    return AskUser(request_id=f"confirm-{call_id}", question=f"{question} {truth}", options=(RUN_IT, DONT),
-                   details=details)
+    kinds = tuple(dict.fromkeys(e.kind for e in effects)) if waves else ()
+    return AskUser(request_id=f"confirm-{call_id}", question=f"{question} {truth}",
+                   options=(RUN_IT, DONT_ASK_AGAIN, DONT) if kinds else (RUN_IT, DONT), details=details, waves=kinds)
 
 
 def is_approval(choice: str | None) -> bool:
-    return choice is not None and choice.strip().lower().rstrip(".!") in APPROVALS | {RUN_IT.lower()}
+    return choice is not None and (choice.strip().lower().rstrip(".!") in APPROVALS | {RUN_IT.lower()}
+                                   or is_waving(choice))
+
+
+def is_waving(choice: str | None) -> bool:
+    """The analyst approved and said not to ask again for this kind of change in this chat."""
+    return choice is not None and choice.strip().lower() == DONT_ASK_AGAIN.lower()

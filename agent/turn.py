@@ -43,6 +43,7 @@ from .llm.types import (
 from .permissions import STATE_MARKER
 from .system_prompt import ANSWER_NOW, CONTINUE, SUMMARISE_NOW
 from .tool_calls import ASK_USER_SPEC, ToolCallRunner, is_approval
+from .trust import READ_ONLY_NOTE, ChatTrust
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -131,6 +132,7 @@ class TurnPorts:
     ask: Callable[[AskUser], Awaitable[str | None]]  # emits the question, waits for the answer (None: timeout)
     tool_set: ToolSet  # which tools the model sees: decided rarely, only appended (agent/visible_tools.py)
     prompt_cache: PromptCache  # what the model's KV cache holds of the chat's last request
+    trust: ChatTrust = field(default_factory=ChatTrust)  # read only or ask, and what is not asked again (agent/trust.py)
 
 
 class TurnRunner:
@@ -150,10 +152,12 @@ class TurnRunner:
         if context is not None:  # without one, the state of the previous request still holds
             self.policy.set_state(context.states())
         self._note_state(self.policy.state_note())  # rides with the user's message, the newest one
+        if ports.trust.read_only:
+            self._note_state(READ_ONLY_NOTE)
         self.policy.reset_exploration()
         turn_start = len(self.memory) - 1
         runner = ToolCallRunner(ports.tools, self.policy, self.memory, self._emit_counted, ports.ask,
-                                on_change=self._refresh_layers)
+                                on_change=self._refresh_layers, trust=ports.trust)
         max_steps = max(1, settings.max_steps)
         last_thought = ""
         summarise = False
@@ -233,6 +237,8 @@ class TurnRunner:
         # every tool, whatever the project's state: a call the state does not allow yet is refused
         # with one sentence (ToolCallRunner), and the state itself rides in the newest message
         names = await self.ports.tool_set.for_step(message, last_thought, required=self.policy.required_tools())
+        # a read-only chat is offered only the tools that change nothing (the list stays stable while it is)
+        names = [n for n in names if self.ports.trust.offers(self.policy.is_read_only(n))]
         specs = self.ports.tool_set.specs_for(names, self.ports.specs)  # held-back tools via call_tool
         if "ask_user" not in names:
             specs.insert(0, ASK_USER_SPEC)

@@ -60,7 +60,7 @@ HELD_BACK = frozenset({
     "make_print_layout", "query_multiple_rasters_point", "query_vector_by_bbox", "remove_layer",
     "run_processing_algorithm_to_files", "search_knowledge", "search_memories", "search_vector_features",
     "set_map_style", "toggle_ui_panel", "undo_last_turn", "compute_index", "get_map_view", "generate_chart",
-    "detect_change", "get_raster_info", "set_layer_style",
+    "detect_change", "get_raster_info", "set_layer_style", "get_layout_view",
     # named rather than listed because the first prompt stays under 4,500 tokens with no loss of choice
     "export_session_report", "get_collection_info", "load_stac_asset", "zoom_to_location",
 })

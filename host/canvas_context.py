@@ -70,6 +70,14 @@ def ellipsoid_words(project: QgsProject) -> str:
     return name if acronym in name else f"{name} ({acronym})"
 
 
+def layer_names(project: QgsProject | None = None) -> list[str]:
+    """The project's layer names in the Layers panel's order (top first), for @ in the message box."""
+    project = project or QgsProject.instance()
+    ordered = [layer.name() for layer in project.layerTreeRoot().layerOrder()]
+    rest = [layer.name() for layer in project.mapLayers().values() if layer.name() not in ordered]
+    return list(dict.fromkeys(ordered + rest))
+
+
 def _selected_geojson(layer) -> dict | None:
     if not isinstance(layer, QgsVectorLayer) or isinstance(layer, QgsRasterLayer) or layer.selectedFeatureCount() == 0:
         return None

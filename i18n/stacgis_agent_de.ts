@@ -28,6 +28,14 @@
             <translation>{tool} abgeschlossen ({ms} ms)</translation>
         </message>
         <message>
+            <source>The picture the assistant looked at:</source>
+            <translation>Das Bild, das der Assistent angesehen hat:</translation>
+        </message>
+        <message>
+            <source>The picture the assistant was sent to check its work: {file}</source>
+            <translation>Das Bild, das der Assistent zur Prüfung seiner Arbeit erhielt: {file}</translation>
+        </message>
+        <message>
             <source>Told the assistant: {hints}</source>
             <translation>Dem Assistenten gesagt: {hints}</translation>
         </message>
@@ -78,6 +86,10 @@
         <message>
             <source>This will change:</source>
             <translation>Das wird geändert:</translation>
+        </message>
+        <message>
+            <source>“Don't ask again” covers only this kind of change, in this chat: {kinds}.</source>
+            <translation>„Nicht mehr fragen“ gilt nur für diese Art von Änderung, nur in diesem Chat: {kinds}.</translation>
         </message>
         <message>
             <source>Or type an answer</source>
@@ -360,6 +372,14 @@
             <translation>Diese Nachricht als Markdown kopieren</translation>
         </message>
         <message>
+            <source>Open</source>
+            <translation>Öffnen</translation>
+        </message>
+        <message>
+            <source>Show in folder</source>
+            <translation>Im Ordner zeigen</translation>
+        </message>
+        <message>
             <source>The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise 'Max steps' in the settings.</source>
             <translation>Der Agent hat nach {steps} Schritten angehalten (Grenze {limit}). Bitten Sie ihn fortzufahren, oder erhöhen Sie „Max. Schritte“ in den Einstellungen.</translation>
         </message>
@@ -464,12 +484,132 @@
             <translation>Die Kartenansicht wird nicht gesendet. Klicken, um sie mit jeder Nachricht zu senden.</translation>
         </message>
         <message>
+            <source>Nothing remembered yet. Ask the assistant to remember something (“remember that I work in EPSG:2154”), or import a Markdown file of memories.</source>
+            <translation>Noch nichts gemerkt. Bitten Sie den Assistenten, sich etwas zu merken („merke dir, dass ich in EPSG:2154 arbeite“), oder importieren Sie eine Markdown-Datei mit Erinnerungen.</translation>
+        </message>
+        <message>
+            <source>Search memories</source>
+            <translation>Erinnerungen durchsuchen</translation>
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation>Bearbeiten</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>Löschen…</translation>
+        </message>
+        <message>
+            <source>Export Markdown…</source>
+            <translation>Markdown exportieren…</translation>
+        </message>
+        <message>
+            <source>Import Markdown…</source>
+            <translation>Markdown importieren…</translation>
+        </message>
+        <message>
+            <source>kind: fact, preference, place, method…</source>
+            <translation>Art: Fakt, Vorliebe, Ort, Methode…</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>Speichern</translation>
+        </message>
+        <message>
+            <source>Discard</source>
+            <translation>Verwerfen</translation>
+        </message>
+        <message>
+            <source>The memories could not be changed: {error}</source>
+            <translation>Die Erinnerungen konnten nicht geändert werden: {error}</translation>
+        </message>
+        <message>
+            <source>learned from {origin}</source>
+            <translation>gelernt aus {origin}</translation>
+        </message>
+        <message>
+            <source>No memory matches.</source>
+            <translation>Keine Erinnerung passt.</translation>
+        </message>
+        <message>
+            <source>A memory needs some text; use Delete to forget it.</source>
+            <translation>Eine Erinnerung braucht Text; mit Löschen vergessen Sie sie.</translation>
+        </message>
+        <message>
+            <source>That memory is no longer stored; the list was refreshed.</source>
+            <translation>Diese Erinnerung ist nicht mehr gespeichert; die Liste wurde aktualisiert.</translation>
+        </message>
+        <message>
+            <source>Saved. The assistant now recalls it by what it says now.</source>
+            <translation>Gespeichert. Der Assistent erinnert sich jetzt an den neuen Wortlaut.</translation>
+        </message>
+        <message>
+            <source>Forgotten: the assistant no longer recalls it.</source>
+            <translation>Vergessen: Der Assistent erinnert sich nicht mehr daran.</translation>
+        </message>
+        <message>
+            <source>Saved the memories to {path}.</source>
+            <translation>Erinnerungen in {path} gespeichert.</translation>
+        </message>
+        <message>
+            <source>Imported {count} new memories from {path}.</source>
+            <translation>{count} neue Erinnerungen aus {path} importiert.</translation>
+        </message>
+        <message>
+            <source>Delete memory</source>
+            <translation>Erinnerung löschen</translation>
+        </message>
+        <message>
+            <source>Forget “{memory}” for good? Later chats no longer recall it.</source>
+            <translation>„{memory}“ endgültig vergessen? Spätere Chats erinnern sich nicht mehr daran.</translation>
+        </message>
+        <message>
+            <source>Export memories</source>
+            <translation>Erinnerungen exportieren</translation>
+        </message>
+        <message>
+            <source>Markdown (*.md)</source>
+            <translation>Markdown (*.md)</translation>
+        </message>
+        <message>
+            <source>Import memories</source>
+            <translation>Erinnerungen importieren</translation>
+        </message>
+        <message>
             <source>Type a question first, e.g. "show the NDVI of June".</source>
             <translation>Geben Sie zuerst eine Frage ein, z. B. „zeige den NDVI vom Juni“.</translation>
         </message>
         <message>
             <source>Ask about your map or a STAC catalog… (Enter sends, Shift+Enter new line)</source>
             <translation>Fragen Sie zu Ihrer Karte oder einem STAC-Katalog… (Enter sendet, Umschalt+Enter neue Zeile)</translation>
+        </message>
+        <message>
+            <source>Type @ to name a layer, @selection or @view: the assistant gets their exact names.</source>
+            <translation>Tippen Sie @, um einen Layer, @selection oder @view zu nennen: Der Assistent erhält die genauen Namen.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file. Claude Desktop starts local servers only this way; restart it to connect.</source>
+            <translation>Die Brücke liest das Token aus der Token-Datei des Profils. Claude Desktop startet lokale Server nur so; starten Sie es neu, um sich zu verbinden.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file.</source>
+            <translation>Die Brücke liest das Token aus der Token-Datei des Profils.</translation>
+        </message>
+        <message>
+            <source>VS Code asks for the token the first time (copy it above) and keeps it in its secret storage.</source>
+            <translation>VS Code fragt beim ersten Mal nach dem Token (oben kopieren) und bewahrt es in seinem Geheimnisspeicher auf.</translation>
+        </message>
+        <message>
+            <source>Cursor reads the token from the environment variable STACGIS_MCP_TOKEN: set it with the line under the configuration before starting Cursor.</source>
+            <translation>Cursor liest das Token aus der Umgebungsvariable STACGIS_MCP_TOKEN: Setzen Sie sie mit der Zeile unter der Konfiguration, bevor Sie Cursor starten.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file. Run the command under the configuration to list the tools.</source>
+            <translation>Die Brücke liest das Token aus der Token-Datei des Profils. Führen Sie den Befehl unter der Konfiguration aus, um die Werkzeuge aufzulisten.</translation>
+        </message>
+        <message>
+            <source>The command under the configuration passes the token from the profile's token file; the file itself holds none.</source>
+            <translation>Der Befehl unter der Konfiguration übergibt das Token aus der Token-Datei des Profils; die Datei selbst enthält keines.</translation>
         </message>
         <message>
             <source>Let other MCP clients on this machine use the tools</source>
@@ -480,16 +620,24 @@
             <translation>Port</translation>
         </message>
         <message>
+            <source>Ask before changes (clients that can ask their user)</source>
+            <translation>Vor Änderungen fragen (Clients, die ihren Benutzer fragen können)</translation>
+        </message>
+        <message>
+            <source>Read only: no tool that changes anything is offered</source>
+            <translation>Nur lesen: Kein Werkzeug, das etwas ändert, wird angeboten</translation>
+        </message>
+        <message>
+            <source>What outside clients may do. Code, downloads and overwrites always ask, and a client that cannot ask its user is refused them.</source>
+            <translation>Was externe Clients dürfen. Code, Downloads und Überschreiben fragen immer, und einem Client, der seinen Benutzer nicht fragen kann, werden sie verweigert.</translation>
+        </message>
+        <message>
+            <source>Clients may</source>
+            <translation>Clients dürfen</translation>
+        </message>
+        <message>
             <source>Regenerate</source>
             <translation>Neu erzeugen</translation>
-        </message>
-        <message>
-            <source>Copy client config</source>
-            <translation>Client-Konfiguration kopieren</translation>
-        </message>
-        <message>
-            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
-            <translation>Legt JSON für Ihren MCP-Client in die Zwischenablage: einen stdio-Eintrag (über die Brücke) und einen HTTP-Eintrag mit dem Token</translation>
         </message>
         <message>
             <source>Bearer token</source>
@@ -498,10 +646,6 @@
         <message>
             <source>Token copied.</source>
             <translation>Token kopiert.</translation>
-        </message>
-        <message>
-            <source>Client config copied: paste it into your MCP client's settings.</source>
-            <translation>Client-Konfiguration kopiert: Fügen Sie sie in die Einstellungen Ihres MCP-Clients ein.</translation>
         </message>
         <message>
             <source>one folder per line, e.g. /home/me/gis-data</source>
@@ -516,8 +660,56 @@
             <translation>Ordner, die Clients lesen dürfen</translation>
         </message>
         <message>
-            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
-            <translation>Neues Token gespeichert: Das alte funktioniert nicht mehr. Geben Sie den Clients das neue (Kopieren oder Client-Konfiguration kopieren).</translation>
+            <source>stdio bridge</source>
+            <translation>stdio-Brücke</translation>
+        </message>
+        <message>
+            <source>HTTP endpoint</source>
+            <translation>HTTP-Endpunkt</translation>
+        </message>
+        <message>
+            <source>Connect a client</source>
+            <translation>Client verbinden</translation>
+        </message>
+        <message>
+            <source>Puts this configuration on the clipboard (it holds no token)</source>
+            <translation>Legt diese Konfiguration in die Zwischenablage (sie enthält kein Token)</translation>
+        </message>
+        <message>
+            <source>Write to the client's file</source>
+            <translation>In die Datei des Clients schreiben</translation>
+        </message>
+        <message>
+            <source>Configuration copied: paste it into your MCP client's settings.</source>
+            <translation>Konfiguration kopiert: Fügen Sie sie in die Einstellungen Ihres MCP-Clients ein.</translation>
+        </message>
+        <message>
+            <source>Adds this server to {path}, keeping the others there (the old file is kept as .bak)</source>
+            <translation>Fügt diesen Server zu {path} hinzu und behält die anderen dort (die alte Datei bleibt als .bak erhalten)</translation>
+        </message>
+        <message>
+            <source>Not written: {error}</source>
+            <translation>Nicht geschrieben: {error}</translation>
+        </message>
+        <message>
+            <source>Written to {path}. {how}</source>
+            <translation>In {path} geschrieben. {how}</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy); configurations that read the token file need nothing.</source>
+            <translation>Neues Token gespeichert: Das alte funktioniert nicht mehr. Geben Sie Clients das neue (Kopieren); Konfigurationen, die die Token-Datei lesen, brauchen nichts.</translation>
+        </message>
+        <message>
+            <source>Stopping {tool}…</source>
+            <translation>{tool} wird angehalten…</translation>
+        </message>
+        <message>
+            <source>An outside MCP client is running {tool} ({minutes}:{seconds:02d})</source>
+            <translation>Ein externer MCP-Client führt {tool} aus ({minutes}:{seconds:02d})</translation>
+        </message>
+        <message>
+            <source>Stop this call of an outside client; what it did so far is cleaned up</source>
+            <translation>Diesen Aufruf eines externen Clients anhalten; was er bisher getan hat, wird aufgeräumt</translation>
         </message>
         <message>
             <source>Install dependencies</source>
@@ -556,20 +748,8 @@
             <translation>Neu</translation>
         </message>
         <message>
-            <source>Open</source>
-            <translation>Öffnen</translation>
-        </message>
-        <message>
             <source>Rename…</source>
             <translation>Umbenennen…</translation>
-        </message>
-        <message>
-            <source>Delete…</source>
-            <translation>Löschen…</translation>
-        </message>
-        <message>
-            <source>Export Markdown…</source>
-            <translation>Markdown exportieren…</translation>
         </message>
         <message>
             <source>Export map (PyQGIS)…</source>
@@ -650,10 +830,6 @@
         <message>
             <source>Delete “{title}” and its history? This cannot be undone.</source>
             <translation>„{title}“ und seinen Verlauf löschen? Das kann nicht rückgängig gemacht werden.</translation>
-        </message>
-        <message>
-            <source>Markdown (*.md)</source>
-            <translation>Markdown (*.md)</translation>
         </message>
         <message>
             <source>Python script (*.py)</source>
@@ -834,6 +1010,38 @@
         <message>
             <source>'{name}' is now a STAC connection in the QGIS Browser (its URL and auth config; headers stay in the plugin). Refresh the Browser panel if it does not show yet; edit it there from now on.</source>
             <translation>„{name}“ ist jetzt eine STAC-Verbindung im QGIS-Browser (URL und Authentifizierungskonfiguration; die Header bleiben im Plugin). Aktualisieren Sie das Browser-Bedienfeld, falls sie noch nicht erscheint; bearbeiten Sie sie ab jetzt dort.</translation>
+        </message>
+        <message>
+            <source>Ask first: ask before anything that changes the project or files</source>
+            <translation>Erst fragen: vor allem fragen, was das Projekt oder Dateien ändert</translation>
+        </message>
+        <message>
+            <source>This chat asks before anything that changes the project or files. Code, downloads and overwrites always ask.</source>
+            <translation>Dieser Chat fragt vor allem, was das Projekt oder Dateien ändert. Code, Downloads und Überschreiben fragen immer.</translation>
+        </message>
+        <message>
+            <source>This chat is read only: the assistant is offered no tool that changes the project or files.</source>
+            <translation>Dieser Chat ist schreibgeschützt: Dem Assistenten wird kein Werkzeug angeboten, das das Projekt oder Dateien ändert.</translation>
+        </message>
+        <message>
+            <source>Read only</source>
+            <translation>Nur lesen</translation>
+        </message>
+        <message>
+            <source>Ask first</source>
+            <translation>Erst fragen</translation>
+        </message>
+        <message>
+            <source>Ask first · {count} allowed</source>
+            <translation>Erst fragen · {count} erlaubt</translation>
+        </message>
+        <message>
+            <source>Not asked again in this chat:</source>
+            <translation>In diesem Chat nicht mehr gefragt:</translation>
+        </message>
+        <message>
+            <source>Ask again for everything</source>
+            <translation>Wieder für alles fragen</translation>
         </message>
         <message>
             <source>What each turn of the assistant changed in the project, newest first. “Back to here” undoes the turns above it; changes you made yourself stay, and are named.</source>
@@ -1030,6 +1238,10 @@
         <message>
             <source>pip finished, but some packages are still unusable (listed above); restart QGIS, and if they are still listed, install them by hand.</source>
             <translation>pip ist fertig, aber einige Pakete sind noch unbrauchbar (oben aufgeführt); starten Sie QGIS neu, und wenn sie weiterhin aufgeführt sind, installieren Sie sie von Hand.</translation>
+        </message>
+        <message>
+            <source>Memories</source>
+            <translation>Erinnerungen</translation>
         </message>
         <message>
             <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
@@ -1242,6 +1454,38 @@
         <message>
             <source>The conversation could not be saved ({error}). It stays on screen; check the session store settings.</source>
             <translation>Die Unterhaltung konnte nicht gespeichert werden ({error}). Sie bleibt auf dem Bildschirm; prüfen Sie die Einstellungen des Sitzungsspeichers.</translation>
+        </message>
+        <message>
+            <source>an outside MCP client</source>
+            <translation>einem externen MCP-Client</translation>
+        </message>
+        <message>
+            <source>an imported Markdown file</source>
+            <translation>einer importierten Markdown-Datei</translation>
+        </message>
+        <message>
+            <source>not recorded</source>
+            <translation>nicht festgehalten</translation>
+        </message>
+        <message>
+            <source>chat “{title}”</source>
+            <translation>Chat „{title}“</translation>
+        </message>
+        <message>
+            <source>an untitled chat</source>
+            <translation>einem Chat ohne Titel</translation>
+        </message>
+        <message>
+            <source>{chat}, message {number}</source>
+            <translation>{chat}, Nachricht {number}</translation>
+        </message>
+        <message>
+            <source>Learned from: {origin}</source>
+            <translation>Gelernt aus: {origin}</translation>
+        </message>
+        <message>
+            <source>memory {id}</source>
+            <translation>Erinnerung {id}</translation>
         </message>
         <message>
             <source>a QGIS project</source>
@@ -1492,6 +1736,10 @@
             <translation>Löschen einer Erinnerung</translation>
         </message>
         <message>
+            <source>changing a memory</source>
+            <translation>beim Ändern einer Erinnerung</translation>
+        </message>
+        <message>
             <source>counting memories</source>
             <translation>Zählen der Erinnerungen</translation>
         </message>
@@ -1560,6 +1808,18 @@
             <translation>{server} ist wieder erreichbar.</translation>
         </message>
         <message>
+            <source>Yes, run it</source>
+            <translation>Ja, ausführen</translation>
+        </message>
+        <message>
+            <source>No</source>
+            <translation>Nein</translation>
+        </message>
+        <message>
+            <source>Yes, and don't ask again in this chat</source>
+            <translation>Ja, und in diesem Chat nicht mehr fragen</translation>
+        </message>
+        <message>
             <source>Not run: the user did not approve this action.</source>
             <translation>Nicht ausgeführt: Sie haben diese Aktion nicht bestätigt.</translation>
         </message>
@@ -1572,6 +1832,10 @@
             <translation>Ungültige Argumente für „{tool}“: {problems}.</translation>
         </message>
         <message>
+            <source>Not asked again, as you chose in this chat: {action}</source>
+            <translation>Nicht erneut gefragt, wie Sie es in diesem Chat gewählt haben: {action}</translation>
+        </message>
+        <message>
             <source>The plugin's tool server did not start ({error}). Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).</source>
             <translation>Der Werkzeugserver des Plugins ist nicht gestartet ({error}). Laden Sie das Plugin neu; wenn es so bleibt, sehen Sie im QGIS-Protokoll nach (Reiter STAC GIS Agent).</translation>
         </message>
@@ -1582,6 +1846,10 @@
         <message>
             <source>'{tool}' stopped with an unexpected error inside the tool (a fault of the tool, not of the request).</source>
             <translation>„{tool}“ brach mit einem unerwarteten Fehler im Werkzeug ab (ein Fehler des Werkzeugs, nicht der Anfrage).</translation>
+        </message>
+        <message>
+            <source>This chat is read only: '{tool}' would change the project or files, so it was not run. Switch the “Read only” button above the message box to “Ask first” to allow changes.</source>
+            <translation>Dieser Chat ist schreibgeschützt: „{tool}“ würde das Projekt oder Dateien ändern und wurde daher nicht ausgeführt. Stellen Sie die Schaltfläche „Nur lesen“ über dem Eingabefeld auf „Erst fragen“, um Änderungen zu erlauben.</translation>
         </message>
         <message>
             <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>
@@ -1650,6 +1918,10 @@
         <message>
             <source>The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication database (auth config “{name}”, id {id}) and the Redis URL no longer holds it.</source>
             <translation>Das Redis-Passwort stand im Klartext in der Einstellungsdatei von QGIS; es liegt jetzt in der Authentifizierungsdatenbank von QGIS (Authentifizierungskonfiguration „{name}“, ID {id}), und die Redis-URL enthält es nicht mehr.</translation>
+        </message>
+        <message>
+            <source>take layers off the map (their files are not touched; Undo in the chat brings them back)</source>
+            <translation>Layer von der Karte nehmen (ihre Dateien bleiben unberührt; „Rückgängig“ im Chat holt sie zurück)</translation>
         </message>
         <message>
             <source>added layer '{name}'</source>
@@ -1918,6 +2190,62 @@
         <message>
             <source>No STAC data or Processing was used in this chat.</source>
             <translation>In dieser Unterhaltung wurden keine STAC-Daten und kein Processing verwendet.</translation>
+        </message>
+        <message>
+            <source>Catalog</source>
+            <translation>Katalog</translation>
+        </message>
+        <message>
+            <source>Collection</source>
+            <translation>Kollektion</translation>
+        </message>
+        <message>
+            <source>Dates</source>
+            <translation>Zeitraum</translation>
+        </message>
+        <message>
+            <source>Items read ({count})</source>
+            <translation>Gelesene Items ({count})</translation>
+        </message>
+        <message>
+            <source>Bands</source>
+            <translation>Bänder</translation>
+        </message>
+        <message>
+            <source>Cloud mask</source>
+            <translation>Wolkenmaske</translation>
+        </message>
+        <message>
+            <source>Area</source>
+            <translation>Gebiet</translation>
+        </message>
+        <message>
+            <source>Resolution</source>
+            <translation>Auflösung</translation>
+        </message>
+        <message>
+            <source>Grid</source>
+            <translation>Raster</translation>
+        </message>
+        <message>
+            <source>Options</source>
+            <translation>Optionen</translation>
+        </message>
+        <message>
+            <source>To repeat it, call {tool} with these arguments:</source>
+            <translation>Zum Wiederholen {tool} mit diesen Argumenten aufrufen:</translation>
+        </message>
+        <message>
+            <source>asset '{asset}', classes {classes} left out</source>
+            <translation>Asset '{asset}', Klassen {classes} ausgelassen</translation>
+        </message>
+        <message>
+            <source>{count} selected feature(s) of layer '{layer}' (feature ids {ids})</source>
+            <translation>{count} ausgewählte Objekt(e) des Layers '{layer}' (Objekt-IDs {ids})</translation>
+        </message>
+        <message>
+            <source>geometry (lon/lat) in the call below</source>
+            <translation>Geometrie (Lon/Lat) im Aufruf unten</translation>
         </message>
         <message>
             <source>{catalog}: {problem}</source>
@@ -2320,12 +2648,32 @@
             <translation>Das Bild {target} konnte nicht geschrieben werden; prüfen Sie den freien Speicher des Ausgabeordners.</translation>
         </message>
         <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
+        </message>
+        <message>
             <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
             <translation>Statistiken werden für höchstens {max_pages} Seiten berechnet; wählen Sie weniger Objekte aus.</translation>
         </message>
         <message>
             <source>The file name must be a plain name inside the plugin's output folder.</source>
             <translation>Der Dateiname muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>Could not find a free file name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Kein freier Dateiname für '{stem}' im Ausgabeordner; räumen Sie ihn auf und versuchen Sie es erneut.</translation>
+        </message>
+        <message>
+            <source>The folder name must be a plain name inside the plugin's output folder.</source>
+            <translation>Der Ordnername muss ein einfacher Name im Ausgabeordner des Plugins sein.</translation>
+        </message>
+        <message>
+            <source>Could not find a free folder name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Kein freier Ordnername für '{stem}' im Ausgabeordner; räumen Sie ihn auf und versuchen Sie es erneut.</translation>
+        </message>
+        <message>
+            <source>Another export is running ('{name}', {where}); wait for it to finish or stop it.</source>
+            <translation>Ein anderer Export läuft ('{name}', {where}); warten Sie, bis er fertig ist, oder halten Sie ihn an.</translation>
         </message>
         <message>
             <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
@@ -2348,16 +2696,16 @@
             <translation>Kein Drucklayout namens „{name}“. Layouts im Projekt: {names}.</translation>
         </message>
         <message>
+            <source>Layout '{name}' has {pagecount} page(s); ask for page 1 to {pagecount}.</source>
+            <translation>Das Layout „{name}“ hat {pagecount} Seite(n).</translation>
+        </message>
+        <message>
             <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
             <translation>Kein Objekt von „{name}“ ist ausgewählt; wählen Sie welche aus oder setzen Sie selected_only auf false.</translation>
         </message>
         <message>
             <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
             <translation>Auf der Karte ist kein Layer sichtbar; laden oder zeigen Sie zuerst einen Layer an oder nennen Sie die Layer.</translation>
-        </message>
-        <message>
-            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
-            <translation>„{name}“ hat kein(e) Feld(er) {unknown}; seine Felder: {names}</translation>
         </message>
         <message>
             <source>The dock's chat is not reported to outside MCP clients.</source>
@@ -2810,6 +3158,22 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>Copy client config</source>
+            <translation type="vanished">Client-Konfiguration kopieren</translation>
+        </message>
+        <message>
+            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
+            <translation type="vanished">Legt JSON für Ihren MCP-Client in die Zwischenablage: einen stdio-Eintrag (über die Brücke) und einen HTTP-Eintrag mit dem Token</translation>
+        </message>
+        <message>
+            <source>Client config copied: paste it into your MCP client's settings.</source>
+            <translation type="vanished">Client-Konfiguration kopiert: Fügen Sie sie in die Einstellungen Ihres MCP-Clients ein.</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
+            <translation type="vanished">Neues Token gespeichert: Das alte funktioniert nicht mehr. Geben Sie den Clients das neue (Kopieren oder Client-Konfiguration kopieren).</translation>
         </message>
         <message>
             <source>{algorithm_id} failed: {detail}. Check the parameters.</source>

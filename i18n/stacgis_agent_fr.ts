@@ -28,6 +28,14 @@
             <translation>{tool} terminé ({ms} ms)</translation>
         </message>
         <message>
+            <source>The picture the assistant looked at:</source>
+            <translation>L’image que l’assistant a regardée :</translation>
+        </message>
+        <message>
+            <source>The picture the assistant was sent to check its work: {file}</source>
+            <translation>L’image envoyée à l’assistant pour vérifier son travail : {file}</translation>
+        </message>
+        <message>
             <source>Told the assistant: {hints}</source>
             <translation>Indiqué à l’assistant : {hints}</translation>
         </message>
@@ -78,6 +86,10 @@
         <message>
             <source>This will change:</source>
             <translation>Ceci sera modifié :</translation>
+        </message>
+        <message>
+            <source>“Don't ask again” covers only this kind of change, in this chat: {kinds}.</source>
+            <translation>« Ne plus demander » ne couvre que ce type de modification, dans cette discussion : {kinds}.</translation>
         </message>
         <message>
             <source>Or type an answer</source>
@@ -360,6 +372,14 @@
             <translation>Copier ce message en Markdown</translation>
         </message>
         <message>
+            <source>Open</source>
+            <translation>Ouvrir</translation>
+        </message>
+        <message>
+            <source>Show in folder</source>
+            <translation>Afficher dans le dossier</translation>
+        </message>
+        <message>
             <source>The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise 'Max steps' in the settings.</source>
             <translation>L’agent s’est arrêté après {steps} étapes (limite {limit}). Demandez-lui de continuer, ou augmentez « Étapes max. » dans les paramètres.</translation>
         </message>
@@ -464,12 +484,132 @@
             <translation>La vue de la carte n’est pas envoyée. Cliquez pour l’envoyer avec chaque message.</translation>
         </message>
         <message>
+            <source>Nothing remembered yet. Ask the assistant to remember something (“remember that I work in EPSG:2154”), or import a Markdown file of memories.</source>
+            <translation>Rien de mémorisé pour l’instant. Demandez à l’assistant de retenir quelque chose (« retiens que je travaille en EPSG:2154 »), ou importez un fichier Markdown de souvenirs.</translation>
+        </message>
+        <message>
+            <source>Search memories</source>
+            <translation>Rechercher dans les souvenirs</translation>
+        </message>
+        <message>
+            <source>Edit</source>
+            <translation>Modifier</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>Supprimer…</translation>
+        </message>
+        <message>
+            <source>Export Markdown…</source>
+            <translation>Exporter en Markdown…</translation>
+        </message>
+        <message>
+            <source>Import Markdown…</source>
+            <translation>Importer du Markdown…</translation>
+        </message>
+        <message>
+            <source>kind: fact, preference, place, method…</source>
+            <translation>type : fait, préférence, lieu, méthode…</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>Enregistrer</translation>
+        </message>
+        <message>
+            <source>Discard</source>
+            <translation>Abandonner</translation>
+        </message>
+        <message>
+            <source>The memories could not be changed: {error}</source>
+            <translation>Les souvenirs n’ont pas pu être modifiés : {error}</translation>
+        </message>
+        <message>
+            <source>learned from {origin}</source>
+            <translation>appris dans {origin}</translation>
+        </message>
+        <message>
+            <source>No memory matches.</source>
+            <translation>Aucun souvenir ne correspond.</translation>
+        </message>
+        <message>
+            <source>A memory needs some text; use Delete to forget it.</source>
+            <translation>Un souvenir a besoin d’un texte ; utilisez Supprimer pour l’oublier.</translation>
+        </message>
+        <message>
+            <source>That memory is no longer stored; the list was refreshed.</source>
+            <translation>Ce souvenir n’est plus enregistré ; la liste a été actualisée.</translation>
+        </message>
+        <message>
+            <source>Saved. The assistant now recalls it by what it says now.</source>
+            <translation>Enregistré. L’assistant s’en souvient désormais par ce qu’il dit maintenant.</translation>
+        </message>
+        <message>
+            <source>Forgotten: the assistant no longer recalls it.</source>
+            <translation>Oublié : l’assistant ne s’en souvient plus.</translation>
+        </message>
+        <message>
+            <source>Saved the memories to {path}.</source>
+            <translation>Souvenirs enregistrés dans {path}.</translation>
+        </message>
+        <message>
+            <source>Imported {count} new memories from {path}.</source>
+            <translation>{count} nouveaux souvenirs importés depuis {path}.</translation>
+        </message>
+        <message>
+            <source>Delete memory</source>
+            <translation>Supprimer le souvenir</translation>
+        </message>
+        <message>
+            <source>Forget “{memory}” for good? Later chats no longer recall it.</source>
+            <translation>Oublier définitivement « {memory} » ? Les discussions suivantes ne s’en souviendront plus.</translation>
+        </message>
+        <message>
+            <source>Export memories</source>
+            <translation>Exporter les souvenirs</translation>
+        </message>
+        <message>
+            <source>Markdown (*.md)</source>
+            <translation>Markdown (*.md)</translation>
+        </message>
+        <message>
+            <source>Import memories</source>
+            <translation>Importer des souvenirs</translation>
+        </message>
+        <message>
             <source>Type a question first, e.g. "show the NDVI of June".</source>
             <translation>Saisissez d’abord une question, p. ex. « montre le NDVI de juin ».</translation>
         </message>
         <message>
             <source>Ask about your map or a STAC catalog… (Enter sends, Shift+Enter new line)</source>
             <translation>Posez une question sur votre carte ou un catalogue STAC… (Entrée envoie, Maj+Entrée nouvelle ligne)</translation>
+        </message>
+        <message>
+            <source>Type @ to name a layer, @selection or @view: the assistant gets their exact names.</source>
+            <translation>Tapez @ pour nommer une couche, @selection ou @view : l’assistant en reçoit les noms exacts.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file. Claude Desktop starts local servers only this way; restart it to connect.</source>
+            <translation>Le pont lit le jeton dans le fichier de jeton du profil. Claude Desktop ne démarre les serveurs locaux que de cette façon ; redémarrez-le pour vous connecter.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file.</source>
+            <translation>Le pont lit le jeton dans le fichier de jeton du profil.</translation>
+        </message>
+        <message>
+            <source>VS Code asks for the token the first time (copy it above) and keeps it in its secret storage.</source>
+            <translation>VS Code demande le jeton la première fois (copiez-le ci-dessus) et le garde dans son stockage secret.</translation>
+        </message>
+        <message>
+            <source>Cursor reads the token from the environment variable STACGIS_MCP_TOKEN: set it with the line under the configuration before starting Cursor.</source>
+            <translation>Cursor lit le jeton dans la variable d’environnement STACGIS_MCP_TOKEN : définissez-la avec la ligne sous la configuration avant de démarrer Cursor.</translation>
+        </message>
+        <message>
+            <source>The bridge reads the token from the profile's token file. Run the command under the configuration to list the tools.</source>
+            <translation>Le pont lit le jeton dans le fichier de jeton du profil. Lancez la commande sous la configuration pour lister les outils.</translation>
+        </message>
+        <message>
+            <source>The command under the configuration passes the token from the profile's token file; the file itself holds none.</source>
+            <translation>La commande sous la configuration transmet le jeton depuis le fichier de jeton du profil ; le fichier lui-même n’en contient aucun.</translation>
         </message>
         <message>
             <source>Let other MCP clients on this machine use the tools</source>
@@ -480,16 +620,24 @@
             <translation>Port</translation>
         </message>
         <message>
+            <source>Ask before changes (clients that can ask their user)</source>
+            <translation>Demander avant les modifications (clients capables de demander à leur utilisateur)</translation>
+        </message>
+        <message>
+            <source>Read only: no tool that changes anything is offered</source>
+            <translation>Lecture seule : aucun outil qui modifie quoi que ce soit n’est proposé</translation>
+        </message>
+        <message>
+            <source>What outside clients may do. Code, downloads and overwrites always ask, and a client that cannot ask its user is refused them.</source>
+            <translation>Ce que les clients extérieurs peuvent faire. Le code, les téléchargements et les écrasements demandent toujours, et sont refusés à un client qui ne peut pas demander à son utilisateur.</translation>
+        </message>
+        <message>
+            <source>Clients may</source>
+            <translation>Les clients peuvent</translation>
+        </message>
+        <message>
             <source>Regenerate</source>
             <translation>Régénérer</translation>
-        </message>
-        <message>
-            <source>Copy client config</source>
-            <translation>Copier la configuration client</translation>
-        </message>
-        <message>
-            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
-            <translation>Place dans le presse-papiers le JSON pour votre client MCP : une entrée stdio (via la passerelle) et une entrée HTTP avec le jeton</translation>
         </message>
         <message>
             <source>Bearer token</source>
@@ -498,10 +646,6 @@
         <message>
             <source>Token copied.</source>
             <translation>Jeton copié.</translation>
-        </message>
-        <message>
-            <source>Client config copied: paste it into your MCP client's settings.</source>
-            <translation>Configuration client copiée : collez-la dans les paramètres de votre client MCP.</translation>
         </message>
         <message>
             <source>one folder per line, e.g. /home/me/gis-data</source>
@@ -516,8 +660,56 @@
             <translation>Dossiers lisibles par les clients</translation>
         </message>
         <message>
-            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
-            <translation>Nouveau jeton enregistré : l’ancien ne fonctionne plus. Donnez le nouveau aux clients (Copier ou Copier la configuration client).</translation>
+            <source>stdio bridge</source>
+            <translation>pont stdio</translation>
+        </message>
+        <message>
+            <source>HTTP endpoint</source>
+            <translation>point d’accès HTTP</translation>
+        </message>
+        <message>
+            <source>Connect a client</source>
+            <translation>Connecter un client</translation>
+        </message>
+        <message>
+            <source>Puts this configuration on the clipboard (it holds no token)</source>
+            <translation>Copie cette configuration dans le presse-papiers (elle ne contient aucun jeton)</translation>
+        </message>
+        <message>
+            <source>Write to the client's file</source>
+            <translation>Écrire dans le fichier du client</translation>
+        </message>
+        <message>
+            <source>Configuration copied: paste it into your MCP client's settings.</source>
+            <translation>Configuration copiée : collez-la dans les paramètres de votre client MCP.</translation>
+        </message>
+        <message>
+            <source>Adds this server to {path}, keeping the others there (the old file is kept as .bak)</source>
+            <translation>Ajoute ce serveur à {path} en gardant les autres (l’ancien fichier est conservé en .bak)</translation>
+        </message>
+        <message>
+            <source>Not written: {error}</source>
+            <translation>Non écrit : {error}</translation>
+        </message>
+        <message>
+            <source>Written to {path}. {how}</source>
+            <translation>Écrit dans {path}. {how}</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy); configurations that read the token file need nothing.</source>
+            <translation>Nouveau jeton enregistré : l’ancien ne fonctionne plus. Donnez le nouveau aux clients (Copier) ; les configurations qui lisent le fichier de jeton n’ont besoin de rien.</translation>
+        </message>
+        <message>
+            <source>Stopping {tool}…</source>
+            <translation>Arrêt de {tool}…</translation>
+        </message>
+        <message>
+            <source>An outside MCP client is running {tool} ({minutes}:{seconds:02d})</source>
+            <translation>Un client MCP externe exécute {tool} ({minutes}:{seconds:02d})</translation>
+        </message>
+        <message>
+            <source>Stop this call of an outside client; what it did so far is cleaned up</source>
+            <translation>Arrêter cet appel d'un client externe ; ce qu'il a fait jusqu'ici est nettoyé</translation>
         </message>
         <message>
             <source>Install dependencies</source>
@@ -556,20 +748,8 @@
             <translation>Nouvelle</translation>
         </message>
         <message>
-            <source>Open</source>
-            <translation>Ouvrir</translation>
-        </message>
-        <message>
             <source>Rename…</source>
             <translation>Renommer…</translation>
-        </message>
-        <message>
-            <source>Delete…</source>
-            <translation>Supprimer…</translation>
-        </message>
-        <message>
-            <source>Export Markdown…</source>
-            <translation>Exporter en Markdown…</translation>
         </message>
         <message>
             <source>Export map (PyQGIS)…</source>
@@ -650,10 +830,6 @@
         <message>
             <source>Delete “{title}” and its history? This cannot be undone.</source>
             <translation>Supprimer « {title} » et son historique ? Cette action est irréversible.</translation>
-        </message>
-        <message>
-            <source>Markdown (*.md)</source>
-            <translation>Markdown (*.md)</translation>
         </message>
         <message>
             <source>Python script (*.py)</source>
@@ -834,6 +1010,38 @@
         <message>
             <source>'{name}' is now a STAC connection in the QGIS Browser (its URL and auth config; headers stay in the plugin). Refresh the Browser panel if it does not show yet; edit it there from now on.</source>
             <translation>« {name} » est maintenant une connexion STAC dans l’Explorateur de QGIS (son URL et sa configuration d’authentification ; les en-têtes restent dans l’extension). Actualisez le panneau Explorateur si elle n’apparaît pas encore ; modifiez-la désormais là-bas.</translation>
+        </message>
+        <message>
+            <source>Ask first: ask before anything that changes the project or files</source>
+            <translation>Demander d’abord : demander avant tout ce qui modifie le projet ou des fichiers</translation>
+        </message>
+        <message>
+            <source>This chat asks before anything that changes the project or files. Code, downloads and overwrites always ask.</source>
+            <translation>Cette discussion demande avant tout ce qui modifie le projet ou des fichiers. Le code, les téléchargements et les écrasements demandent toujours.</translation>
+        </message>
+        <message>
+            <source>This chat is read only: the assistant is offered no tool that changes the project or files.</source>
+            <translation>Cette discussion est en lecture seule : aucun outil qui modifie le projet ou des fichiers n’est proposé à l’assistant.</translation>
+        </message>
+        <message>
+            <source>Read only</source>
+            <translation>Lecture seule</translation>
+        </message>
+        <message>
+            <source>Ask first</source>
+            <translation>Demander d’abord</translation>
+        </message>
+        <message>
+            <source>Ask first · {count} allowed</source>
+            <translation>Demander d’abord · {count} permis</translation>
+        </message>
+        <message>
+            <source>Not asked again in this chat:</source>
+            <translation>Plus demandé dans cette discussion :</translation>
+        </message>
+        <message>
+            <source>Ask again for everything</source>
+            <translation>Redemander pour tout</translation>
         </message>
         <message>
             <source>What each turn of the assistant changed in the project, newest first. “Back to here” undoes the turns above it; changes you made yourself stay, and are named.</source>
@@ -1030,6 +1238,10 @@
         <message>
             <source>pip finished, but some packages are still unusable (listed above); restart QGIS, and if they are still listed, install them by hand.</source>
             <translation>pip a terminé, mais certains paquets restent inutilisables (listés ci-dessus) ; redémarrez QGIS, et s’ils sont encore listés, installez-les à la main.</translation>
+        </message>
+        <message>
+            <source>Memories</source>
+            <translation>Souvenirs</translation>
         </message>
         <message>
             <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
@@ -1242,6 +1454,38 @@
         <message>
             <source>The conversation could not be saved ({error}). It stays on screen; check the session store settings.</source>
             <translation>La discussion n’a pas pu être enregistrée ({error}). Elle reste à l’écran ; vérifiez les paramètres du stockage des sessions.</translation>
+        </message>
+        <message>
+            <source>an outside MCP client</source>
+            <translation>un client MCP extérieur</translation>
+        </message>
+        <message>
+            <source>an imported Markdown file</source>
+            <translation>un fichier Markdown importé</translation>
+        </message>
+        <message>
+            <source>not recorded</source>
+            <translation>non enregistré</translation>
+        </message>
+        <message>
+            <source>chat “{title}”</source>
+            <translation>la discussion « {title} »</translation>
+        </message>
+        <message>
+            <source>an untitled chat</source>
+            <translation>une discussion sans titre</translation>
+        </message>
+        <message>
+            <source>{chat}, message {number}</source>
+            <translation>{chat}, message {number}</translation>
+        </message>
+        <message>
+            <source>Learned from: {origin}</source>
+            <translation>Appris dans : {origin}</translation>
+        </message>
+        <message>
+            <source>memory {id}</source>
+            <translation>souvenir {id}</translation>
         </message>
         <message>
             <source>a QGIS project</source>
@@ -1492,6 +1736,10 @@
             <translation>supprimant un souvenir</translation>
         </message>
         <message>
+            <source>changing a memory</source>
+            <translation>la modification d’un souvenir</translation>
+        </message>
+        <message>
             <source>counting memories</source>
             <translation>comptant les souvenirs</translation>
         </message>
@@ -1560,6 +1808,18 @@
             <translation>{server} est de nouveau joignable.</translation>
         </message>
         <message>
+            <source>Yes, run it</source>
+            <translation>Oui, exécuter</translation>
+        </message>
+        <message>
+            <source>No</source>
+            <translation>Non</translation>
+        </message>
+        <message>
+            <source>Yes, and don't ask again in this chat</source>
+            <translation>Oui, et ne plus demander dans cette discussion</translation>
+        </message>
+        <message>
             <source>Not run: the user did not approve this action.</source>
             <translation>Non exécuté : vous n’avez pas approuvé cette action.</translation>
         </message>
@@ -1572,6 +1832,10 @@
             <translation>Arguments non valides pour « {tool} » : {problems}.</translation>
         </message>
         <message>
+            <source>Not asked again, as you chose in this chat: {action}</source>
+            <translation>Pas redemandé, comme vous l’avez choisi dans cette discussion : {action}</translation>
+        </message>
+        <message>
             <source>The plugin's tool server did not start ({error}). Reload the plugin; if it persists, see the QGIS log (STAC GIS Agent tab).</source>
             <translation>Le serveur d’outils de l’extension n’a pas démarré ({error}). Rechargez l’extension ; si cela persiste, voyez le journal de QGIS (onglet STAC GIS Agent).</translation>
         </message>
@@ -1582,6 +1846,10 @@
         <message>
             <source>'{tool}' stopped with an unexpected error inside the tool (a fault of the tool, not of the request).</source>
             <translation>« {tool} » s’est arrêté sur une erreur inattendue dans l’outil (une faute de l’outil, pas de la requête).</translation>
+        </message>
+        <message>
+            <source>This chat is read only: '{tool}' would change the project or files, so it was not run. Switch the “Read only” button above the message box to “Ask first” to allow changes.</source>
+            <translation>Cette discussion est en lecture seule : « {tool} » modifierait le projet ou des fichiers, il n’a donc pas été exécuté. Passez le bouton « Lecture seule » au-dessus de la zone de saisie sur « Demander d’abord » pour autoriser les modifications.</translation>
         </message>
         <message>
             <source>Tool calling for {model}: constrained JSON{why}. The tools are described in the prompt and each reply is forced to be one JSON action.</source>
@@ -1650,6 +1918,10 @@
         <message>
             <source>The Redis password was in clear in QGIS's settings file; it now lives in QGIS's authentication database (auth config “{name}”, id {id}) and the Redis URL no longer holds it.</source>
             <translation>Le mot de passe Redis était en clair dans le fichier de paramètres de QGIS ; il est maintenant dans la base d’authentification de QGIS (configuration d’authentification « {name} », id {id}) et l’URL Redis ne le contient plus.</translation>
+        </message>
+        <message>
+            <source>take layers off the map (their files are not touched; Undo in the chat brings them back)</source>
+            <translation>retirer des couches de la carte (leurs fichiers ne sont pas touchés ; Annuler dans la discussion les ramène)</translation>
         </message>
         <message>
             <source>added layer '{name}'</source>
@@ -1918,6 +2190,62 @@
         <message>
             <source>No STAC data or Processing was used in this chat.</source>
             <translation>Aucune donnée STAC ni aucun traitement Processing n’a été utilisé dans cette discussion.</translation>
+        </message>
+        <message>
+            <source>Catalog</source>
+            <translation>Catalogue</translation>
+        </message>
+        <message>
+            <source>Collection</source>
+            <translation>Collection</translation>
+        </message>
+        <message>
+            <source>Dates</source>
+            <translation>Dates</translation>
+        </message>
+        <message>
+            <source>Items read ({count})</source>
+            <translation>Items lus ({count})</translation>
+        </message>
+        <message>
+            <source>Bands</source>
+            <translation>Bandes</translation>
+        </message>
+        <message>
+            <source>Cloud mask</source>
+            <translation>Masque de nuages</translation>
+        </message>
+        <message>
+            <source>Area</source>
+            <translation>Zone</translation>
+        </message>
+        <message>
+            <source>Resolution</source>
+            <translation>Résolution</translation>
+        </message>
+        <message>
+            <source>Grid</source>
+            <translation>Grille</translation>
+        </message>
+        <message>
+            <source>Options</source>
+            <translation>Options</translation>
+        </message>
+        <message>
+            <source>To repeat it, call {tool} with these arguments:</source>
+            <translation>Pour la refaire, appelez {tool} avec ces arguments :</translation>
+        </message>
+        <message>
+            <source>asset '{asset}', classes {classes} left out</source>
+            <translation>asset '{asset}', classes {classes} exclues</translation>
+        </message>
+        <message>
+            <source>{count} selected feature(s) of layer '{layer}' (feature ids {ids})</source>
+            <translation>{count} entité(s) sélectionnée(s) de la couche '{layer}' (identifiants {ids})</translation>
+        </message>
+        <message>
+            <source>geometry (lon/lat) in the call below</source>
+            <translation>géométrie (lon/lat) dans l'appel ci-dessous</translation>
         </message>
         <message>
             <source>{catalog}: {problem}</source>
@@ -2320,12 +2648,32 @@
             <translation>Impossible d’écrire l’image {target} ; vérifiez l’espace libre du dossier de sortie.</translation>
         </message>
         <message>
+            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
+            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
+        </message>
+        <message>
             <source>Statistics are computed for at most {max_pages} pages; select fewer features.</source>
             <translation>Les statistiques sont calculées pour {max_pages} pages au plus ; sélectionnez moins d’entités.</translation>
         </message>
         <message>
             <source>The file name must be a plain name inside the plugin's output folder.</source>
             <translation>Le nom de fichier doit être un simple nom dans le dossier de sortie de l’extension.</translation>
+        </message>
+        <message>
+            <source>Could not find a free file name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Aucun nom de fichier libre pour '{stem}' dans le dossier de sortie ; videz-le et réessayez.</translation>
+        </message>
+        <message>
+            <source>The folder name must be a plain name inside the plugin's output folder.</source>
+            <translation>Le nom du dossier doit être un simple nom dans le dossier de sortie du plugin.</translation>
+        </message>
+        <message>
+            <source>Could not find a free folder name for '{stem}' in the output folder; clear it and retry.</source>
+            <translation>Aucun nom de dossier libre pour '{stem}' dans le dossier de sortie ; videz-le et réessayez.</translation>
+        </message>
+        <message>
+            <source>Another export is running ('{name}', {where}); wait for it to finish or stop it.</source>
+            <translation>Un autre export est en cours ('{name}', {where}) ; attendez qu'il se termine ou arrêtez-le.</translation>
         </message>
         <message>
             <source>An atlas is exported as one PDF (a page per feature); use format 'pdf'.</source>
@@ -2348,16 +2696,16 @@
             <translation>Aucune mise en page nommée « {name} ». Mises en page du projet : {names}.</translation>
         </message>
         <message>
+            <source>Layout '{name}' has {pagecount} page(s); ask for page 1 to {pagecount}.</source>
+            <translation>La mise en page « {name} » a {pagecount} page(s).</translation>
+        </message>
+        <message>
             <source>No feature of '{name}' is selected; select some or set selected_only false.</source>
             <translation>Aucune entité de « {name} » n’est sélectionnée ; sélectionnez-en ou mettez selected_only à false.</translation>
         </message>
         <message>
             <source>No layer is visible on the map; load or show a layer first, or name the layers.</source>
             <translation>Aucune couche n’est visible sur la carte ; chargez ou affichez d’abord une couche, ou nommez les couches.</translation>
-        </message>
-        <message>
-            <source>'{name}' has no field(s) {unknown}; its fields: {names}</source>
-            <translation>« {name} » n’a pas le ou les champs {unknown} ; ses champs : {names}</translation>
         </message>
         <message>
             <source>The dock's chat is not reported to outside MCP clients.</source>
@@ -2810,6 +3158,22 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
+        </message>
+        <message>
+            <source>Copy client config</source>
+            <translation type="vanished">Copier la configuration client</translation>
+        </message>
+        <message>
+            <source>Puts JSON for your MCP client on the clipboard: a stdio entry (through the bridge) and an HTTP entry with the token</source>
+            <translation type="vanished">Place dans le presse-papiers le JSON pour votre client MCP : une entrée stdio (via la passerelle) et une entrée HTTP avec le jeton</translation>
+        </message>
+        <message>
+            <source>Client config copied: paste it into your MCP client's settings.</source>
+            <translation type="vanished">Configuration client copiée : collez-la dans les paramètres de votre client MCP.</translation>
+        </message>
+        <message>
+            <source>New token saved: the old one no longer works. Give clients the new one (Copy or Copy client config).</source>
+            <translation type="vanished">Nouveau jeton enregistré : l’ancien ne fonctionne plus. Donnez le nouveau aux clients (Copier ou Copier la configuration client).</translation>
         </message>
         <message>
             <source>{algorithm_id} failed: {detail}. Check the parameters.</source>

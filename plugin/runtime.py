@@ -23,6 +23,20 @@ LOG = logging.getLogger(__name__)
 class AgentRuntime:
     """The agent's pieces built from the settings and connected to the dock."""
 
+    # The Memories tab -----------------------------------------------------------------------
+    def _add_memories_tab(self) -> None:
+        """What the assistant remembers, the same store its memory tools use, for the analyst to see and edit."""
+        from ..agent.memory_book import MemoryBook
+        from ..ui.memories_panel import MemoriesPanel
+
+        book = MemoryBook(self.stores.memories, self.provider.embed, self.settings.user, self.settings.embedding_model)
+        self.memories_view = view = MemoriesPanel(book)
+        self.panel.tabs.addTab(view, tr("Memories"))
+        self.panel.tabs.currentChanged.connect(
+            lambda index: self.panel is not None and self.panel.tabs.widget(index) is view
+            and view.refresh_soon())
+        self.session.bridge.done.connect(lambda _done: view.isVisible() and view.refresh_soon())  # it may have learned
+
     # Voice input ---------------------------------------------------------------------------
     def _add_voice_input(self) -> None:
         """The Speak button: Qt Multimedia captures, the engine's offline recogniser (pocketsphinx) listens."""
@@ -82,8 +96,12 @@ class AgentRuntime:
         self.history = None  # tools.canvas.undo.history.TurnHistory, shared with the canvas tools
         self.turns = None  # tools.canvas.undo.turns.ChatTurns: which answer belongs to which turn
         self.history_view = None  # ui.undo_history.UndoHistoryView, the dock's History tab
+        self.memories_view = None  # ui.memories_panel.MemoriesPanel, the dock's Memories tab
         self._stop_following_project = None
         self._pending_notices: list[str] = [moved] if moved else []
+        from ..tools.outside.running_calls import OutsideCalls
+
+        self.outside_calls = OutsideCalls()  # outside clients' running calls: the dock shows them with a Stop
 
     def start(self) -> None:
         import httpx
@@ -91,8 +109,9 @@ class AgentRuntime:
 
         from ..agent.config import DEMO_CATALOG
         from ..agent.llm.factory import provider_from_settings
+        from ..agent.llm.tool_protocol import sees_pictures
         from ..agent.stores.factory import build_stores
-        from ..host.canvas_context import map_context_from_iface
+        from ..host.canvas_context import layer_names, map_context_from_iface
         from ..host.settings_store import read_secret, with_server_credentials
         from ..tools.canvas.project_access import history_of
         from ..tools.canvas.undo.turns import ChatTurns
@@ -111,7 +130,8 @@ class AgentRuntime:
         self.deps = ToolDeps.from_settings(
             s, http=self.http, memory_store=self.stores.memories, knowledge_store=self.stores.knowledge,
             embed=self.provider.embed, project=QgsProject.instance, iface=lambda: self.iface,
-            work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"), chat_record=self._chat_record)
+            work_dir=str(self.profile_dir / "stacgis_agent" / "outputs"), chat_record=self._chat_record,
+            model_sees=lambda: sees_pictures(self.provider))  # get_map_view's picture goes to a model that can see
         self.deps.catalogs.prime_buckets()  # S3 layers of a saved project read again (settings per bucket)
         if self.deps.catalogs.signs_with_own_endpoint():  # their layers' SAS tokens, renewed for QGIS's renderers
             from ..tools.stac.sas_keeper import keep_sas_tokens
@@ -134,14 +154,17 @@ class AgentRuntime:
         self.panel = ChatPanel(self.session, self.stores.sessions, user=s.user, tasks=self.tasks,
                                outputs=Path(self.deps.work_dir))  # not created here: a read-only disk must not stop the dock
         self.panel.undo_requested.connect(self._undo)
+        self.panel.watch_outside_calls(self.outside_calls)  # what outside clients run now, each with a Stop
         self.history_view = UndoHistoryView()
         self.history_view.back_requested.connect(lambda n: self._history_step(self.turns.back_to(n)))
         self.history_view.redo_requested.connect(lambda n: self._history_step(self.turns.redo_to(n)))
         self.panel.tabs.addTab(self.history_view, tr("History"))
         self._show_history()
+        self._add_memories_tab()
         self.panel.settings_requested.connect(self.open_settings)
         self.panel.connection_check_requested.connect(self._check_connection)
         self.panel.watch_canvas(self.iface)
+        self.panel.input.mention_names = layer_names  # @ in the message box completes the project's layers
         self._add_voice_input()
         self.panel.welcome.set_demo_catalog(any(c.url == str(DEMO_CATALOG) for c in s.catalogs))
         self.dock.set_chat_widget(self.panel)
@@ -180,8 +203,8 @@ class AgentRuntime:
         port = self.settings.mcp_http_port
         try:
             # outside clients get their own view of the tools: file access limited (ToolDeps.outside_client)
-            deps = dataclasses.replace(self.deps, outside_client=True)
-            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, canvas=True)
+            deps = dataclasses.replace(self.deps, outside_client=True, read_only=self.settings.mcp_read_only)
+            endpoint = McpHttpEndpoint(deps, TokenFile(self.profile_dir), port, canvas=True, calls=self.outside_calls)
             await endpoint.start()
         except RuntimeError as exc:  # says what happened and what to do (a busy port: pick another)
             self._endpoint_failed(str(exc))
@@ -254,7 +277,17 @@ class AgentRuntime:
 
     # Settings ----------------------------------------------------------------------------
     def open_settings(self) -> None:
-        from ..host.settings_store import load_settings, read_secret, save_settings
+        from ..host.settings_store import load_settings, save_settings
+
+        dialog = self.settings_dialog()
+        if not dialog.exec():
+            return
+        save_settings(dialog.settings())
+        self.tasks.start(self.restart(load_settings()), name="restart")
+
+    def settings_dialog(self):
+        """The settings dialog as the Settings… button opens it, wired to this plugin's profile and checks."""
+        from ..host.settings_store import read_secret
         from ..tools.outside.http_endpoint import EndpointAccess
         from ..tools.stac.browser_connections import add_to_browser, browser_unavailable
         from ..tools.stac.catalog_check import check_catalog_access
@@ -267,14 +300,10 @@ class AgentRuntime:
 
         access = EndpointAccess(self.profile_dir, requirements.find_python_executable(),
                                 PLUGINS_DIR)
-        dialog = SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
-                                read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
-                                add_to_browser=add_to_browser_now, browser_unavailable=browser_unavailable(),
-                                parent=self.iface.mainWindow())
-        if not dialog.exec():
-            return
-        save_settings(dialog.settings())
-        self.tasks.start(self.restart(load_settings()), name="restart")
+        return SettingsDialog(self.settings, read_password=lambda auth_id: read_secret(auth_id)[1],
+                              read_login=read_secret, check_access=check_catalog_access, endpoint_access=access,
+                              add_to_browser=add_to_browser_now, browser_unavailable=browser_unavailable(),
+                              parent=self.iface.mainWindow())
 
     async def restart(self, settings=None) -> None:
         """New settings: tear everything down and build it again (the open chat is saved)."""
@@ -317,7 +346,7 @@ class AgentRuntime:
     def shutdown(self) -> None:
         """Unload: stop the running turn at once and close connections in the background."""
         closing = self.session.shutdown() if self.session is not None else None
-        self.session = self.panel = self.history_view = None
+        self.session = self.panel = self.history_view = self.memories_view = None
         if self._stop_following_project is not None:  # an unloaded plugin hears nothing of the project
             self._stop_following_project()
             self._stop_following_project = None

@@ -15,9 +15,11 @@ if [ -z "$major" ]; then
   echo "test_packages: apt knows no 'postgresql' package; run apt-get update" >&2
   exit 1
 fi
-packages=(redis-server postgresql "postgresql-$major-postgis-3" poppler-utils ffmpeg espeak-ng python3-pyqt5.qtmultimedia)
+packages=(redis-server postgresql "postgresql-$major-postgis-3" poppler-utils ffmpeg espeak-ng python3-pyqt5.qtmultimedia
+          python3-pyqt5.qtwebkit)
 # poppler: the print-layout tests read their PDFs; ffmpeg: the MP4 animation test; espeak-ng speaks the
-# voice-input tests' requests into the Speak button's capture path, which uses Qt Multimedia
+# voice-input tests' requests into the Speak button's capture path, which uses Qt Multimedia; QtWebKit is the
+# browser the session report's attack test opens it in
 if apt-cache show "postgresql-$major-pgvector" >/dev/null 2>&1; then
   packages+=("postgresql-$major-pgvector")
 fi

@@ -194,3 +194,37 @@ class ConfirmDestructiveMiddleware:
         if _accepted(answer):
             return await call_next(ctx)
         return _refused(f"The user declined '{name}'. Do not retry it; ask the user what to do instead.")
+
+
+class ReadOnlyMiddleware:
+    """For outside clients the analyst allowed to read only (Settings ▸ Outside access, `ToolDeps.read_only`): only
+    the tools that change nothing are listed, and a call to any other is refused with a sentence before anyone is
+    asked (agent/trust.py is the dock's side of the same levels)."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self._safety: dict[str, Safety] | None = None
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "tools/list":
+            return _reading_only(await call_next(ctx))
+        if ctx.method != "tools/call":
+            return await call_next(ctx)
+        name = str((ctx.params or {}).get("name"))
+        if self._safety is None:
+            self._safety = {t.name: tool_safety(t) for t in await self.server.list_tools()}
+        if name in self._safety and self._safety[name] is not Safety.READ:
+            return _refused(f"Refused '{name}': the QGIS user lets outside clients read only (Settings ▸ Outside "
+                            "access), so no tool that changes the project or files runs. Tell your user what you "
+                            "would change.")
+        return await call_next(ctx)
+
+
+def _reading_only(result: Any) -> Any:
+    """A tools/list result with only the tools that change nothing."""
+    if isinstance(result, dict) and isinstance(result.get("tools"), list):
+        return {**result, "tools": [t for t in result["tools"] if tool_safety(t) is Safety.READ]}
+    tools = getattr(result, "tools", None)
+    if tools is None:
+        return result
+    return result.model_copy(update={"tools": [t for t in tools if tool_safety(t) is Safety.READ]})

@@ -59,7 +59,20 @@ class ToolDeps:
     iface: Callable[[], Any] = lambda: None  # returns QGIS's iface (canvas, main window), or None without QGIS
     turn_history: Any = None  # tools.canvas.undo.history.TurnHistory; the canvas family makes one when None
     outside_client: bool = False  # True for the server of the outside MCP endpoint: file access is limited
+    read_only: bool = False  # only the tools that change nothing are listed and run (outside clients' setting)
     chat_record: Callable[[], Awaitable[Any]] | None = None  # the dock's current chat as a SessionRecord (reports)
+    # whether the dock's chat model can look at pictures (get_map_view attaches one only then); None: the caller's
+    # own model decides (an outside client), so the picture is attached
+    model_sees: Callable[[], Awaitable[bool]] | None = None
+
+    async def caller_sees(self) -> bool:
+        """Whether the model that called a tool can look at a picture it returns."""
+        if self.model_sees is None or self.outside_client:
+            return True
+        try:
+            return bool(await self.model_sees())
+        except Exception:  # noqa: BLE001 - a server that cannot say: measurements only, as for a text model
+            return False
 
     def allowed_folders(self) -> list[Path]:
         """Local folders an outside client may read from, symlinks resolved: the tools' output folder,

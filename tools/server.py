@@ -18,7 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from ..agent.redaction import redacted
 from ..agent.safety import PREFLIGHT_KEY
 from .analysis import charts, collection_stats, measure, raster_tools, vector_tools, zonal_change
-from .confirmation import ConfirmDestructiveMiddleware
+from .confirmation import ConfirmDestructiveMiddleware, ReadOnlyMiddleware
 from .declare import add_family
 from .deps import ToolDeps
 from .heavy_calls import HeavyCallLimit
@@ -61,6 +61,8 @@ def build_server(deps: ToolDeps, *, canvas: bool = False, tasks: Any = None) -> 
     for module in families(canvas):
         add_family(server, module, deps)
     server.middleware.append(SessionStatsMiddleware(deps))
+    if deps.read_only:  # an outside client the analyst lets read only: nothing that writes is listed or run
+        server.middleware.append(ReadOnlyMiddleware(server))
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     # after the OK: a slot is not held while the user decides, and a task never skips the question
     server.middleware.append(HeavyCallLimit(server, tasks=tasks))

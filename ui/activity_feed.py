@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from qgis.PyQt.QtCore import QSize, Qt
-from qgis.PyQt.QtGui import QBrush, QColor, QFont, QFontMetrics, QTextLayout, QTextOption
+from qgis.PyQt.QtGui import QBrush, QColor, QFont, QFontMetrics, QPixmap, QTextLayout, QTextOption
 from qgis.PyQt.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -44,6 +45,17 @@ DETAIL_CHARS = 600
 EMPTY_TEXT = translatable("The assistant's steps will appear here.")
 EMPTY_TOOLTIP = translatable("How the assistant works on your request: its reasoning, each tool it calls with the "
                               "arguments and the result, and the tokens and time each answer took.")
+
+
+PICTURE_WIDTH = 200  # the map picture the model saw, as a thumbnail in the feed
+
+
+def picture_seen(result: Any) -> str:
+    """The PNG a result sent to the model (get_map_view's `png_file` when `picture_for_model`), or ""."""
+    if not isinstance(result, dict) or not result.get("picture_for_model"):
+        return ""
+    path = result.get("png_file")
+    return path if isinstance(path, str) and path.lower().endswith(".png") and Path(path).is_file() else ""
 
 
 def _pretty(value: Any) -> str:
@@ -223,6 +235,22 @@ class ActivityFeed(QTreeWidget):
         self._finish_progress(event.call_id, completed=True)
         line = tr("{tool} completed ({ms} ms)").format(tool=event.tool_name, ms=f"{event.duration_ms:.0f}")
         self.add_entry(line, _pretty(event.result))
+        picture = picture_seen(event.result)
+        if picture:
+            self._add_picture(picture)
+
+    def _add_picture(self, path: str) -> None:
+        """The picture the model was sent with a result (get_map_view), small, on a line of its own."""
+        item = self.add_entry(tr("The picture the assistant looked at:"))
+        holder = QTreeWidgetItem([""])
+        item.addChild(holder)
+        label = QLabel()
+        label.setPixmap(QPixmap(path).scaledToWidth(PICTURE_WIDTH, Qt.TransformationMode.SmoothTransformation))
+        label.setStyleSheet("border: 1px solid #c8c8c8;")  # a white map on the white feed still shows its edges
+        label.setToolTip(tr("The picture the assistant was sent to check its work: {file}").format(file=path))
+        holder.setSizeHint(0, label.sizeHint())  # the row as tall as the picture
+        self.setItemWidget(holder, 0, label)
+        item.setExpanded(True)
 
     def add_tool_error(self, event: ToolError) -> None:
         self._finish_progress(event.call_id, completed=False)

@@ -12,6 +12,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..agent.events import AskUser
+from ..agent.tool_calls import CARD_OPTIONS
 from .flow_layout import FlowLayout, fixed_height_for_width
 from .i18n import tr
 from .untrusted_text import plain_tooltip
@@ -67,12 +68,19 @@ class AskUserWidget(QFrame):
         row = FlowLayout(self.options)
         self.buttons: list[WrappingButton] = []
         for option in event.options:
-            button = WrappingButton(option)  # a long answer wraps inside its button
-            button.setToolTip(plain_tooltip(option))
+            # the card's own answers in the dock's language (the agent reads the English); the model's as written
+            button = WrappingButton(tr(option) if option in CARD_OPTIONS else option)  # a long answer wraps
+            button.setToolTip(plain_tooltip(button.text()))
             button.clicked.connect(lambda _checked=False, o=option: self._answer(o))
             row.addWidget(button)
             self.buttons.append(button)
         layout.addWidget(self.options)
+        self.waves: QLabel | None = None
+        if event.waves:  # what "don't ask again" would cover, exactly, before the analyst chooses it
+            self.waves = _plain_label(tr("“Don't ask again” covers only this kind of change, in this chat: {kinds}.")
+                                      .format(kinds="; ".join(tr(kind) for kind in event.waves)))
+            self.waves.setStyleSheet("color: #6e6e6e;")
+            layout.addWidget(self.waves)
         self.free_text: QLineEdit | None = None
         if event.allow_free_text or not event.options:
             self.free_text = QLineEdit()
@@ -93,7 +101,7 @@ class AskUserWidget(QFrame):
             button.setEnabled(False)
         if self.free_text is not None:
             self.free_text.setEnabled(False)
-        self.outcome.setText(tr("You answered: {choice}").format(choice=choice))
+        self.outcome.setText(tr("You answered: {choice}").format(choice=tr(choice) if choice in CARD_OPTIONS else choice))
         self.outcome.show()
         self.answered.emit(self.event.request_id, choice)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Coroutine
+from typing import Any, Coroutine
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtGui import QTextCursor
@@ -22,6 +22,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..agent.events import EVENT_KINDS, Done, Notice, UserMessage
+from ..agent.mentions import find_mentions, with_mentions
 from ..agent.session_history import history_items
 from ..agent.stores.base import SessionRecord, SessionStore
 from ..agent.turn_stats import format_usage
@@ -33,7 +34,9 @@ from .event_bridge import EventBridge
 from .i18n import tr
 from .map_context_chip import CanvasWatcher, MapContextChip, glance
 from .message_input import MessageInput
+from .outside_calls_bar import OutsideCallsBar
 from .sessions_panel import SessionsPanel
+from .trust_button import TrustButton
 from .voice import AnswerSpeaker
 from .welcome_card import WelcomeCard
 
@@ -67,6 +70,7 @@ class ChatPanel(QWidget):
         self._replaying = False
         self._canvas_watcher: CanvasWatcher | None = None
         self._canvas = None
+        self._outputs = outputs  # the plugin's outputs folder: files the chat may open
         self.tabs = QTabWidget()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -100,7 +104,7 @@ class ChatPanel(QWidget):
         top.addWidget(self.settings_button)
         layout.addLayout(top)
 
-        self.conversation = ConversationView()
+        self.conversation = ConversationView(outputs=self._outputs)
         self.welcome = WelcomeCard()
         self.welcome.example_chosen.connect(self._send_example)
         self.welcome.retry_requested.connect(self._retry_connection)
@@ -114,12 +118,20 @@ class ChatPanel(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([850, 150])  # the welcome card needs the room; the empty feed only says what comes
+        self._outside_slot = QVBoxLayout()  # the outside clients' running calls, once the plugin hands them over
+        self._outside_slot.setContentsMargins(0, 0, 0, 0)
+        self.outside_calls: OutsideCallsBar | None = None
+        layout.addLayout(self._outside_slot)
         layout.addWidget(splitter, 1)
 
         self.stats = QLabel()
         self.stats.setStyleSheet("color: #6e6e6e;")
         self.stats.setWordWrap(True)
-        layout.addWidget(self.stats)
+        self.trust_button = TrustButton()  # the chat's trust level, beside the stats line that wraps to make room
+        stats_row = QHBoxLayout()
+        stats_row.addWidget(self.stats, 1)
+        stats_row.addWidget(self.trust_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(stats_row)
 
         context_row = QHBoxLayout()
         self.map_chip = MapContextChip()
@@ -173,6 +185,8 @@ class ChatPanel(QWidget):
         session.busy_changed.connect(self._on_busy)
         session.map_changed.connect(self.conversation.show_undo)
         session.queue_changed.connect(self.show_queue)
+        session.trust_changed.connect(self.trust_button.show_trust)
+        self.trust_button.show_trust(session.trust)
 
     def _start(self, coro: Coroutine, name: str) -> asyncio.Task:
         """Every task the panel starts is held (a task nobody holds can vanish, and its error with it)."""
@@ -186,7 +200,8 @@ class ChatPanel(QWidget):
             return
         context = self.session.map_context()  # read once: the chip shows what the model is sent
         self.map_chip.show_context(context)
-        self.session.send(text, context if self.map_chip.include else None)
+        mentions = find_mentions(text, [layer.name for layer in context.layers] if context is not None else [])
+        self.session.send(text, with_mentions(context, mentions, self.map_chip.include))
 
     def _send_or_stop(self) -> None:
         if self.session.busy:
@@ -288,6 +303,13 @@ class ChatPanel(QWidget):
         self.mic_button.blockSignals(False)
         self.mic_button.setText(tr("Speak"))
         self.stats.setText(text)
+
+    def watch_outside_calls(self, calls: Any) -> OutsideCallsBar:
+        """Shows the calls outside MCP clients are running (tools.outside.running_calls.OutsideCalls), each
+        with a Stop."""
+        self.outside_calls = OutsideCallsBar(calls)
+        self._outside_slot.addWidget(self.outside_calls)
+        return self.outside_calls
 
     def show_notice(self, text: str, *, in_chat: bool = False) -> None:
         """Something that happened (a store fell back, an undo): into the feed, and the chat when

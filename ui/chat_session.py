@@ -17,6 +17,7 @@ from qgis.PyQt.QtCore import QObject, pyqtSignal
 
 from ..agent.chat_slot import chat_slot
 from ..agent.events import AgentEvent, Content, Done, Error, Notice, Thinking, ToolResult, UserMessage
+from ..agent.trust import ChatTrust
 from .event_bridge import EventBridge
 from .i18n import tr
 
@@ -87,6 +88,7 @@ class ChatSession(QObject):
     map_changed = pyqtSignal(str)  # message_id of a finished turn whose tools changed the map
     session_changed = pyqtSignal(str)  # session_id now open ("" for a new, unsaved one)
     queue_changed = pyqtSignal(object)  # agent.chat_slot.QueuePlace while waiting for a slot; None once running
+    trust_changed = pyqtSignal(object)  # the chat's agent.trust.ChatTrust: its level or what is not asked again
 
     def __init__(self, loop_factory: LoopFactory, *, context_source: ContextSource | None = None,
                  changes_map: Callable[[str], bool] | None = None, gate: Any = None,
@@ -102,6 +104,13 @@ class ChatSession(QObject):
         self._task: asyncio.Task | None = None
         self._batcher = TextBatcher(self.bridge.emit_event, max_repaints_per_s)
         self._agent_running = False  # False while a turn still waits for its slot
+        self.trust = self._new_trust()
+
+    def _new_trust(self) -> ChatTrust:
+        """Every chat starts asking before changes, with nothing waved through (agent/trust.py)."""
+        trust = ChatTrust()
+        trust.on_change = lambda: self.trust_changed.emit(trust)
+        return trust
 
     @property
     def session_id(self) -> str | None:
@@ -154,6 +163,8 @@ class ChatSession(QObject):
         """Switches the agent to another stored session (None: a new one)."""
         await self.close_agent()
         self._session_id = session_id
+        self.trust = self._new_trust()
+        self.trust_changed.emit(self.trust)
         self.session_changed.emit(session_id or "")
 
     async def close_agent(self) -> None:
@@ -208,6 +219,7 @@ class ChatSession(QObject):
     async def _converse(self, said: UserMessage, context: Any, progress: _TurnProgress) -> None:
         if self._agent is None:
             self._agent = self._loop_factory(self._session_id)
+        self._agent.trust = self.trust  # the level the dock shows is the one the agent obeys
         self._agent_running = True
         async for event in self._agent.run(said.text, context, message_id=said.message_id):
             if isinstance(event, ToolResult) and self._changes_map(event.tool_name):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from qgis.PyQt.QtCore import Qt, pyqtSignal
@@ -16,19 +17,21 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..agent.events import AskUser, Content, Done, Error, IterationLimit, ToolResult
+from ..agent.events import AskUser, Content, Done, Error, IterationLimit, ToolError, ToolResult
+from ..agent.trust import READ_ONLY_REFUSAL
 from .ask_user_widget import AskUserWidget
 from .autoscroll import StickToBottom
 from .event_bridge import EventBridge
 from .flow_layout import FlowLayout, fixed_height_for_width
 from .i18n import said, tr
 from .streamed_markdown import StreamedMarkdownView
-from .untrusted_text import plain_tooltip
+from .untrusted_text import open_output, output_file, plain_tooltip
 
 USER_STYLE = "background: #dceefc; border-radius: 8px;"
 ASSISTANT_STYLE = "background: #f4f4f4; border-radius: 8px;"
 IMAGE_WIDTH = 420  # px; charts and map views are shown at most this wide in the chat
 IMAGE_KEYS = ("chart_file", "png_file", "thumbnail_file")  # charts, map views, exported pages and animations
+FILE_KEYS = ("path", "file", "csv_file", "files")  # files a tool wrote: exported pages, reports, tables
 
 
 class MessageBubble(QFrame):
@@ -96,6 +99,25 @@ class MessageBubble(QFrame):
     def images(self) -> list[str]:
         return [w.property("image_path") for w in self.findChildren(QLabel) if w.property("image_path")]
 
+    def add_file(self, path: Path, outputs: Path | None) -> QLabel:
+        """A file a tool wrote this turn: its name, a link that opens it and one that shows its folder. The
+        links carry no address: a click opens this path, through the guard, whatever the text says."""
+        label = QLabel()
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setText(f"{html.escape(path.name)} — <a href=\"open\">{html.escape(tr('Open'))}</a> · "
+                      f"<a href=\"folder\">{html.escape(tr('Show in folder'))}</a>")
+        label.setWordWrap(True)
+        label.setOpenExternalLinks(False)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        label.setToolTip(plain_tooltip(str(path)))
+        label.setProperty("file_path", str(path))
+        label.linkActivated.connect(lambda which: open_output(str(path), outputs, folder=which == "folder"))
+        self.layout().insertWidget(self.layout().count() - 1, label)
+        return label
+
+    def files(self) -> list[str]:
+        return [w.property("file_path") for w in self.findChildren(QLabel) if w.property("file_path")]
+
     def rendered_text(self) -> str:
         return self.body.text() if isinstance(self.body, QLabel) else self.body.plain_text()
 
@@ -107,8 +129,9 @@ class ConversationView(QScrollArea):
     answered = pyqtSignal(str, str)  # request_id, choice (from an inline question)
     undo_requested = pyqtSignal(str)  # message_id of the turn to revert
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, outputs: Path | None = None):
         super().__init__(parent)
+        self.outputs = outputs  # the plugin's outputs folder: the only files the chat opens
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         inner = QWidget()
@@ -120,6 +143,7 @@ class ConversationView(QScrollArea):
         self._streaming: MessageBubble | None = None
         self._questions: list[AskUserWidget] = []
         self._turn_images: list[str] = []
+        self._turn_files: list[Path] = []
 
     def connect_bridge(self, bridge: EventBridge) -> None:
         bridge.content.connect(self.on_content)
@@ -128,6 +152,7 @@ class ConversationView(QScrollArea):
         bridge.iteration_limit.connect(self.on_iteration_limit)
         bridge.done.connect(self.on_done)
         bridge.tool_result.connect(self.on_tool_result)
+        bridge.tool_error.connect(self.on_tool_error)
 
     # -- what the conversation holds, for tests and exports
     def items(self) -> list[QWidget]:
@@ -187,18 +212,27 @@ class ConversationView(QScrollArea):
         self.add_status(tr("The agent stopped after {steps} steps (limit {limit}). Ask it to continue, or raise "
                            "'Max steps' in the settings.").format(steps=event.steps, limit=event.limit))
 
+    def on_tool_error(self, event: ToolError) -> None:
+        if event.said.template == READ_ONLY_REFUSAL:  # the analyst's own choice: said where they read
+            self.add_status(said(event.said, event.error))
+
     def on_tool_result(self, event: ToolResult) -> None:
         self._turn_images.extend(image_files(event.result))
+        for path in written_files(event.result, self.outputs):
+            if path not in self._turn_files:
+                self._turn_files.append(path)
 
     def on_done(self, event: Done) -> None:
         bubble = self._streaming
-        if bubble is None and (event.content or self._turn_images) and not event.stopped:
+        if bubble is None and (event.content or self._turn_images or self._turn_files) and not event.stopped:
             bubble = self.add_assistant_message(event.content)
         if bubble is not None:
             bubble.message_id = event.message_id
             for path in self._turn_images:
                 bubble.add_image(path)
-        self._turn_images = []
+            for path in self._turn_files:
+                bubble.add_file(path, self.outputs)
+        self._turn_images, self._turn_files = [], []
         for question in self._questions:
             question.expire()
         self._questions.clear()
@@ -221,4 +255,20 @@ def image_files(result: object) -> list[str]:
         path = result.get(key)
         if isinstance(path, str) and path.lower().endswith(".png") and Path(path).is_file():
             found.append(path)
+    return found
+
+
+def written_files(result: object, outputs: Path | None) -> list[Path]:
+    """Files a tool result names that the plugin wrote in its outputs folder (an exported PDF, a report, a CSV)."""
+    if not isinstance(result, dict):
+        return []
+    named = []
+    for key in FILE_KEYS:
+        value = result.get(key)
+        named += [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]
+    found = []
+    for path in named:
+        real = output_file(path, outputs)
+        if real is not None and real not in found:
+            found.append(real)
     return found

@@ -179,7 +179,10 @@ class GuideWindow(QDialog):
     def _show_picture(self, picture: Path) -> None:
         if self.page is not None:
             self._back.append((self.page, ""))
-        self.browser.setHtml(f'<p><img src="{QUrl.fromLocalFile(str(picture)).toString()}"></p>')
+        self.browser.clear()  # the picture alone, inserted as an image: no HTML is made (tests/unit/test_sinks_html.py)
+        image = QTextImageFormat()
+        image.setName(QUrl.fromLocalFile(str(picture)).toString())
+        self.browser.textCursor().insertImage(image)
         self.page = picture
         self.sections = []
         self._fit_pictures()

@@ -249,6 +249,7 @@ class SettingsDialog(QDialog):
             max_concurrent_chats=self.max_concurrent_chats.value(), postgres_dsn=self.postgres_dsn.text().strip(),
             postgres_auth_cfg=self.postgres_auth_id(),
             mcp_http_enabled=self.mcp_enabled.isChecked(), mcp_http_port=self.mcp_port.value(),
+            mcp_read_only=self.outside.read_only(),
             mcp_allowed_folders=self.outside.allowed_folders(), backup_auth_cfg=self._backup_auth_id(),
             dask_scheduler=self.dask_scheduler.text().strip())
 

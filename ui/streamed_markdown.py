@@ -105,6 +105,3 @@ class StreamedMarkdownView(QWidget):
 
     def plain_text(self) -> str:
         return "\n".join(s.toPlainText() for s in self.segments if s.markdown)
-
-    def html(self) -> str:
-        return "".join(s.toHtml() for s in self.segments)

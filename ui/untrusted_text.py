@@ -4,12 +4,16 @@ Qt's rich text reads what a document points at: `![z](file:///dev/zero)` froze Q
 `file:` link replaced an answer with a local file's content. Here documents load no resource at all
 (only images the plugin decoded in memory and added itself show), labels and tooltips show such text
 as plain text, and a link opens only when it is http(s), in the system browser, after the analyst has
-read the full address and agreed.
+read the full address and agreed. The one other thing that opens: a file the plugin itself wrote in its
+outputs folder (an exported page, a report, a chart), named by a tool's result, never by text; a file of a
+kind the system might run (a script) opens as its folder.
 """
 
 from __future__ import annotations
 
 import html
+import os
+from pathlib import Path
 
 from qgis.PyQt.QtCore import Qt, QUrl
 from qgis.PyQt.QtGui import QDesktopServices, QTextDocument
@@ -19,6 +23,7 @@ from ..tools.engine.fetched_urls import link_to_open
 from .i18n import tr
 
 WEB_SCHEMES = ("http", "https")
+DOCUMENT_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".svg", ".gif", ".mp4", ".html", ".csv", ".tif", ".tiff")
 
 
 class InertDocument(QTextDocument):
@@ -69,3 +74,24 @@ def open_link(url: QUrl, parent: QWidget | None = None) -> bool:
         return False
     # the address the analyst read, through the one guard of fetched URLs (tools/engine/fetched_urls.py)
     return QDesktopServices.openUrl(QUrl(link_to_open(address(url))))
+
+
+def output_file(path: str, outputs: Path | None) -> Path | None:
+    """`path` when it is a file the plugin wrote: inside its outputs folder (links resolved) and there now."""
+    if outputs is None or not path:
+        return None
+    try:
+        real, folder = Path(os.path.realpath(path)), Path(os.path.realpath(outputs))
+    except (OSError, ValueError):
+        return None
+    return real if folder in real.parents and real.is_file() else None
+
+
+def open_output(path: str, outputs: Path | None, folder: bool = False) -> bool:
+    """Opens a file of the plugin's outputs folder with the system's viewer (a PDF, a picture, the report), or
+    its folder; True when the system was asked. Anything else (outside the folder, gone, a script) stays shut."""
+    real = output_file(path, outputs)
+    if real is None:
+        return False
+    target = real if not folder and real.suffix.lower() in DOCUMENT_SUFFIXES else real.parent
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))

@@ -70,6 +70,16 @@ class ProtocolMemory:
             log.warning("could not remember the tool protocol in %s: %s", self.path, exc)
 
 
+async def sees_pictures(provider: Any) -> bool:
+    """Whether the chat model can look at pictures: Ollama's /api/show lists "vision" among its capabilities.
+    False where the server cannot say; a backup's model is asked only when it takes over (its pictures are
+    removed then if it cannot see them)."""
+    primary = getattr(provider, "primary", provider)
+    model_info = getattr(primary, "model_info", None)
+    info = await model_info() if model_info is not None else None
+    return info is not None and "vision" in info.capabilities
+
+
 class ToolProtocolProvider:
     """Wraps one provider; chooses native or constrained tool calling for its model."""
 

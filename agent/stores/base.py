@@ -58,6 +58,8 @@ class MemoryStore(Protocol):
 
     `search` only compares vectors of the same `model` and dimension as the query, so pass the
     embedding model's name to both `add` and `search`; `reembed.reembed` moves old vectors over.
+    `update` rewrites one memory the analyst edited (its text, kind and the text's new vector; `metadata`
+    replaces the stored one when given) and says whether the user had it.
     The shipped stores also take `memory_id=`/`created_at=` in `add` (to move memories between
     backends) and offer `models()`, `stale()`, `replace_embedding()` and `add_many()`."""
 
@@ -67,6 +69,8 @@ class MemoryStore(Protocol):
                      model: str = "") -> list[MemoryHit]: ...
     async def recent(self, user: str, n: int = 10) -> list[MemoryHit]: ...
     async def delete(self, user: str, memory_id: str) -> bool: ...
+    async def update(self, user: str, memory_id: str, content: str, kind: str, embedding: Sequence[float],
+                     model: str = "", metadata: dict[str, Any] | None = None) -> bool: ...
     async def aclose(self) -> None: ...
 
 

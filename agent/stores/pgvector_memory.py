@@ -196,6 +196,22 @@ class PgVectorMemoryStore:
 
         return await self._db.run(translatable("deleting a memory"), work)
 
+    async def update(self, user: str, memory_id: str, content: str, kind: str, embedding: Sequence[float],
+                     model: str = "", metadata: dict[str, Any] | None = None) -> bool:
+        vec = as_vector(embedding)
+
+        async def work(conn: psycopg.AsyncConnection) -> bool:
+            await self._ready(conn)
+            cur = await conn.execute(sql.SQL(
+                "UPDATE {t} SET content = %s, kind = %s, model = %s, dim = %s, embedding = %s,"
+                " metadata = COALESCE(%s, metadata) WHERE id = %s AND user_id = %s").format(t=self._t),
+                (content, kind, model, int(vec.size), vec, Jsonb(metadata) if metadata is not None else None,
+                 memory_id, user))
+            await self._ensure_index(conn, int(vec.size))
+            return cur.rowcount > 0
+
+        return await self._db.run(translatable("changing a memory"), work)
+
     async def models(self, user: str) -> dict[tuple[str, int], int]:
         """How many of the user's memories each (embedding model, dimension) holds."""
         async def work(conn: psycopg.AsyncConnection) -> dict[tuple[str, int], int]:

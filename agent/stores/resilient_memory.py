@@ -84,6 +84,18 @@ class ResilientMemoryStore:
         return await self._either(translatable("deleting a memory"), lambda: self.primary.delete(user, memory_id),
                                   from_outbox)
 
+    async def update(self, user: str, memory_id: str, content: str, kind: str, embedding: Sequence[float],
+                     model: str = "", metadata: dict[str, Any] | None = None) -> bool:
+        async def in_outbox() -> bool:
+            if await self.outbox.update(user, memory_id, content, kind, embedding, model, metadata):
+                return True
+            raise StoreUnavailable(f"{self.health.name} is unreachable, so this memory cannot be changed "
+                                   "now; try again when the server is back")
+
+        return await self._either(translatable("changing a memory"),
+                                  lambda: self.primary.update(user, memory_id, content, kind, embedding, model,
+                                                              metadata), in_outbox)
+
     async def models(self, user: str) -> dict[tuple[str, int], int]:
         return await self.primary.models(user)
 

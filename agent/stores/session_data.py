@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 from ..longterm import MARKER as MEMORIES_MARKER
 from ..map_context import MARKER as MAP_CONTEXT_MARKER
 from ..permissions import STATE_MARKER
+from ..trust import MARKER as TRUST_MARKER
 from .base import SessionInfo, SessionRecord
 
 TITLE_LENGTH = 60
@@ -26,6 +27,7 @@ def title_from_memory(memory: Mapping[str, Any]) -> str:
             said = str(msg.get("content", "")).split(MAP_CONTEXT_MARKER, 1)[0]  # not the map context
             said = said.split(MEMORIES_MARKER, 1)[0]  # nor the recalled memories
             said = said.split(STATE_MARKER, 1)[0]  # nor the note on what the tools can do now
+            said = said.split(TRUST_MARKER, 1)[0]  # nor that the chat is read only
             text = " ".join(said.split())
             if text:
                 return text if len(text) <= TITLE_LENGTH else _cut_between_words(text, TITLE_LENGTH - 1) + "…"

@@ -52,6 +52,9 @@ _STATEMENTS = {
     "models": "SELECT model, dim, COUNT(*) FROM {t} WHERE user = ? GROUP BY model, dim",
     "stale": "SELECT id, content FROM {t} WHERE user = ? AND (model != ? OR dim != ?) ORDER BY created_at LIMIT ?",
     "replace_embedding": "UPDATE {t} SET model = ?, dim = ?, embedding = ? WHERE id = ? AND user = ?",
+    "edited_of": "SELECT model, dim, metadata FROM {t} WHERE id = ? AND user = ?",
+    "edit": "UPDATE {t} SET content = ?, kind = ?, model = ?, dim = ?, embedding = ?, metadata = ?"
+            " WHERE id = ? AND user = ?",
     "export": "SELECT id, user, content, kind, created_at, metadata, model, embedding FROM {t}"
               " ORDER BY created_at LIMIT ?",
     "vectors": "SELECT id, embedding FROM {t} WHERE user = ? AND model = ? AND dim = ?",
@@ -155,6 +158,23 @@ class SqliteMemoryStore:
                 return False
             conn.execute(self._sql["delete"], (memory_id, user))
             self._forget((user, row[0], int(row[1])))
+            return True
+
+        return await self._db.run(work)
+
+    async def update(self, user: str, memory_id: str, content: str, kind: str, embedding: Sequence[float],
+                     model: str = "", metadata: dict[str, Any] | None = None) -> bool:
+        vec = as_vector(embedding)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(self._sql["edited_of"], (memory_id, user)).fetchone()
+            if row is None:
+                return False
+            meta_json = json.dumps(metadata, ensure_ascii=False) if metadata is not None else row[2]
+            conn.execute(self._sql["edit"],
+                         (content, kind, model, int(vec.size), vec.tobytes(), meta_json, memory_id, user))
+            self._forget((user, row[0], int(row[1])))
+            self._forget((user, model, int(vec.size)))
             return True
 
         return await self._db.run(work)

@@ -185,7 +185,7 @@ def test_a_map_of_the_ndvi_over_the_selected_parcels_for_the_client(client_plugi
     assert pixels[:, :edge].min() > 200 and pixels[:, -edge:].min() > 200
     assert _ink(pixels, map_box.adjusted(5, 5, -5, -5)) > 0.1  # the NDVI drawn in the map, not a blank frame
     [arrow] = _items(layout, QgsLayoutItemPicture)
-    [bar] = _items(layout, QgsLayoutItemScaleBar)
+    [bar] = [b for b in _items(layout, QgsLayoutItemScaleBar) if b.style() != "Numeric"]
     [legend] = _items(layout, QgsLayoutItemLegend)
     for part in (arrow, bar, legend):
         box = part.sceneBoundingRect()
@@ -219,7 +219,7 @@ def test_a_map_of_the_ndvi_over_the_selected_parcels_for_the_client(client_plugi
     assert QgsProject.instance().read(str(path))
     reopened = QgsProject.instance().layoutManager().layoutByName("Client map")
     assert reopened is not None
-    assert len(_items(reopened, QgsLayoutItemLegend)) == 1 and len(_items(reopened, QgsLayoutItemScaleBar)) == 1
+    assert len(_items(reopened, QgsLayoutItemLegend)) == 1 and len(_items(reopened, QgsLayoutItemScaleBar)) == 2  # bar and scale
     [title] = [lbl for lbl in _items(reopened, QgsLayoutItemLabel) if lbl.currentText() == TITLE]
     title.setText("NDVI of the parcels, March 2024")  # the analyst's own edit, exported by QGIS itself
     from qgis.core import QgsLayoutExporter

@@ -131,3 +131,20 @@ async def test_thousands_of_memories_give_the_exact_top_5(store):
     expected = [f"m{i}" for i in np.argsort(-(normed @ (query / np.linalg.norm(query))))[:5]]
     hits = await store.search("ana", query.tolist(), k=5, model="m1")
     assert [h.content for h in hits] == expected
+
+
+async def test_an_edited_memory_is_found_by_its_new_text_and_keeps_where_it_came_from(store):
+    """Issue 46.4: the Memories list edits a memory in place: new text, kind and vector; found by the new vector
+    only; its metadata (where it was learned) kept unless replaced; another user's memory is out of reach."""
+    mid = await store.add("ana", "I work in EPSG:2154", "preference", unit(1, 0, 0), {"session_id": "s1"}, "m1")
+    assert await store.update("ana", mid, "I work in EPSG:3035", "fact", unit(0, 1, 0), "m1") is True
+    hits = await store.search("ana", unit(0, 1, 0), k=1, model="m1")
+    assert [(h.id, h.content, h.kind, h.metadata) for h in hits] == [(mid, "I work in EPSG:3035", "fact",
+                                                                     {"session_id": "s1"})]
+    assert hits[0].score == pytest.approx(1.0, abs=1e-3)
+    assert [h.content for h in await store.recent("ana", 5)] == ["I work in EPSG:3035"]
+    assert await store.update("ana", mid, "I work in EPSG:3035", "fact", unit(0, 1, 0), "m1",
+                              {"session_id": "s1", "edited_at": 5.0}) is True
+    assert (await store.recent("ana", 1))[0].metadata == {"session_id": "s1", "edited_at": 5.0}
+    assert await store.update("bob", mid, "bob's now", "fact", unit(1, 0, 0), "m1") is False
+    assert await store.update("ana", "no-such-id", "x", "fact", unit(1, 0, 0), "m1") is False

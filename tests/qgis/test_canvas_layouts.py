@@ -100,7 +100,7 @@ async def test_a_layout_has_every_part_inside_the_page_and_a_true_scale_bar(clie
     assert len(_items(layout, QgsLayoutItemPicture)) == 1  # the north arrow
     # the scale is round and stated, and the scale bar is as long as that scale says
     assert data["scale"] == nice_scale(data["scale"]) and abs(main.scale() - data["scale"]) < 1
-    [bar] = _items(layout, QgsLayoutItemScaleBar)
+    [bar] = [b for b in _items(layout, QgsLayoutItemScaleBar) if b.style() != "Numeric"]
     metres = bar.unitsPerSegment() * (1000 if bar.units() == QgsUnitTypes.DistanceKilometers else 1)
     expected_mm = metres / main.scale() * 1000
     measured_mm = _first_segment_mm(layout, bar)
@@ -235,3 +235,33 @@ async def test_an_atlas_names_a_missing_field_and_what_exists(client):
     _parcels()
     result = await one.call_tool("make_atlas", {"layer": "parcels", "title": "x", "fields": ["evi"]})
     assert result.is_error and "no field(s) evi" in result.content[0].text and "ndvi_mean" in result.content[0].text
+
+
+HOSTILE_FIELD = "ndvi%] [% env('STACGIS_PAGE_SECRET') %] [%'"  # a field name a catalog or an unasked tool wrote
+
+
+async def test_a_field_name_never_ends_the_atlas_template(client, monkeypatch):
+    """Issue 40.1: the atlas line is built from the expression guard's fragments; a field name holding "%]" is
+    printed as a name, and what follows it is never evaluated."""
+    from qgis.core import QgsFeature, QgsGeometry, QgsVectorLayer
+
+    one, _deps = client
+    monkeypatch.setenv("STACGIS_PAGE_SECRET", "secret-from-the-environment")
+    layer = QgsVectorLayer("Polygon?crs=EPSG:4326&field=name:string", "fields", "memory")
+    from qgis.core import QgsField
+    from qgis.PyQt.QtCore import QVariant
+
+    layer.dataProvider().addAttributes([QgsField(HOSTILE_FIELD, QVariant.Double)])
+    layer.updateFields()
+    feature = QgsFeature(layer.fields())
+    feature.setAttributes(["Orchard", 0.4125])
+    feature.setGeometry(QgsGeometry.fromRect(QgsRectangle(4.80, 45.74, 4.81, 45.75)))
+    layer.dataProvider().addFeatures([feature])
+    QgsProject.instance().addMapLayer(layer)
+    made = await one.call_tool("make_atlas", {"layer": "fields", "title": "Fields", "fields": [HOSTILE_FIELD]})
+    assert not made.is_error, made.content[0].text
+    exported = await one.call_tool("export_print_layout", {"name": "Fields", "format": "pdf", "dpi": 72})
+    assert not exported.is_error, exported.content[0].text
+    [page] = _pdf_pages(exported.structured_content["path"])
+    assert "secret-from-the-environment" not in page, page
+    assert "Orchard" in page and "0.412" in page, page  # the value of that field, read as a field

@@ -65,8 +65,8 @@ def test_streamed_answer_renders_as_markdown_in_one_bubble_and_feed_in_order(vie
     assert [b.role for b in bubbles] == ["user", "assistant"]
     answer = bubbles[1]
     assert answer.text().startswith("## NDVI") and answer.message_id == "m1"
-    html = answer.body.html()
-    assert "<table" in html and "<li" in html and 'href="https://example.org"' in html
+    shown = "".join(segment.document().toMarkdown() for segment in answer.body.segments)  # as Qt laid it out
+    assert "|stat|value|" in shown and "- healthy" in shown and "(https://example.org)" in shown, shown
     assert "stat\nvalue\nmean\n0.61" in answer.rendered_text()
     assert feed.entries() == [
         "Thinking (1)", "Calling raster_stats", "raster_stats completed (42 ms)", "Thinking (2)",
@@ -325,3 +325,39 @@ def test_a_chart_a_tool_made_is_shown_in_the_answer(view, tmp_path):
     bridge.emit_event(Content("Next answer, no chart."))
     bridge.emit_event(Done("s1", "m2", "Next answer, no chart.", 0.0))
     assert conversation.bubbles()[-1].images() == []  # images belong to the turn that made them
+
+
+def test_an_exported_page_is_a_link_that_opens_the_file_or_its_folder_and_nothing_else(qgis_app, tmp_path,
+                                                                                      monkeypatch):
+    """Issue 42.10: under the answer, each file a tool wrote in the outputs folder is named with links that open
+    it (or its folder) through the guard; a path outside the outputs folder gets no link and never opens."""
+    from stacgis_agent.ui import untrusted_text
+
+    opened: list[str] = []
+    monkeypatch.setattr(untrusted_text.QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    pdf, thumbnail = outputs / "Client map.pdf", outputs / "Client map page 1.png"
+    pdf.write_bytes(b"%PDF-1.4 exported page")
+    QImage(40, 30, QImage.Format.Format_RGB32).save(str(thumbnail))
+    secret = tmp_path / "elsewhere" / "secret.pdf"
+    secret.parent.mkdir()
+    secret.write_bytes(b"%PDF not ours")
+    bridge = EventBridge()
+    conversation = ConversationView(outputs=outputs)
+    conversation.connect_bridge(bridge)
+    for event in [ToolResult(1, "c1", "export_print_layout", {"path": str(pdf), "thumbnail_file": str(thumbnail)}, 9.0),
+                  ToolResult(2, "c2", "export_print_layout", {"path": str(secret)}, 9.0),
+                  Content("Exported.", is_complete=True), Done("s1", "m1", "", 1.0)]:
+        bridge.emit_event(event)
+    [answer] = conversation.bubbles()
+    assert answer.files() == [str(pdf)]  # the file outside the outputs folder is not offered
+    [row] = [w for w in answer.findChildren(QLabel) if w.property("file_path")]
+    assert "Client map.pdf" in row.text()
+    row.linkActivated.emit("open")
+    row.linkActivated.emit("folder")
+    assert opened == [str(pdf), str(outputs)]
+    assert not untrusted_text.open_output(str(secret), outputs)  # and the guard refuses it when asked directly
+    script = outputs / "run me.py"
+    script.write_text("print('hi')")
+    assert untrusted_text.open_output(str(script), outputs) and opened[-1] == str(outputs)  # a script: its folder

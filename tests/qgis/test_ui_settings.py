@@ -162,14 +162,16 @@ def test_outside_access_shows_the_token_masked_copies_regenerates_and_copies_cli
     assert new != token and tab.token.text() == new and "old one no longer works" in tab.note.text()
     assert stat.S_IMODE(os.stat(profile / "stacgis_mcp_token").st_mode) == 0o600
     dialog.mcp_port.setValue(8811)
-    tab.copy_config.click()
+    tab.copy_config.click()  # the chosen client's configuration (Claude Desktop, through the bridge): no token
     servers = json.loads(QApplication.clipboard().text())["mcpServers"]
-    assert servers["qgis-stac-agent"] == {
+    assert servers == {"qgis-stac-agent": {
         "command": "/usr/bin/python3", "env": {"PYTHONPATH": str(tmp_path / "plugins")},
         "args": ["-m", "stacgis_agent.tools.outside.stdio_bridge", "--port", "8811",
-                 "--token-file", str(profile / "stacgis_mcp_token")]}
-    assert servers["qgis-stac-agent-http"] == {"type": "http", "url": "http://127.0.0.1:8811/mcp",
-                                               "headers": {"Authorization": f"Bearer {new}"}}
+                 "--token-file", str(profile / "stacgis_mcp_token")]}}
+    assert new not in QApplication.clipboard().text()
+    assert not dialog.settings().mcp_read_only
+    tab.trust.setCurrentIndex(1)  # outside clients: read only
+    assert dialog.settings().mcp_read_only
 
 
 def test_outside_folders_and_the_backup_key_config_round_trip(qgis_app):

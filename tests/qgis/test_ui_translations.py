@@ -35,13 +35,13 @@ from testkit.servers.loopback import free_port
 REPO = Path(stacgis_agent.__file__).resolve().parent
 locale, plugin_in = dock_language.locale, dock_language.plugin_in  # the fixtures: QGIS's language, the plugin under it
 EXPECTED = {  # a few texts an analyst sees first, as the catalogs translate them
-    "de": {"send": "Senden", "new": "Neuer Chat", "tabs": ["Chat", "Sitzungen", "Verlauf"],
+    "de": {"send": "Senden", "new": "Neuer Chat", "tabs": ["Chat", "Sitzungen", "Verlauf", "Erinnerungen"],
            "settings": "Einstellungen von STAC GIS Agent", "chip": "Karte:", "settings_tab": "Kataloge",
            "placeholder": "Fragen Sie zu Ihrer Karte oder einem STAC-Katalog…"},
-    "fr": {"send": "Envoyer", "new": "Nouvelle discussion", "tabs": ["Discussion", "Sessions", "Historique"],
+    "fr": {"send": "Envoyer", "new": "Nouvelle discussion", "tabs": ["Discussion", "Sessions", "Historique", "Souvenirs"],
            "settings": "Paramètres de STAC GIS Agent", "chip": "Carte\u00a0:", "settings_tab": "Catalogues",
            "placeholder": "Posez une question sur votre carte ou un catalogue STAC…"},
-    "en": {"send": "Send", "new": "New chat", "tabs": ["Chat", "Sessions", "History"],
+    "en": {"send": "Send", "new": "New chat", "tabs": ["Chat", "Sessions", "History", "Memories"],
            "settings": "STAC GIS Agent settings", "chip": "Map:", "settings_tab": "Catalogs",
            "placeholder": "Ask about your map or a STAC catalog…"},
 }

@@ -54,8 +54,8 @@ TOOLS_ROOMS = (
     ("search",),
     ("session",),
     ("canvas.undo",),
-    ("canvas.project_access", "canvas.place_lookup", "canvas.zoom", "canvas.map_view", "canvas.basemaps",
-     "canvas.ellipsoid", "canvas.panels", "canvas.housekeeping"),  # the map's own view, and what every canvas room needs
+    ("canvas.project_access", "canvas.place_lookup", "canvas.zoom", "canvas.picture_checks", "canvas.map_view",
+     "canvas.basemaps", "canvas.ellipsoid", "canvas.panels", "canvas.housekeeping"),  # the map's own view, and what every canvas room needs
     ("canvas.layers",),
     ("canvas.processing",),
     ("canvas.layouts",),

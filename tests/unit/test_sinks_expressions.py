@@ -32,16 +32,6 @@ EXPRESSIONS = Sink(
 ASSIGNED = ("fieldName", "isExpression")  # QgsPalLayerSettings: a label's field, or its expression
 TEMPLATE_ITEMS = ("QgsLayoutItemLabel",)  # its setText is a template: "[% … %]" in it is evaluated
 
-# TEMPORARY, owner "pages" (issue 40 items 1, 7, 8, 12): the print layouts build their atlas line and filter
-# here until they take the guard's template_field / template_number / template_text / id_filter. The lead
-# removes this allowance when merging "pages"; nothing else may be added to it.
-LAYOUTS_NOT_YET_GUARDED = {
-    ("tools/canvas/layouts/print_layouts.py", "quotedColumnRef"),
-    ("tools/canvas/layouts/print_layouts.py", "setFilterExpression"),
-    ("tools/canvas/layouts/page.py", "setText"),
-}
-
-
 def assigned_outside(root: Path = ROOT) -> list[str]:
     """Assignments to a label's `fieldName` / `isExpression` outside the guard."""
     found = []
@@ -74,15 +64,11 @@ def offenders(root: Path = ROOT) -> list[str]:
     return reached_outside(EXPRESSIONS, root) + assigned_outside(root) + templates_outside(root)
 
 
-def _allowed(finding: str) -> bool:
-    where, name = finding.split(" ", 1)
-    return (where.split(":")[0], name.rstrip("=")) in LAYOUTS_NOT_YET_GUARDED
-
-
 def test_product_code_reaches_the_expression_engine_only_through_its_guard():
-    left = [f for f in offenders() if not _allowed(f)]
+    left = offenders()
     assert left == [], ("reached outside tools/analysis/expressions.py; use its column_ref, value_literal, "
-                        "template_* , field_name, renderer_attribute, id_filter or check_filter: " + ", ".join(left))
+                        "template_* , field_name, renderer_attribute, id_filter, check_filter or the layouts' "
+                        "set_label_template / filter_atlas / atlas_outline_renderer: " + ", ".join(left))
 
 
 def test_the_guard_itself_is_read_by_the_scan():

@@ -24,6 +24,9 @@ FETCHED_URLS = Sink(
     guards=("tools/engine/fetched_urls.py",),
     checked_by=("link_to_open", "catalog_link"),
     source_positions=(("fetch_json", 1),),
+    # a file of the plugin's own outputs folder shown in the system's viewer (links resolved, checked by
+    # output_file there): a local file the plugin wrote, not a URL from text (the sink of engineer "pages")
+    allowed_in=("ui/untrusted_text.py::open_output",),
 )
 OUTSIDE = ReadRules(outside=True, catalog_hosts=frozenset({"stac.example"}))
 

@@ -20,13 +20,14 @@ from ..deps import ToolDeps
 from ..engine import collection_plan as plan
 from ..engine.date_stats import STAT_COLUMNS, PeriodAccumulator, period_of
 from ..engine.gdal_env import OVERVIEW_PIXELS
+from ..engine.provenance import analysis_record, mask_read
 from ..engine.stats_runner import run_items
 from ..engine.stats_worker import MASK_SAMPLES, Cancelled
 from ..output_names import new_output_files
 from ..stac.search import MAX_ITEMS, ItemSearch
 from ..stac.timeutil import normalise_interval
 from . import charts
-from .selected_features import selected_geometry_lonlat
+from .selected_features import selected_geometry_lonlat, selected_sources
 
 
 @tool(annotations=WRITE, meta=policy(heavy=True))
@@ -70,6 +71,15 @@ async def collection_statistics(
     await asyncio.to_thread(_write_outputs, result["rows"], what, collection, chart, csv_path, group_by)
     result.update(collection=collection, datetime=datetime, measure=what, chart_file=str(chart),
                   csv_file=str(csv_path))
+    result["provenance"] = analysis_record(
+        "collection_statistics", {"collection": collection, "index": index, "asset": asset, "bbox": bbox,
+                                  "polygon": polygon, "max_cloud_cover": max_cloud_cover, "group_by": group_by,
+                                  "exact": exact, "mask_clouds": mask_clouds},
+        catalog=cat.name, catalog_url=str(cat.config.url), collection=collection,
+        datetime=normalise_interval(datetime), items=result["item_ids"],
+        bands=result["bands"], mask=result["cloud_mask"], area=area,
+        selected=selected_sources(deps.project()) if use_selected_features and deps.project() else None,
+        resolution=result["resolution"], grid_crs=result["grid_crs"])
     rows = [r for r in result["rows"] if r["mean"] is not None]
     summary = (f"{what} over the area from {len(items)} item(s) of '{collection}': {len(result['rows'])} "
                f"{group_by} row(s), {len(rows)} with valid pixels; read at {result['resolution']}. "
@@ -123,6 +133,7 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
         notes.append(f"Each {group_by} pools the valid pixels of its dates; valid_fraction counts area pixels "
                      "valid at least once.")
     return {"rows": rows, "columns": list(STAT_COLUMNS), "items": len(items), "dates": len(by_date),
+            "item_ids": [t.item_id for t in tasks], "cloud_mask": mask_read(bands),
             "resolution": how, "grid_crs": plan.crs_name(grid.crs_wkt), "area_pixels": int(mask.sum()), "bands": bands.described, "formula": _formula(index),
             "bytes_read": bytes_read, "cloud_excluded_pixels": removed, "notes": notes}
 

@@ -362,3 +362,28 @@ def _unwalked_outside(node: Any) -> list[str]:
     words += [f"the variable @{name} {WHY_NOT['var']}" if name else f"var() with a computed name {WHY_NOT['var']}"
               for name in sorted(node.referencedVariables()) if name not in SAFE_VARIABLES]
     return words
+
+
+# -- print layouts (owner "pages"): where a layout hands QGIS a template, a filter or a rule ------------------
+def set_label_template(label: Any, *pieces: str) -> None:
+    """A layout label's text, which QGIS evaluates as a template: `pieces` are this module's template_field,
+    template_number, template_value and template_text fragments (or an expression built from them)."""
+    label.setText("".join(pieces))
+
+
+def filter_atlas(atlas: Any, ids: Iterable[int]) -> None:
+    """An atlas over the features `ids` only (`id_filter`: integers), or over every feature when there is none."""
+    ids = [int(i) for i in ids]
+    atlas.setFilterFeatures(bool(ids))
+    atlas.setFilterExpression(id_filter(ids) if ids else "")
+
+
+def atlas_outline_renderer(this_page: Any, others: Any) -> Any:
+    """A renderer drawing an atlas page's own feature with `this_page` and the other features with `others`
+    (a rule on the feature's id and the atlas's; no text of anyone's)."""
+    from qgis.core import QgsRuleBasedRenderer
+
+    root = QgsRuleBasedRenderer.Rule(None)
+    root.appendChild(QgsRuleBasedRenderer.Rule(this_page, 0, 0, "$id = @atlas_featureid", "this page's feature"))
+    root.appendChild(QgsRuleBasedRenderer.Rule(others, 0, 0, "", "other features", "", True))
+    return QgsRuleBasedRenderer(root)

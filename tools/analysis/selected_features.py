@@ -23,3 +23,12 @@ def selected_geometry_lonlat(project: Any) -> dict | None:
     if not parts:
         return None
     return json.loads(QgsGeometry.unaryUnion(parts).asJson())
+
+
+def selected_sources(project: Any) -> list[dict[str, Any]]:
+    """Which features the selection is: per layer, its name, id and the selected features' ids (provenance)."""
+    from qgis.core import QgsVectorLayer
+
+    return [{"layer": layer.name(), "layer_id": layer.id(), "feature_ids": sorted(int(i) for i in layer.selectedFeatureIds())}
+            for layer in project.mapLayers().values()
+            if isinstance(layer, QgsVectorLayer) and layer.selectedFeatureCount() > 0]

@@ -8,13 +8,13 @@ from typing import Any
 from ..deps import ToolDeps
 from . import basemaps, ellipsoid, housekeeping, map_view, panels, zoom
 from .layers import index_layer, result_layers, stac_layers, styles
-from .layouts import animation, print_layouts, report
+from .layouts import animation, layout_view, print_layouts, report
 from .processing import tools as processing_tools
 from .project_access import history_of
 from .undo.owners import TurnOwners
 
-MODULES = (stac_layers, housekeeping, result_layers, zoom, styles, basemaps, ellipsoid, panels, map_view, processing_tools,
-           index_layer, print_layouts, animation, report)
+MODULES = (stac_layers, housekeeping, result_layers, zoom, styles, basemaps, ellipsoid, panels, map_view,
+           processing_tools, index_layer, print_layouts, layout_view, animation, report)
 
 
 def prepare(deps: ToolDeps) -> None:

@@ -15,6 +15,7 @@ from mcp_types import CallToolResult
 from pydantic import Field
 from qgis.core import QgsMapLayer, QgsProject, QgsRasterLayer, QgsVectorLayer
 
+from ...agent.dock_text import translatable
 from ..common import DESTRUCTIVE, WRITE, ToolInputError, ok, policy
 from ..confirmation import Assessment
 from ..declare import assesses, deps_of, tool
@@ -25,6 +26,9 @@ from .undo.owners import CALLER
 log = logging.getLogger(__name__)
 NAMES_SHOWN = 10  # layers named when the one asked for is not in the project
 COUNTED_HERE = {"memory", "ogr", "spatialite", "delimitedtext", "gpx"}  # providers that know their count locally
+# What "don't ask again" covers for remove_layer (agent/trust.py): taking layers off the map, which the chat's
+# Undo brings back; their files are never touched
+REMOVAL_KIND = translatable("take layers off the map (their files are not touched; Undo in the chat brings them back)")
 
 
 @tool(annotations=DESTRUCTIVE, meta=policy(requires=["qgis"], undoable=True))
@@ -77,7 +81,7 @@ def assess_removal(project: QgsProject, wanted: str) -> Assessment:
                               undoable=True, action=f"Remove {wanted!r}, a layer that is no longer in the project")
         words = layer_words(layer)
         return Assessment(True, (f"takes layer {words} off the map and out of the Layers panel", _data_words(layer)),
-                          undoable=True, action=f"Remove layer {words} from the project")
+                          undoable=True, action=f"Remove layer {words} from the project", kind=REMOVAL_KIND)
     except Exception as exc:  # noqa: BLE001 - a card that says too little beats a call that cannot be judged
         log.warning("could not read layer %r for the confirmation card: %s", wanted, exc)
         return Assessment(True, (f"removes layer {wanted!r} from the project; its current state could not be read ({exc})",),

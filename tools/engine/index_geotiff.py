@@ -15,6 +15,7 @@ from ..common import ToolInputError
 from . import collection_plan as plan
 from .date_stats import mosaic_of
 from .index_bands import pick_index
+from .provenance import mask_read
 from .stats_runner import run_items
 from .stats_worker import Cancelled
 
@@ -60,7 +61,7 @@ async def index_raster(deps: Any, items: list[dict], collection_doc: dict, area:
     await asyncio.to_thread(_write_geotiff, out_path, values, grid, legend)
     low, high = (float(v) for v in await asyncio.to_thread(np.percentile, valid, [2, 98]))
     return {"file": str(out_path), "index": spec.name, "formula": spec.formula, "bands": bands.described,
-            "legend": legend, "items": [t.item_id for t in tasks], "resolution": how,
+            "legend": legend, "items": [t.item_id for t in tasks], "resolution": how, "cloud_mask": mask_read(bands),
             "grid_crs": plan.crs_name(grid.crs_wkt), "p2": low, "p98": high, "mean": float(valid.mean()),
             "valid_pixels": int(valid.size), "ramp": spec.ramp, "invert_ramp": spec.invert_ramp}
 

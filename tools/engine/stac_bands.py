@@ -36,6 +36,7 @@ def asset_bands(asset: Mapping[str, Any]) -> list[dict[str, Any]]:
             "center_wavelength": _first(u.get("eo:center_wavelength"), e.get("center_wavelength"),
                                         a.get("eo:center_wavelength")),
             "statistics": _first(u.get("statistics"), r.get("statistics"), a.get("statistics")),
+            "unit": _first(u.get("unit"), r.get("unit"), a.get("unit")),
         }
         bands.append({k: v for k, v in band.items() if v is not None})
     return bands

@@ -24,6 +24,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from ...agent.paths import PLUGINS_DIR
 from ..deps import ToolDeps
 from ..server import build_server
+from .running_calls import OutsideCalls, StoppableCalls
 from .tasks import ToolTasks
 
 log = logging.getLogger(__name__)
@@ -115,10 +116,15 @@ class EndpointAccess:
         return json.dumps({"mcpServers": {"qgis-stac-agent": stdio, "qgis-stac-agent-http": http}}, indent=2)
 
 
-def build_external_server(deps: ToolDeps, canvas: bool = False, tasks: ToolTasks | None = None) -> MCPServer:
+def build_external_server(deps: ToolDeps, canvas: bool = False, tasks: ToolTasks | None = None,
+                          calls: OutsideCalls | None = None) -> MCPServer:
     """The same tools as the embedded server, with destructive calls gated by elicitation (tools.confirmation),
-    and long analyses offered as MCP tasks to clients that declare the tasks extension (tools.outside.tasks)."""
-    return build_server(deps, canvas=canvas, tasks=tasks)
+    and long analyses offered as MCP tasks to clients that declare the tasks extension (tools.outside.tasks);
+    with `calls`, every call is listed there while it runs and the dock can stop it (running_calls.py)."""
+    server = build_server(deps, canvas=canvas, tasks=tasks)
+    if calls is not None:
+        server.middleware.append(StoppableCalls(calls))  # innermost: around the work, a task's job included
+    return server
 
 
 class _Guard:
@@ -183,10 +189,11 @@ def bind_loopback(port: int) -> socket.socket:
 
 
 class McpHttpEndpoint:
-    def __init__(self, deps: ToolDeps, token: str | Callable[[], str], port: int, canvas: bool = False) -> None:
+    def __init__(self, deps: ToolDeps, token: str | Callable[[], str], port: int, canvas: bool = False,
+                 calls: OutsideCalls | None = None) -> None:
         self.port = port
         self.tasks = ToolTasks()
-        self.server = build_external_server(deps, canvas, self.tasks)
+        self.server = build_external_server(deps, canvas, self.tasks, calls)
         security = TransportSecuritySettings(allowed_hosts=[f"{LOOPBACK}:{port}", f"localhost:{port}"],
                                              allowed_origins=[f"http://{LOOPBACK}:{port}", f"http://localhost:{port}"])
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=security,

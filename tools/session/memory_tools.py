@@ -46,10 +46,10 @@ def store_of(deps: ToolDeps, store_attr: str, noun: str) -> Any:
 
 
 async def add_to_store(deps: ToolDeps, store_attr: str, noun: str, content: str, kind: str,
-                       source: str | None) -> CallToolResult:
-    """The add half of a memory-like store (memories and knowledge share the shape)."""
+                       source: str | None, extra: dict[str, Any] | None = None) -> CallToolResult:
+    """The add half of a memory-like store (memories and knowledge share the shape); `extra`: more metadata."""
     vector = await embed_one(deps, content)
-    metadata = {"source": source} if source else {}
+    metadata = {**({"source": source} if source else {}), **(extra or {})}
     memory_id = await store_of(deps, store_attr, noun).add(deps.settings.user, content, kind, vector, metadata,
                                                            model=deps.settings.embedding_model)
     return ok({"id": memory_id, "kind": kind}, f"Saved to {noun} as {memory_id}")
@@ -72,7 +72,29 @@ async def add_memory(ctx: Context, content: CONTENT,
                      kind: Annotated[str, Field(description="e.g. fact, preference, place, method")] = "fact",
                      source: SOURCE = None) -> CallToolResult:
     """Remember a fact or preference of the user for later conversations (one short sentence). E.g. 'remember that I work in EPSG:2154'."""
-    return await add_to_store(deps_of(ctx), "memory_store", "memory", content, kind, source)
+    deps = deps_of(ctx)
+    return await add_to_store(deps, "memory_store", "memory", content, kind, source,
+                              {"learned_from": await learned_from(deps)})
+
+
+async def learned_from(deps: ToolDeps) -> dict[str, Any]:
+    """Where a memory is being learned, for the Memories list (agent/memory_book.py): the dock's chat and the
+    user's message it answers, or an outside client."""
+    if deps.outside_client:
+        return {"client": "outside"}
+    if deps.chat_record is None:
+        return {}
+    try:
+        record = await deps.chat_record()
+    except Exception as exc:  # noqa: BLE001 - where it came from is a bonus, the memory is saved anyway
+        log.warning("could not read the chat a memory is learned in: %s", exc)
+        return {}
+    if record is None:
+        return {}
+    asked = [e for e in record.events if isinstance(e, dict) and e.get("type") == "user_message"]
+    title = record.info.title or (" ".join(str(asked[0].get("text", "")).split())[:60] if asked else "")
+    return {"session_id": record.info.session_id, "message_id": asked[-1].get("message_id", "") if asked else "",
+            "chat": title, "message": len(asked)}
 
 
 @tool(annotations=READ, meta=policy())

@@ -5,6 +5,7 @@ a value only known at run time (a file path, a layer name) like a real model rea
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from stacgis_agent.agent.permissions import STATE_MARKER
@@ -42,6 +43,7 @@ def parse_tool_text(text: str) -> Any:
     """The JSON a tool returned, as a model reads it: after the summary line, before the agent's note
     on what the project's state allows now ("[tools] …", appended when a layer appeared or went)."""
     text = text.split("\n\n" + STATE_MARKER, 1)[0]
+    text = re.sub(r"(\n\[image [^\]\n]*\])+$", "", text)  # the line that stands for an attached picture
     for candidate in (text, text.partition("\n")[2]):
         try:
             return json.loads(candidate)

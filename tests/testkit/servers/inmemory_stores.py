@@ -82,6 +82,15 @@ class InMemoryMemoryStore:
         self.rows = [r for r in self.rows if not (r["id"] == memory_id and r["user"] == user)]
         return len(self.rows) < before
 
+    async def update(self, user: str, memory_id: str, content: str, kind: str, embedding: Sequence[float],
+                     model: str = "", metadata: dict[str, Any] | None = None) -> bool:
+        for row in self.rows:
+            if row["id"] == memory_id and row["user"] == user:
+                row.update(content=content, kind=kind, embedding=list(embedding), model=model,
+                           metadata=row["metadata"] if metadata is None else metadata)
+                return True
+        return False
+
     async def aclose(self) -> None:
         pass
 

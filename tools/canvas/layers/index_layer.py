@@ -11,12 +11,14 @@ from pydantic import Field
 from qgis.core import QgsRasterLayer
 
 from ...analysis.collection_stats import area_of
+from ...analysis.selected_features import selected_sources
 from ...common import WRITE, ToolInputError, ok, policy
 from ...declare import deps_of, tool
 from ...engine import collection_plan as plan
 from ...engine.gdal_names import dataset, own_file
 from ...engine.index_formulas import INDICES
 from ...engine.index_geotiff import index_raster
+from ...engine.provenance import analysis_record
 from ...output_names import new_output_file
 from ...stac.search import MAX_ITEMS, ItemSearch
 from ...stac.timeutil import normalise_interval
@@ -76,6 +78,14 @@ async def compute_index(
     _set_time(layer, used[0] if used and used[0] else None, used[-1] if used else None)
     add_to_project(deps, [layer])
     data["layer"] = layer.name()
+    data["provenance"] = analysis_record(
+        "compute_index", {"index": index, "collection": collection, "item_id": item_id, "bbox": bbox,
+                          "polygon": polygon, "exact": exact, "mask_clouds": mask_clouds},
+        catalog=cat.name, catalog_url=str(cat.config.url), collection=collection,
+        datetime=normalise_interval(datetime) if datetime else None,
+        items=data["items"], bands=data["bands"], mask=data.get("cloud_mask"), area=area,
+        selected=selected_sources(deps.project()) if use_selected_features and deps.project() else None,
+        resolution=data["resolution"], grid_crs=data["grid_crs"])
     view, view_words = bring_into_view(deps, [layer])
     data.update(view)
     return ok(data, f"Added '{layer.name()}' ({len(data['items'])} item(s), mean {data['mean']:.3f}, "

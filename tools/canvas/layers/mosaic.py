@@ -171,6 +171,8 @@ def _write_band_metadata(vrt_path: GdalName, meta: list[dict]) -> None:
             band.SetScale(float(band_meta["scale"]))
         if "offset" in band_meta:
             band.SetOffset(float(band_meta["offset"]))
+        if band_meta.get("unit"):  # the file says its unit too (a page's legend reads it: "m")
+            band.SetUnitType(str(band_meta["unit"]))
     ds.FlushCache()
     ds = None
 
@@ -188,7 +190,8 @@ def describe_bands(path: GdalName, meta: list[dict]) -> dict[str, Any]:
         info: dict[str, Any] = {"band": i, "dtype": gdal.GetDataTypeName(band.DataType),
                                 "nodata": band.GetNoDataValue(), "scale": band.GetScale(), "offset": band.GetOffset(),
                                 "name": band_label(band_meta) or band.GetDescription() or f"band {i}",
-                                "common_name": band_meta.get("common_name"), "stac_name": band_meta.get("name")}
+                                "common_name": band_meta.get("common_name"), "stac_name": band_meta.get("name"),
+                                "unit": band_meta.get("unit") or band.GetUnitType() or None}
         if valid.size:
             info["p2"], info["p98"] = (float(v) for v in np.percentile(valid, [2, 98]))
             info["min"], info["max"] = float(valid.min()), float(valid.max())

@@ -87,7 +87,7 @@ async def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, v
     if rgb_bands:
         if len(rgb_bands) != 3:
             raise ToolInputError("rgb_bands needs three band numbers: [red, green, blue].")
-        ranges = list(await asyncio.gather(*(_band_range(layer, b) for b in rgb_bands)))
+        ranges = list(await asyncio.gather(*(band_range(layer, b) for b in rgb_bands)))
         raster_styles.rgb(layer, tuple(rgb_bands), ranges)
         done.append(f"bands {rgb_bands} as RGB")
         return
@@ -99,14 +99,14 @@ async def _style_raster(layer: QgsRasterLayer, ramp: str | None, invert: bool, v
         elif hasattr(current, "classificationMin") and band is None:
             low, high = current.classificationMin(), current.classificationMax()
         else:
-            low, high = await _band_range(layer, use_band)
+            low, high = await band_range(layer, use_band)
         low = vmin if vmin is not None else low
         high = vmax if vmax is not None else high
         raster_styles.pseudocolor(layer, use_band, low, high, ramp or "Viridis", invert)
         done.append(f"ramp {ramp or 'Viridis'} {low:g}..{high:g} on band {use_band}")
 
 
-async def _band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
+async def band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
     """2–98 % of the band's values, sampled by GDAL in a worker thread: reading pixels of a remote raster on
     the GUI thread would freeze QGIS. Layers GDAL cannot open by their source fall back to QGIS's own cut."""
     name = layer.name()

@@ -32,7 +32,7 @@ from qgis.PyQt.QtGui import QColor, QFont, QPainter
 from ...common import WRITE, ToolInputError, ok, policy
 from ...declare import deps_of, tool
 from ..project_access import canvas_of, find_layer, project_of
-from .export import new_output_path
+from .export import new_output_folder, new_output_path
 
 MAX_FRAMES = 60
 FRAME_WIDTH = 960
@@ -54,8 +54,7 @@ async def export_animation(
     chosen = _temporal_layers(project, layers)
     ranges = _frames(chosen)
     _set_controller(canvas, ranges)
-    folder = new_output_path(deps.output_dir(), f"{name} frames", "")
-    folder.mkdir()
+    folder = new_output_folder(deps.output_dir(), f"{name} frames")
     frames = [_render(canvas, chosen, span, folder / f"frame{i:03d}.png", i, len(ranges))
               for i, span in enumerate(ranges, start=1)]
     gif, encoder = await asyncio.to_thread(encode_gif, frames, new_output_path(deps.output_dir(), name, ".gif"),
@@ -170,6 +169,7 @@ def encode_gif(frames: list[Path], target: Path, seconds_per_frame: float) -> tu
         return target, "Pillow"
     ffmpeg = shutil.which("ffmpeg")
     if ffmpeg is None:
+        target.unlink(missing_ok=True)  # the empty file reserved for it
         return None, "none"
     subprocess.run(  # nosec B603 # argv, no shell: ffmpeg from PATH, our fixed options, absolute paths
         [ffmpeg, "-loglevel", "error", "-y", "-framerate", f"{1 / seconds_per_frame:g}",
@@ -182,6 +182,7 @@ def encode_mp4(frames: list[Path], target: Path, seconds_per_frame: float) -> tu
     `seconds_per_frame`; (None, why) when ffmpeg is not installed or fails."""
     ffmpeg = shutil.which("ffmpeg")
     if ffmpeg is None:
+        target.unlink(missing_ok=True)  # the empty file reserved for it
         return None, ("no MP4: ffmpeg is not installed on this machine (install ffmpeg for videos; the GIF "
                       "and the frames are there)")
     source = ["-framerate", f"{1 / seconds_per_frame:g}", "-i", str(frames[0].parent.absolute() / "frame%03d.png")]
@@ -190,10 +191,11 @@ def encode_mp4(frames: list[Path], target: Path, seconds_per_frame: float) -> tu
     even = ["-vf", "fps=25,scale=trunc(iw/2)*2:trunc(ih/2)*2", "-pix_fmt", "yuv420p"]
     error = ""
     for codec in ("libx264", "mpeg4"):
+        # -y: the target is the empty file reserved for it here (export.reserve_paths), nobody else's
         done = subprocess.run(  # nosec B603 # argv, no shell: ffmpeg from PATH, our fixed options, absolute paths
-            [ffmpeg, "-loglevel", "error", "-n", *source, *even, "-c:v", codec, str(target.absolute())],
+            [ffmpeg, "-loglevel", "error", "-y", *source, *even, "-c:v", codec, str(target.absolute())],
             capture_output=True, text=True, timeout=300)
-        if done.returncode == 0 and target.exists():
+        if done.returncode == 0 and target.exists() and target.stat().st_size > 0:
             return target, ""
         error = (done.stderr or "").strip().splitlines()[-1:] or [f"exit {done.returncode}"]
         error = error[0][:200]

@@ -10,6 +10,7 @@ from typing import Any
 
 from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsFeatureRequest
 
+from ...analysis.expressions import value_literal
 from ...analysis.raster_inputs import resolve_raster
 from ...analysis.raster_tools import run_gdal
 from ...common import ToolInputError
@@ -63,8 +64,8 @@ def statistics_expression(stats: dict[int, dict]) -> str:
     integers and formatted numbers only."""
     if not stats:
         return "no valid pixel"
-    cases = " ".join(f"WHEN $id = {int(fid)} THEN '{_line(values)}'" for fid, values in sorted(stats.items()))
-    return f"[% CASE {cases} ELSE 'no valid pixel' END %]"
+    cases = " ".join(f"WHEN $id = {int(fid)} THEN {value_literal(_line(values))}" for fid, values in sorted(stats.items()))
+    return f"[% CASE {cases} ELSE {value_literal('no valid pixel')} END %]"
 
 
 def _line(values: dict) -> str:

@@ -25,7 +25,23 @@ class CollectionCredit:
     dates: set[str] = field(default_factory=set)
     providers: list[str] = field(default_factory=list)
     license: str = ""
-    catalog_url: str = ""
+    href: str = ""  # one item's href: the catalog it came from is found by it
+
+
+def collection_of(href: str) -> str:
+    """The collection of a STAC item from its href (…/collections/<id>/items/<item>)."""
+    match = _COLLECTION_IN_HREF.search(href or "")
+    return match.group(1) if match else _collection_from_name(href or "")
+
+
+def catalog_for(deps: Any, href: str) -> Any:
+    """The configured catalog an item href belongs to (an API's address, or a static catalog's folder), or None."""
+    for catalog in deps.catalogs.all():
+        url = str(catalog.config.url).rstrip("/")
+        base = url.rsplit("/", 1)[0] if url.lower().endswith(".json") else url
+        if href.startswith(url) or href.startswith(base + "/") or url in href:
+            return catalog
+    return None
 
 
 def stac_sources(layers: list[QgsMapLayer]) -> dict[str, CollectionCredit]:
@@ -34,18 +50,15 @@ def stac_sources(layers: list[QgsMapLayer]) -> dict[str, CollectionCredit]:
     for layer in layers:
         links = [lnk for lnk in layer.metadata().links() if lnk.type == "STAC item"]
         for link in links:
-            match = _COLLECTION_IN_HREF.search(link.url or "")
-            collection = match.group(1) if match else _collection_from_name(link.url or "")
+            collection = collection_of(link.url or "")
             credit = found.setdefault(collection, CollectionCredit(collection))
-            credit.catalog_url = credit.catalog_url or (link.url or "").split("/collections/")[0]
+            credit.href = credit.href or (link.url or "")
             if link.name not in credit.items:
                 credit.items.append(link.name)
         if links:
             credit_dates = _dates_of(layer)
             for link in links:
-                match = _COLLECTION_IN_HREF.search(link.url or "")
-                key = match.group(1) if match else _collection_from_name(link.url or "")
-                found[key].dates |= credit_dates
+                found[collection_of(link.url or "")].dates |= credit_dates
     return found
 
 

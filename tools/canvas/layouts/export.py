@@ -1,40 +1,143 @@
-"""Print layouts written to files: PDF, PNG or SVG into the plugin's output folder (never over a file), and
-the small first-page picture the chat shows. An atlas is written page by page, handing the GUI thread back
-to QGIS between pages: QGIS renders a layout only on its main thread (its map items read the project's
-layers there, as QGIS's own export does), so one page is the longest pause, not the whole atlas."""
+"""Print layouts written to files: PDF, PNG or SVG into the plugin's output folder, and the small first-page
+picture the chat shows.
+
+- Never over a file: QGIS writes a layout of several pages as `<stem>.png`, `<stem>_2.png`, … (the same for
+  SVG), so every path the writer will produce is reserved (created empty, exclusively) before it writes.
+- Bounded: pages × resolution past a budget asks first (the tool's assessor); one export runs at a time.
+- Stoppable and live: an atlas is written page by page, handing the GUI thread back to QGIS between pages (QGIS
+  renders a layout only on its main thread, where its map items read the project's layers, as QGIS's own export
+  does), so one page is the longest pause and a Stop (the dock's, or an outside client's cancel) ends it there,
+  leaving no half-written file.
+- Each atlas page's scale bar is refitted to that page's scale, in metres or kilometres."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from qgis.core import Qgis, QgsLayoutExporter, QgsPrintLayout
+from mcp_types import CallToolResult
+from qgis.core import Qgis, QgsLayoutExporter, QgsLayoutItemScaleBar, QgsPrintLayout
 
-from ...common import ToolInputError
+from ....agent.safety import Assessment
+from ...common import ToolInputError, ok
 from ...output_names import RESERVED_NAMES
+from .atlas import PIXEL_BUDGET, pixels_of, round_scales
+from .page import fit_units
 
 _UNSAFE = re.compile(r"[^\w.\- ]+")
 BREATH_S = 0.01  # a pause between atlas pages long enough for every due timer and callback of the loop
+_running: dict[str, str] = {}  # the export under way (at most one): its layout and how far it got
 
 
-def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
-    """A new file in the output folder: one safe name component, the suffix forced, never an existing file."""
+def _stem_of(wanted: str, suffix: str) -> str:
     stem = _UNSAFE.sub("_", Path(str(wanted).replace("\\", "/")).name).strip(" ._") or "layout"
     stem = stem[:100]
     if suffix and stem.lower().endswith(suffix):
         stem = stem[: -len(suffix)]
     if stem.lower() in RESERVED_NAMES:  # NUL, CON…: names Windows refuses, as the tools' other outputs
         stem = f"_{stem}"
+    return stem
+
+
+def reserve_paths(folder: Path, wanted: str, suffix: str, pages: int = 1) -> list[Path]:
+    """The files a writer of `pages` pages will produce (`<stem><suffix>`, then `<stem>_2<suffix>`, … as QGIS
+    names them), each created empty and exclusively now: none existed, and no other writer can take them."""
+    stem = _stem_of(wanted, suffix)
     folder.mkdir(parents=True, exist_ok=True)
-    target, n = folder / f"{stem}{suffix}", 2
-    while target.exists():
-        target, n = folder / f"{stem} ({n}){suffix}", n + 1
-    resolved = target.resolve()
-    if resolved.parent != folder.resolve():
-        raise ToolInputError("The file name must be a plain name inside the plugin's output folder.")
-    return target
+    real_folder = folder.resolve()
+    for n in range(1, 1000):
+        base = stem if n == 1 else f"{stem} ({n})"
+        paths = [folder / (f"{base}{suffix}" if page == 0 else f"{base}_{page + 1}{suffix}") for page in range(pages)]
+        if any(p.resolve().parent != real_folder for p in paths):
+            raise ToolInputError("The file name must be a plain name inside the plugin's output folder.")
+        made: list[Path] = []
+        try:
+            for path in paths:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                made.append(path)
+            return paths
+        except FileExistsError:
+            for path in made:
+                path.unlink(missing_ok=True)
+    raise ToolInputError(f"Could not find a free file name for '{stem}' in the output folder; clear it and retry.")
+
+
+def new_output_path(folder: Path, wanted: str, suffix: str) -> Path:
+    """One new file in the output folder: one safe name component, the suffix forced, never an existing file."""
+    return reserve_paths(folder, wanted, suffix)[0]
+
+
+def new_output_folder(folder: Path, wanted: str) -> Path:
+    """A new folder in the output folder (`<name>`, else `<name> (2)`, …), created here: never an existing one."""
+    stem = _stem_of(wanted, "")
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 1000):
+        target = folder / (stem if n == 1 else f"{stem} ({n})")
+        if target.resolve().parent != folder.resolve():
+            raise ToolInputError("The folder name must be a plain name inside the plugin's output folder.")
+        try:
+            target.mkdir()
+            return target
+        except FileExistsError:
+            continue
+    raise ToolInputError(f"Could not find a free folder name for '{stem}' in the output folder; clear it and retry.")
+
+
+def page_count(layout: QgsPrintLayout) -> int:
+    if layout.atlas().enabled():
+        layout.atlas().updateFeatures()
+        return layout.atlas().count()
+    return layout.pageCollection().pageCount()
+
+
+def export_assessment(layout: QgsPrintLayout, fmt: str, dpi: int) -> Assessment:
+    """An export past the pixel budget asks first: it holds QGIS's drawing for as long as it takes."""
+    pages = page_count(layout)
+    pixels = pixels_of(layout, pages, dpi)
+    if pixels <= PIXEL_BUDGET:
+        return Assessment(False)
+    return Assessment(True, (f"draws {pages} page(s) of '{layout.name()}' at {dpi} dpi, about {pixels / 1e9:.1f} "
+                             f"billion pixels (the budget without asking is {PIXEL_BUDGET / 1e9:.1f}); QGIS draws "
+                             "one page at a time, stays usable in between, and the export can be stopped",),
+                      undoable=False, action=f"Export {pages} pages of '{layout.name()}' as {fmt.upper()} at {dpi} dpi")
+
+
+async def export_layout(deps: Any, layout: QgsPrintLayout, fmt: str, dpi: int, file_name: str | None,
+                        progress: Callable[[int, int], Any] | None = None) -> CallToolResult:
+    """export_print_layout: the files, reserved first; one export at a time."""
+    if _running:
+        [(name, where)] = _running.items()
+        raise ToolInputError(f"Another export is running ('{name}', {where}); wait for it to finish or stop it.")
+    atlas = layout.atlas().enabled()
+    if atlas and fmt != "pdf":
+        raise ToolInputError("An atlas is exported as one PDF (a page per feature); use format 'pdf'.")
+    pages = 1 if atlas or fmt == "pdf" else layout.pageCollection().pageCount()
+    targets = reserve_paths(deps.output_dir(), file_name or layout.name(), "." + fmt, pages)
+    _running[layout.name()] = "starting"
+    try:
+        if atlas:
+            await export_atlas_pdf(layout, targets[0], dpi, progress)
+        else:
+            _export_pages(layout, targets, fmt, dpi)
+        thumbnail = thumbnail_of(layout, new_output_path(deps.output_dir(), f"{targets[0].stem} page 1", ".png"))
+    except BaseException:
+        for target in targets:  # reserved and not (fully) written: nothing half-done stays
+            target.unlink(missing_ok=True)
+        raise
+    finally:
+        _running.clear()
+    written = [t for t in targets if t.exists() and t.stat().st_size > 0]
+    for empty in set(targets) - set(written):  # pages QGIS chose not to write (empty pages)
+        empty.unlink(missing_ok=True)
+    target = targets[0]
+    return ok({"layout": layout.name(), "path": str(target), "format": fmt, "dpi": dpi,
+               "bytes": target.stat().st_size, "thumbnail_file": str(thumbnail),
+               **({"files": [str(t) for t in written]} if len(written) > 1 else {})},
+              f"Exported '{layout.name()}' to {target} ({fmt.upper()}, {dpi} dpi"
+              + (f", {len(written)} files: one per page" if len(written) > 1 else "") + ").")
 
 
 def thumbnail_of(layout: QgsPrintLayout, target: Path, dpi: int = 30) -> Path:
@@ -42,8 +145,10 @@ def thumbnail_of(layout: QgsPrintLayout, target: Path, dpi: int = 30) -> Path:
     from qgis.PyQt.QtCore import QSize
 
     if layout.atlas().enabled():
+        round_scales(layout)
         layout.atlas().beginRender()
         layout.atlas().first()
+        _refit_scale_bars(layout)
     image = QgsLayoutExporter(layout).renderPageToImage(0, QSize(), dpi)
     if layout.atlas().enabled():
         layout.atlas().endRender()
@@ -58,31 +163,28 @@ def _as_text(settings: Any) -> Any:
     return settings
 
 
-async def export(layout: QgsPrintLayout, target: Path, fmt: str, dpi: int) -> None:
+def _export_pages(layout: QgsPrintLayout, targets: list[Path], fmt: str, dpi: int) -> None:
     exporter = QgsLayoutExporter(layout)
-    if layout.atlas().enabled():
-        if fmt != "pdf":
-            raise ToolInputError("An atlas is exported as one PDF (a page per feature); use format 'pdf'.")
-        await export_atlas_pdf(layout, target, dpi)
-        return
+    target = str(targets[0])
     if fmt == "pdf":
         settings = _as_text(QgsLayoutExporter.PdfExportSettings())
         settings.dpi = dpi
-        result = exporter.exportToPdf(str(target), settings)
+        result = exporter.exportToPdf(target, settings)
     elif fmt == "svg":
         settings = _as_text(QgsLayoutExporter.SvgExportSettings())
         settings.dpi = dpi
-        result = exporter.exportToSvg(str(target), settings)
+        result = exporter.exportToSvg(target, settings)
     else:
         settings = QgsLayoutExporter.ImageExportSettings()
         settings.dpi = dpi
-        result = exporter.exportToImage(str(target), settings)
-    if result != QgsLayoutExporter.Success or not target.exists():
+        result = exporter.exportToImage(target, settings)
+    if result != QgsLayoutExporter.Success or not targets[0].exists() or targets[0].stat().st_size == 0:
         raise ToolInputError(f"QGIS could not export the layout ({exporter.errorMessage() or result}); "
                              "check the output folder's free space and permissions.")
 
 
-async def export_atlas_pdf(layout: QgsPrintLayout, target: Path, dpi: int) -> int:
+async def export_atlas_pdf(layout: QgsPrintLayout, target: Path, dpi: int,
+                           progress: Callable[[int, int], Any] | None = None) -> int:
     """One PDF page per atlas feature, drawn by QGIS's own page renderer with text kept as text, giving the
     event loop back between pages (the chat, the canvas and the Stop button stay live); returns the pages."""
     from qgis.core import QgsLayoutRenderContext
@@ -90,6 +192,7 @@ async def export_atlas_pdf(layout: QgsPrintLayout, target: Path, dpi: int) -> in
     from qgis.PyQt.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
     atlas = layout.atlas()
+    round_scales(layout)
     if not atlas.beginRender() or atlas.count() == 0:
         raise ToolInputError("The atlas has no feature to print; check its layer and filter.")
     context = layout.renderContext()
@@ -110,12 +213,16 @@ async def export_atlas_pdf(layout: QgsPrintLayout, target: Path, dpi: int) -> in
         for number in range(atlas.count()):
             if not atlas.seekTo(number):
                 raise ToolInputError(f"QGIS could not prepare atlas page {number + 1}.")
+            _refit_scale_bars(layout)
             if painter is None:
                 painter = QPainter(writer)
             else:
                 writer.newPage()
             QgsLayoutExporter(layout).renderPage(painter, 0)
-            await asyncio.sleep(BREATH_S)  # the GUI thread's turn between two pages: its timers and events
+            _running[layout.name()] = f"page {number + 1} of {atlas.count()}"
+            if progress is not None:
+                await progress(number + 1, atlas.count())
+            await asyncio.sleep(BREATH_S)  # the GUI thread's turn between two pages: its timers, events, a Stop
         done = True
         return atlas.count()
     finally:
@@ -127,6 +234,18 @@ async def export_atlas_pdf(layout: QgsPrintLayout, target: Path, dpi: int) -> in
         context.setFlags(saved[2])
         if not done:  # no half-written atlas left in the outputs folder
             target.unlink(missing_ok=True)
+
+
+def _refit_scale_bars(layout: QgsPrintLayout) -> None:
+    """Each scale bar of a page the assistant made in this page's unit (metres for a parcel, kilometres for a
+    commune), its segments refitted; an analyst's own layout keeps the scale bars they set."""
+    from .owned import made_by_assistant
+
+    if not made_by_assistant(layout):
+        return
+    for item in layout.items():
+        if isinstance(item, QgsLayoutItemScaleBar) and item.style() != "Numeric" and item.linkedMap() is not None:
+            fit_units(item)
 
 
 def _always_text() -> Any:

@@ -14,7 +14,7 @@ from pydantic import Field
 from ...common import WRITE, ToolInputError, ok, policy
 from ...declare import deps_of, tool
 from ...output_names import inside_outputs, new_output_file
-from ...session.chat_report import exchanges, provenance, report_bytes
+from ...session.chat_report import exchanges, provenance, report_bytes, save_report
 
 
 @tool(annotations=WRITE, meta=policy(requires=["qgis"]))
@@ -36,7 +36,7 @@ async def export_session_report(
     target = inside_outputs(new_output_file(outputs, [file_name or record.info.title or "session report"],
                                             "." + format), outputs)
     data = report_bytes(record, outputs, format)  # Qt's text layout, in memory, on this (GUI) thread
-    await asyncio.to_thread(target.write_bytes, data)
+    await asyncio.to_thread(save_report, target, data, format)
     items = exchanges(record, outputs)
     lines = provenance(items)
     pictures = sum(len(e.pictures) for e in items)

@@ -39,6 +39,7 @@ IN_PLACE = {  # algorithm id → what it does to its first input, in the user's 
     "native:postgisexecutesql": "runs SQL {sql} on the PostgreSQL connection {connection}",
     "qgis:postgisexecutesql": "runs SQL {sql} on the PostgreSQL connection {connection}",
 }
+NEW_FILE = ": it creates a new file"  # ends the effect of an output that replaces nothing (new_files_kind reads it)
 DEFAULT_EXTENSIONS = {"sink": "gpkg", "vectorDestination": "gpkg", "rasterDestination": "tif"}
 INPUT_TYPES = ("vector", "raster", "source", "layer", "mesh", "multilayer", "file", "point_cloud")
 
@@ -82,7 +83,18 @@ async def assess_algorithm(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> A
             targets.append((definition.name(), planned, str(given.get(definition.name())), may_read(deps, str(planned.path))))
     sources = _input_sources(alg, given, project)
     effects += await asyncio.to_thread(_destination_effects, targets, outputs, sources)
-    return Assessment(bool(effects), tuple(effects), action=action_words(alg, given, project))
+    return Assessment(bool(effects), tuple(effects), action=action_words(alg, given, project),
+                      kind=new_files_kind(alg.id(), effects, [target for _n, target, _g, _l in targets]))
+
+
+def new_files_kind(algorithm_id: str, effects: list[str], targets: list[Target]) -> str:
+    """What "don't ask again in this chat" covers for a call whose only effects are new files outside the plugin's
+    output folder (agent/trust.py): this algorithm writing new files into these same folders. Anything else (code,
+    a download, an overwrite, a change in place, an unknown algorithm) gets no kind and asks every time."""
+    if not effects or not targets or not all(effect.endswith(NEW_FILE) for effect in effects):
+        return ""
+    folders = sorted({str(target.path.parent) for target in targets})
+    return f"run {algorithm_id} writing new files into {', '.join(folders)} (never over an existing file)"
 
 
 def _algorithm_effects(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> list[str]:
@@ -226,7 +238,7 @@ def _file_effect(name: str, target: Target, given_text: str, outputs: Path, may_
     on_disk = describe_on_disk(target) if may_look else None
     if not inside(target.path, outputs) or escaping:
         # the same words whether or not the file exists, unless the client may read that folder anyway
-        tail = (f": it replaces {on_disk}" if on_disk else ": it creates a new file") if may_look else \
+        tail = (f": it replaces {on_disk}" if on_disk else NEW_FILE) if may_look else \
             "; an existing file there is replaced"
         links = [f"{f} → {real_path(str(f))}" for f in escaping if real_path(str(f)) != f]
         via = f" (through the link(s) {', '.join(links)})" if links and inside(target.path, outputs) else ""

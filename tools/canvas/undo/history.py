@@ -350,6 +350,18 @@ class TurnHistory:
         self.record(Change("restyled", f"restyled '{layer.name()}'", layer.id(), st.style_of(layer),
                            was=st.fingerprint(layer)))
 
+    def layout_changing(self) -> None:
+        """Call before making, emptying or rebuilding a print layout: a call of the dock's server outside any chat
+        turn opens a turn of its own, so the layout is kept as it was and the turn's end records the change (an
+        outside client's call has its turn already: begin_call)."""
+        if CALLER.get() == ANALYST and self._open is None:
+            self.begin_turn(f"untracked-{uuid.uuid4().hex[:12]}")
+
+    def layout_changed(self) -> None:
+        """Call after a layout change: a turn opened by layout_changing ends here, so History shows it at once."""
+        if CALLER.get() == ANALYST:
+            self._close_untracked()
+
     def view_changing(self, canvas: Any) -> None:
         """Call before moving the canvas or changing its CRS."""
         self.canvas = self.canvas or (lambda: canvas)
