@@ -27,8 +27,8 @@ EXPECTED_TOOLS = {
     "search_memories", "add_knowledge", "search_knowledge", "list_available_tools",
     "measure_area", "measure_length", "measure_distance", "count_within_distance", "select_within_distance"}
 # search_vector_features: its expression may be code, judged by the gate (issue 40); select_within_distance selects
-WRITE_TOOLS = {"detect_change", "generate_chart", "add_memory", "add_knowledge", "search_vector_features",
-               "select_within_distance"}
+WRITE_TOOLS = {"detect_change", "generate_chart", "add_memory", "add_knowledge", "select_within_distance"}
+JUDGED_READS = {"search_vector_features"}  # reads whose filter may be code: every call judged (agent.safety)
 
 
 async def embed(texts):
@@ -62,6 +62,7 @@ async def test_every_tool_declares_safety_policy_and_a_description(deps):
             continue
         expected = Safety.WRITE if tool.name in WRITE_TOOLS else Safety.READ
         assert tool_safety(tool) == expected, tool.name
+        assert bool(tool_policy_meta(tool).get("judged")) == (tool.name in JUDGED_READS), tool.name
         assert tool.annotations.destructive_hint is False
         assert "requires" in tool_policy_meta(tool)
         assert len(tool.description) > 30
