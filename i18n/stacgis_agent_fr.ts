@@ -2440,10 +2440,6 @@
             <translation>« {source} » n’est ni une couche raster du projet ni un href.</translation>
         </message>
         <message>
-            <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
-            <translation>« {source} » n’est pas accessible aux clients MCP externes : ils peuvent lire les couches du projet, les assets des catalogues configurés et les fichiers des dossiers listés dans Paramètres ▸ Accès externe.</translation>
-        </message>
-        <message>
             <source>percentiles must be between 0 and 100.</source>
             <translation>Les centiles doivent être compris entre 0 et 100.</translation>
         </message>
@@ -2486,10 +2482,6 @@
         <message>
             <source>Nothing to change: give basemap, basemap_url, background or crs.</source>
             <translation>Rien à modifier : indiquez basemap, basemap_url, background ou crs.</translation>
-        </message>
-        <message>
-            <source>basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.</source>
-            <translation>basemap_url doit être un modèle XYZ http(s) contenant {{x}}, {{y}} et {{z}}.</translation>
         </message>
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
@@ -2930,6 +2922,42 @@
         <message>
             <source>{url} looks like a Dask Gateway; install the dask-gateway package, or give the scheduler's tcp:// address instead.</source>
             <translation>{url} ressemble à une Dask Gateway ; installez le paquet dask-gateway, ou indiquez plutôt l’adresse tcp:// du planificateur.</translation>
+        </message>
+        <message>
+            <source>basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.</source>
+            <translation>basemap_url doit être un modèle XYZ http(s) contenant {{x}}, {{y}} et {{z}}.</translation>
+        </message>
+        <message>
+            <source>The catalog at {catalog_url} links to {netloc}, a host on this computer or the local network that is not the catalog's own: the link is not followed. If that host belongs to the catalog, add it to its Asset hosts in Settings → Catalogs.</source>
+            <translation>Le catalogue {catalog_url} renvoie vers {netloc}, un hôte de cet ordinateur ou du réseau local qui n'est pas le sien : le lien n'est pas suivi. Si cet hôte appartient au catalogue, ajoutez-le à ses hôtes d'assets dans Paramètres → Catalogues.</translation>
+        </message>
+        <message>
+            <source>'{url}' is not a web address the plugin opens: give an http(s) address with a host, on one line.</source>
+            <translation>'{url}' n'est pas une adresse web que l'extension ouvre : donnez une adresse http(s) avec un hôte, sur une seule ligne.</translation>
+        </message>
+        <message>
+            <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
+            <translation>« {source} » n’est pas accessible aux clients MCP externes : ils peuvent lire les couches du projet, les assets des catalogues configurés et les fichiers des dossiers listés dans Paramètres ▸ Accès externe.</translation>
+        </message>
+        <message>
+            <source>'{href}' is not a dataset the plugin opens: it holds GDAL's own syntax (a /vsi… file system, or options after '?'), which could read or send this computer's files. Catalogs, the model and outside clients give a URL (http, https, s3, gs, az) or a file path; GDAL's syntax is never taken from their text.</source>
+            <translation>'{href}' n'est pas un jeu de données que l'extension ouvre : il contient la syntaxe propre à GDAL (un système de fichiers /vsi… ou des options après '?'), qui pourrait lire ou envoyer des fichiers de cet ordinateur. Les catalogues, le modèle et les clients extérieurs donnent une URL (http, https, s3, gs, az) ou un chemin de fichier ; la syntaxe de GDAL n'est jamais reprise de leur texte.</translation>
+        </message>
+        <message>
+            <source>'{href}' is not a dataset the plugin opens: give a URL (http, https, s3, gs or az, with a host) or an absolute file path, on one line.</source>
+            <translation>'{href}' n'est pas un jeu de données que l'extension ouvre : donnez une URL (http, https, s3, gs ou az, avec un hôte) ou un chemin de fichier absolu, sur une seule ligne.</translation>
+        </message>
+        <message>
+            <source>'{href}' from the catalog at {location} is not read: a catalog read over HTTP never names a file on this computer.</source>
+            <translation>'{href}' du catalogue {location} n'est pas lu : un catalogue lu par HTTP ne désigne jamais un fichier de cet ordinateur.</translation>
+        </message>
+        <message>
+            <source>An empty href names no dataset.</source>
+            <translation>Un href vide ne désigne aucun jeu de données.</translation>
+        </message>
+        <message>
+            <source>'{href}' from the catalog at {location} is not read: a local catalog names only files under its own folder ({folder}).</source>
+            <translation>'{href}' du catalogue {location} n'est pas lu : un catalogue local ne désigne que des fichiers de son propre dossier ({folder}).</translation>
         </message>
         <message>
             <source>Unknown index '{name}'. Known indices: {indices}.</source>

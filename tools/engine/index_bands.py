@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from ..common import ToolInputError
-from .gdal_names import gdal_path
+from .gdal_names import from_href
 from .index_formulas import ALIASES, INDICES, SpectralIndex, index_named
 from .stac_bands import asset_bands, upgraded_item
 from .stats_worker import BandRef
@@ -25,7 +25,7 @@ PlanRead = Callable[[str], "tuple[str, dict]"]  # href -> (GDAL path, read optio
 
 def public_read(href: str) -> tuple[str, dict]:
     """A read with no catalog credentials (tests, public data)."""
-    return gdal_path(href), {}
+    return from_href(href), {}
 
 
 @dataclass(frozen=True)

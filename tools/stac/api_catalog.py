@@ -12,6 +12,7 @@ import httpx
 
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
+from ..engine.fetched_urls import RefusedLink, catalog_link
 from .access import ScopedHeaders
 from .http_json import CatalogError, NotFound, fetch_json
 from .search import PAGE_SIZE, ItemSearch, SearchOutcome, and_filters, cloud_filter, cloud_ok, get_param
@@ -44,8 +45,9 @@ class ApiCatalog:
         scoped = self.headers_for(url) or {}
         headers = scoped if not extra_headers else ScopedHeaders(  # a redirect hop still gets only its own host's
             {**extra_headers, **scoped}, getattr(scoped, "for_url", lambda _url: {}))
-        return await fetch_json(self.http, url, catalog=self.name, headers=headers or None,
-                                remedy=self.remedy, **kwargs)
+        # a next link is the catalog's own text: followed only to public hosts or the catalog's own
+        return await fetch_json(self.http, catalog_link(url, self.root, self.config.asset_hosts), catalog=self.name,
+                                headers=headers or None, remedy=self.remedy, **kwargs)
 
     async def conformance(self) -> list[str]:
         if self._conformance is None:
@@ -83,6 +85,11 @@ class ApiCatalog:
                 url = _next_link(doc, self.root)[0]
             self._collections = found
         return self._collections
+
+    def known_collection_ids(self) -> list[str]:
+        """The ids of the collections already fetched (no request): words the voice recogniser is primed with."""
+        listed = [str(c.get("id")) for c in self._collections or () if isinstance(c, dict) and c.get("id")]
+        return list(dict.fromkeys([*listed, *self._collection_docs]))
 
     async def collection(self, collection_id: str) -> dict:
         if collection_id in self._collection_docs:  # collections do not change within a session
@@ -315,7 +322,7 @@ class SearchPages:
         self._visited.add(request.marker())
         try:
             doc = await self._fetch(request)
-        except CatalogError as exc:
+        except (CatalogError, RefusedLink) as exc:
             if not self.fetched:
                 raise
             self.notes.append(f"Paging stopped after page {self.fetched}: the next page failed ({exc}); "

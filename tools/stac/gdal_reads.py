@@ -22,12 +22,14 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
-from urllib.parse import quote, urlparse
+from urllib.parse import urlparse
 
 import httpx
 from osgeo import gdal
 
 from ...agent.config import CatalogConfig
+from ..engine.gdal_names import GdalName, ReadRules, with_header_file
+from ..engine.gdal_scope import gdal_messages
 from .access import PC_SAS_ENDPOINT, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
 from .http_json import MAX_REDIRECTS, REDIRECT_CODES, headers_for_hop
 
@@ -101,7 +103,8 @@ class ReadOptions(dict):
         with signing_in_this_thread([self]):
             gdal.VSICurlPartialClearCache(path)  # a cached answer asks no token: the request must go out
             try:
-                found = gdal.VSIStatL(path)
+                with gdal_messages():  # a refused read's warning names the signed URL: logged redacted, not printed
+                    found = gdal.VSIStatL(path)
             except RuntimeError:  # newer GDAL in exception mode raises where 3.6 returns None (e.g. token API 503)
                 found = None
             if found is None and not probe:  # the read that follows says why, in GDAL's words
@@ -126,12 +129,14 @@ def signing_in_this_thread(reads: Iterable[ReadOptions]) -> Iterator[None]:
 
 
 def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, private_dir: Path,
-              collection: str = "", via: CatalogAccess | None = None) -> tuple[str, ReadOptions]:
-    """(GDAL path to open and to keep in a layer, options for the worker). Pure apart from naming files."""
+              collection: str = "", via: CatalogAccess | None = None, rules: ReadRules | None = None,
+              catalog: str = "") -> tuple[GdalName, ReadOptions]:
+    """(GDAL path to open and to keep in a layer, options for the worker). Pure apart from naming files.
+    `rules`, `catalog`: who reads, and the catalog the href came from (tools/engine/gdal_names.py)."""
     if access is None:  # no catalog owns it: read as public (unsigned S3 and GCS)
-        read = PUBLIC.gdal_read(href, CatalogSecrets())
+        read = PUBLIC.gdal_read(href, CatalogSecrets(), rules=rules, catalog=catalog)
         return read.path, ReadOptions(prefix=read.prefix, prefix_options=read.prefix_options, href=href, via=via)
-    read: GdalRead = access.gdal_read(href, secrets, collection)
+    read: GdalRead = access.gdal_read(href, secrets, collection, rules, catalog)
     options: dict[str, str] = {}
     sas_path = ""
     if read.path.startswith("/vsicurl?pc_url_signing") and access.config.token_url:
@@ -147,7 +152,7 @@ def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, 
         digest = hashlib.sha256(read.header_lines.encode()).hexdigest()[:16]
         asset = hashlib.sha256(href.encode()).hexdigest()[:12]
         header_file = Path(private_dir) / "credentials" / f"{_safe_name(access.config.name)}-{asset}-{digest}.headers"
-        path = f"/vsicurl?header_file={quote(str(header_file), safe='/')}&url={quote(href, safe=':/')}"
+        path = with_header_file(read.path, header_file)
         return path, ReadOptions(options, files={str(header_file): read.header_lines}, access=access, href=href,
                                  headers=access.request_headers(href, secrets))
     return read.path, ReadOptions(options, prefix=read.prefix, prefix_options=read.prefix_options, access=access,
