@@ -14,7 +14,7 @@ MOTO_VENV := $(BUILD)/moto-venv
 APT_QGIS  := qgis python3-qgis python3-venv python3-pip xvfb
 PYTEST    := QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-.PHONY: help setup setup-servers setup-test run test gate test-unit test-qgis test-traps test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package translations clean
+.PHONY: help lock setup setup-servers setup-test run test gate test-unit test-qgis test-traps test-integration test-e2e test-model test-security test-qt6 test-matrix lint bench bench-report package translations clean
 
 help:
 	@echo "make run      QGIS with the plugin (HEADLESS=1: under Xvfb, saves .build/screenshot-dock.png;"
@@ -24,15 +24,26 @@ help:
 	@echo "make translations  the dock's catalogs (i18n/*.ts from the tr() strings of ui/, plugin/ and the core, and the tools' error templates, listed in ui/tool_messages.py) compiled to i18n/*.qm"
 	@echo "make package  the zip for plugins.qgis.org (RELEASE=1: refuses placeholder email/tracker/repository/homepage)"
 	@echo "make gate     the plugin repository's validator and security scan on that zip (part of make test)"
+	@echo "make lock     requirements*.lock (exact versions with hashes) from requirements*.txt, after editing them"
 	@echo "make lint | bench | clean"
 
 # `make run` needs only the runtime requirements; tests, lint and bench add requirements-dev.txt.
-$(PY): requirements.txt
+# The venv gets the lock the dock installs (with Dask scale-out): the tests run the versions users get.
+$(PY): requirements.lock requirements-dask.lock
 	@scripts/ensure_apt.sh $(APT_QGIS)
 	@test -x $(PY) || /usr/bin/python3 -m venv --system-site-packages $(VENV)
 	@$(PY) -m pip install -q --upgrade pip >/dev/null
-	@$(PY) -m pip install -q -r requirements.txt
+	@$(PY) -m pip install -q --require-hashes -r requirements-dask.lock
 	@touch $(PY)
+
+# The lock files: exact versions and the sha256 of every file PyPI has for them, for every Python from 3.11 and
+# every OS (one universal resolution). Run after editing requirements.txt, -dask.txt or -voice.txt.
+LOCK_WITH := $(VENV)/bin/uv pip compile --universal --python-version 3.11 --generate-hashes \
+	--no-emit-package numpy --custom-compile-command "make lock" --quiet
+lock: $(VENV)/.dev-ready
+	$(LOCK_WITH) requirements.txt -o requirements.lock
+	$(LOCK_WITH) requirements.txt requirements-dask.txt -c requirements.lock -o requirements-dask.lock
+	$(LOCK_WITH) requirements-voice.txt -c requirements.lock -o requirements-voice.lock
 
 $(VENV)/.dev-ready: $(PY) requirements-dev.txt requirements-dask.txt
 	@$(PY) -m pip install -q -r requirements-dev.txt

@@ -107,6 +107,7 @@ class Settings:
     mcp_allowed_folders: str = ""
     backup_auth_cfg: str = ""  # QGIS auth manager config id holding the backup provider's API key (as password)
     dask_scheduler: str = ""  # "" = collection statistics read in this process; tcp://host:8786 or a Dask Gateway URL
+    voice_model: str = ""  # "" = Whisper tiny.en as installed by the dock; else a CTranslate2 Whisper model folder
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

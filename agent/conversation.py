@@ -1,5 +1,11 @@
 """Short-term memory: the conversation as Ollama chat messages, windowed without ever
-separating an assistant's tool call from its result."""
+separating an assistant's tool call from its result.
+
+What goes back to the model is the history without the model's thinking (`as_sent`). Chat templates show an
+assistant message's thinking only until the next user message (Qwen3's drops it then), so a history that
+carries it reads differently at every new message: everything after the previous message's first step fell
+out of the model's KV cache and was read again (1,240 tokens for 206 new). Without it each request starts with
+the whole previous one, steps and messages alike. The thinking stays in memory for the dock and the exports."""
 
 from __future__ import annotations
 
@@ -12,6 +18,14 @@ DEFAULT_WINDOW = 50
 MAX_TOOL_RESULT_CHARS = 10_000
 MAX_IMAGE_MESSAGES = 2  # only the latest map views stay attached: each is tens of kB of base64
 CANCELLED_RESULT = "Cancelled by the user before it finished; nothing was returned."
+NOT_SENT_BACK = ("thinking",)
+
+
+def as_sent(message: Message) -> Message:
+    """The message as the model reads it again in a later request: what it said and called, not its thinking."""
+    if not any(key in message for key in NOT_SENT_BACK):
+        return message
+    return {k: v for k, v in message.items() if k not in NOT_SENT_BACK}
 
 
 def truncation_notice(hidden: int) -> str:
@@ -61,8 +75,8 @@ class ConversationMemory:
 
     def window(self, keep_from: int | None = None) -> list[Message]:
         """The most recent whole units (a user message, or an assistant message with all its
-        tool results) that fit in `max_messages`; messages from index `keep_from` on (the
-        turn in progress) are always kept."""
+        tool results) that fit in `max_messages`, as sent to the model (`as_sent`); messages from
+        index `keep_from` on (the turn in progress) are always kept."""
         split = len(self._messages) if keep_from is None else max(0, min(keep_from, len(self._messages)))
         current = self._messages[split:]
         kept: list[list[Message]] = []
@@ -76,7 +90,7 @@ class ConversationMemory:
         # start on a user message: an answer without its question (or an orphan result) misleads
         while window and window[0].get("role") != "user" and any(m.get("role") == "user" for m in window):
             window.pop(0)
-        return window
+        return [as_sent(m) for m in window]
 
     def pending_calls(self) -> list[tuple[str, str]]:
         """(call_id, tool_name) of tool calls that have no result yet."""

@@ -30,6 +30,7 @@ from .llm.types import ChatOptions, Provider, ToolSpec
 from .longterm import memories_note, recall
 from .map_context import MapContext
 from .permissions import Policy
+from .redaction import redacted_in
 from .stores.base import MemoryStore, SessionStore
 from .system_prompt import build_system_prompt, collections_brief
 from .tool_host import ToolHost, ToolHostError
@@ -275,7 +276,7 @@ class AgentLoop:
         if self.session_store is None:
             return
         try:
-            await self.session_store.save(self.session_id, self.memory.to_dict(), list(self.log), user=self.user)
+            await self.session_store.save(self.session_id, self.memory.to_dict(), redacted_in(self.log), user=self.user)
         except Exception as exc:
             log.warning("could not save session %s: %s", self.session_id, exc)
             if self._queue is not None:
@@ -296,7 +297,7 @@ class AgentLoop:
                 return  # the complete answer follows as one entry
         if isinstance(event, ToolResult):
             entry["result"] = _loggable_result(event.result)
-        self.log.append(entry)
+        self.log.append(redacted_in(entry))  # the saved session travels (bug reports): no signed URL, no token
 
 
 LOG_RESULT_CHARS = 20_000  # a tool result kept whole in the session log up to this size

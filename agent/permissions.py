@@ -3,8 +3,9 @@
 Each tool declares its safety through MCP annotations and its needs through
 meta["stacgis"] (see agent/safety.py): "requires" (states such as "raster_layer" that
 must hold), "provides" (states it creates, e.g. a loading tool provides "raster_layer"),
-"discovery" (a read-only look-around that counts toward the exploration budget) and
-"always" (offered at every step whatever the selection says). States come from the map
+"discovery" (a read-only look-around that counts toward the exploration budget),
+"always" (offered at every step whatever the selection says) and "judged" (a read-only tool whose call may be
+code: offered in read-only chats, yet each call is judged and may ask, as a writing tool's). States come from the map
 context ("qgis", "layer", "raster_layer", "vector_layer", "selection", "active_layer"), from
 "provides", and from re-reading the project's layers after any tool that changed something.
 """
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .dock_text import Said, say, translatable
-from .safety import Safety, tool_policy_meta, tool_safety
+from .safety import Safety, judged_per_call, tool_policy_meta, tool_safety
 
 STATE_MARKER = "[tools] "  # starts the state note appended to the newest message; session titles cut it off
 NAMED = 4  # tools named per missing state in the note; the rest are counted
@@ -40,6 +41,7 @@ class ToolRule:
     provides: frozenset[str] = frozenset()
     discovery: bool = False
     always: bool = False
+    judged: bool = False  # each call is judged on its arguments before it runs (agent.safety.judged_per_call)
 
     @classmethod
     def from_tool(cls, tool: Any) -> ToolRule:
@@ -49,7 +51,8 @@ class ToolRule:
                    requires=frozenset(meta.get("requires") or ()),
                    provides=frozenset(meta.get("provides") or ()),
                    discovery=bool(meta.get("discovery", False)),
-                   always=bool(meta.get("always", False)))
+                   always=bool(meta.get("always", False)),
+                   judged=judged_per_call(tool))
 
 
 @dataclass
@@ -130,6 +133,12 @@ class Policy:
     def is_read_only(self, name: str) -> bool:
         rule = self.rules.get(name)
         return rule is not None and rule.safety is Safety.READ
+
+    def is_judged(self, name: str) -> bool:
+        """Whether a call must be judged on its arguments before it runs (it may change data, or be code); a tool
+        the policy does not know is judged."""
+        rule = self.rules.get(name)
+        return rule is None or rule.judged
 
     def after_call(self, name: str, ok: bool) -> bool:
         """Records a finished call; returns True when the state changed (refresh the allow-list)."""

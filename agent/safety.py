@@ -3,8 +3,9 @@
 Convention for every tool module: MCP ToolAnnotations carry the safety —
 readOnlyHint=True → read; destructiveHint=True → destructive; otherwise write.
 Extra policy facts go in the tool's meta under "stacgis": {"requires": [state, ...],
-"discovery": bool} (the states the tool needs, e.g. "raster_layer"; discovery tools
-count toward the exploration budget).
+"discovery": bool, "judged": bool} (the states the tool needs, e.g. "raster_layer"; discovery tools
+count toward the exploration budget; a "judged" tool reads, so read-only chats and outside clients are offered it,
+but one of its calls may be code, so its assessor judges every call like a writing tool's: `judged_per_call`).
 
 What one call would do is an `Assessment`, the one vocabulary of the confirmation gate
 (tools/confirmation.py) and of the dock's card (agent/tool_calls.py). Three `_meta` keys of a tools/call
@@ -54,6 +55,12 @@ def tool_safety(tool: Any) -> Safety:
 def tool_policy_meta(tool: Any) -> dict[str, Any]:
     meta = _get(tool, "meta", "_meta") or {}
     return dict(meta.get("stacgis", {})) if isinstance(meta, dict) else {}
+
+
+def judged_per_call(tool: Any) -> bool:
+    """Whether each call is judged on its arguments before it runs: every tool that may change something, and a
+    reading one marked "judged" (its filter may be code); the dock then asks the gate, and shows its card."""
+    return tool_safety(tool) is not Safety.READ or bool(tool_policy_meta(tool).get("judged"))
 
 
 @dataclass(frozen=True)

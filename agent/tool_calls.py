@@ -2,7 +2,8 @@
 destructive, run (read-only ones concurrently), and turn every failure into an observation.
 
 What a call would do is judged from its actual arguments by the tool server (a Processing call
-that empties a table is destructive although the tool is only marked "write"); when one step holds
+that empties a table is destructive although the tool is only marked "write", and a read marked "judged"
+is judged too: a filter that is code asks, in a read-only chat as well); when one step holds
 several destructive calls the user is asked once, with every effect listed."""
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ class ToolCallRunner:
         return reports
 
     def _parallel_ok(self, call: ToolCall) -> bool:
-        return (call.name in self.host.tools and self.policy.is_read_only(call.name)
+        return (call.name in self.host.tools and not self.policy.is_judged(call.name)
                 and self.policy.why_not_allowed(call.name) is None
                 and not self.host.validate(call.name, call.arguments))
 
@@ -114,7 +115,7 @@ class ToolCallRunner:
             return self._fail(step, call, *problem)
         cleared = False  # the gate judged this call and it may run: sent with the gate's grant, judged once
         known = any(pending.id == call.id for pending, _ in self._pending) or call.id in self._decisions
-        if not known and not self.policy.is_read_only(call.name):
+        if not known and self.policy.is_judged(call.name):  # a write, or a read that may be code
             judged, by_gate = self._judged.get(call.id) or (None, False)
             if judged is None or self._changed:  # an earlier call of this step may have changed the answer
                 judged, by_gate = await self._effects(call)
@@ -129,7 +130,7 @@ class ToolCallRunner:
                 return self._fail(step, call, said.text() + " Do not retry it; ask the user what they want instead.",
                                   said)
             cleared = True
-        if not self.policy.is_read_only(call.name):
+        if known or not self.policy.is_read_only(call.name):  # an approved read was code: it may have written
             self._changed = True
         started = time.perf_counter()
         outcome = await self._call(call, step, cleared)
@@ -185,8 +186,8 @@ class ToolCallRunner:
         """The calls of this step that would change data, judged on their actual arguments."""
         found = []
         for call in calls:
-            if call.name not in self.host.tools or self.policy.is_read_only(call.name) or self._check(call):
-                continue  # unknown, read-only or invalid calls never run, so they are not asked about
+            if call.name not in self.host.tools or not self.policy.is_judged(call.name) or self._check(call):
+                continue  # unknown or invalid calls never run, and plain reads are not asked about
             effects, by_gate = self._judged[call.id] = await self._effects(call)
             if effects.destructive and not self.trust.skips_card(call.name, effects):
                 found.append((call, effects))

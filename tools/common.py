@@ -27,11 +27,15 @@ class ToolInputError(ToolError):
 
 
 def policy(requires: Sequence[str] = (), discovery: bool = False, undoable: bool = False,
-           heavy: bool = False) -> dict[str, Any]:
-    """`heavy`: a long analysis over many items; each client runs one at a time (tools.heavy_calls)."""
+           heavy: bool = False, judged: bool = False) -> dict[str, Any]:
+    """`heavy`: a long analysis over many items; each client runs one at a time (tools.heavy_calls).
+    `judged`: a READ tool whose arguments may be code (an expression calling env(), file_*…): its assessor judges
+    every call, so read-only chats and clients are offered it and a call that is code still asks (agent/safety.py)."""
     meta = {"requires": list(requires), "discovery": discovery, "undoable": undoable}
     if heavy:
         meta["heavy"] = True
+    if judged:
+        meta["judged"] = True
     return {"stacgis": meta}
 
 

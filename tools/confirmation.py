@@ -199,7 +199,8 @@ class ConfirmDestructiveMiddleware:
 class ReadOnlyMiddleware:
     """For outside clients the analyst allowed to read only (Settings ▸ Outside access, `ToolDeps.read_only`): only
     the tools that change nothing are listed, and a call to any other is refused with a sentence before anyone is
-    asked (agent/trust.py is the dock's side of the same levels)."""
+    asked (agent/trust.py is the dock's side of the same levels). A reading tool marked "judged" (the vector search,
+    whose filter may be code) is listed; the gate after this one judges each of its calls, and asks for code."""
 
     def __init__(self, server: Any) -> None:
         self.server = server

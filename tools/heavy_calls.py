@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from ..agent.safety import tool_policy_meta
 
@@ -88,14 +89,16 @@ class HeavyCallLimit:
 
 
 def client_key(ctx: Any) -> str:
-    """Who is calling. Over HTTP: the MCP session (handshake-era clients), else the bearer token: on the
-    sessionless protocol (2026-07-28) every request stands alone, and everyone holding the profile's token
-    is one client. In process (the dock): the one local client. Never the client's self-declared name."""
+    """Who is calling, by what the server issued, never by what the client chooses. Over HTTP: the MCP session
+    on the handshake-era protocol (the session manager created its id and answers 404 to any other), else the
+    bearer token: on the sessionless protocol (2026-07-28) every request stands alone, an `mcp-session-id`
+    header there is the client's own word, and everyone holding the profile's token is one client.
+    In process (the dock): the one local client. Never the client's self-declared name."""
     headers = getattr(getattr(ctx, "request", None), "headers", None)
     if headers is None:
         return "local"
     session = headers.get("mcp-session-id")
-    if session:
+    if session and getattr(ctx, "protocol_version", None) in HANDSHAKE_PROTOCOL_VERSIONS:
         return f"session:{session}"
     token = headers.get("authorization", "")
     return "token:" + hashlib.sha256(token.encode()).hexdigest()[:16]

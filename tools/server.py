@@ -15,6 +15,7 @@ from typing import Any, AsyncIterator
 
 from mcp.server.mcpserver import MCPServer
 
+from ..agent.redaction import redacted
 from ..agent.safety import PREFLIGHT_KEY
 from .analysis import charts, collection_stats, measure, raster_tools, vector_tools, zonal_change
 from .confirmation import ConfirmDestructiveMiddleware, ReadOnlyMiddleware
@@ -65,9 +66,21 @@ def build_server(deps: ToolDeps, *, canvas: bool = False, tasks: Any = None) -> 
     server.middleware.append(ConfirmDestructiveMiddleware(server))  # every client's calls, the dock's too
     # after the OK: a slot is not held while the user decides, and a task never skips the question
     server.middleware.append(HeavyCallLimit(server, tasks=tasks))
+    server.middleware.append(redacted_errors)  # inside the limit: a task's kept result is redacted too
     if canvas and deps.outside_client:  # innermost: what runs is recorded as the outside client's own turn
         server.middleware.append(family.turn_owners(server, deps))
     return server
+
+
+async def redacted_errors(ctx: Any, call_next: Any) -> Any:
+    """A failed call's text with its secrets redacted (GDAL's message naming a signed URL, a token in an error)
+    before the model, an outside client or the session log sees it."""
+    result = await call_next(ctx)
+    if ctx.method == "tools/call" and isinstance(result, dict) and result.get("isError"):  # the wire form here
+        for part in result.get("content") or []:
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                part["text"] = redacted(part["text"])
+    return result
 
 
 class SessionStatsMiddleware:

@@ -35,7 +35,7 @@ class BasicChat(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.messages = QTextBrowser()
-        self.messages.setOpenExternalLinks(True)
+        self.messages.setOpenExternalLinks(False)  # its text is escaped: no link; a link opens only via open_link
         self.input = MessageInput()
         self.input.setMaximumHeight(90)
         self.send_button = QPushButton(tr("Send"))

@@ -155,6 +155,12 @@ class SettingsDialog(QDialog):
         self.constrained_tools.setToolTip(tr("Each reply is forced to be one JSON action: a valid tool call or the "
                                              "answer. Models without native tool calling use it automatically."))
         form.addRow("", self.constrained_tools)
+        self.voice_model = QLineEdit(s.voice_model)
+        self.voice_model.setPlaceholderText(tr("empty: Whisper tiny.en, installed from the dock's Speak button"))
+        self.voice_model.setToolTip(tr("A Whisper model in CTranslate2 format that you downloaded (a folder with "
+                                       "model.bin, config.json and tokenizer.json, e.g. faster-whisper-base.en): "
+                                       "larger models hear better and take longer."))
+        form.addRow(tr("Voice model folder"), self.voice_model)
         return tab
 
     def _catalogs_tab(self, s: Settings) -> QWidget:
@@ -251,7 +257,7 @@ class SettingsDialog(QDialog):
             mcp_http_enabled=self.mcp_enabled.isChecked(), mcp_http_port=self.mcp_port.value(),
             mcp_read_only=self.outside.read_only(),
             mcp_allowed_folders=self.outside.allowed_folders(), backup_auth_cfg=self._backup_auth_id(),
-            dask_scheduler=self.dask_scheduler.text().strip())
+            dask_scheduler=self.dask_scheduler.text().strip(), voice_model=self.voice_model.text().strip())
 
     def _backup_auth_id(self) -> str:
         chosen = self.backup_auth_cfg.configId()

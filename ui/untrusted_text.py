@@ -19,6 +19,7 @@ from qgis.PyQt.QtCore import Qt, QUrl
 from qgis.PyQt.QtGui import QDesktopServices, QTextDocument
 from qgis.PyQt.QtWidgets import QMessageBox, QWidget
 
+from ..tools.engine.fetched_urls import link_to_open
 from .i18n import tr
 
 WEB_SCHEMES = ("http", "https")
@@ -71,7 +72,8 @@ def open_link(url: QUrl, parent: QWidget | None = None) -> bool:
         return False
     if link_confirmation(url, parent).exec() != QMessageBox.StandardButton.Open:
         return False
-    return QDesktopServices.openUrl(url)
+    # the address the analyst read, through the one guard of fetched URLs (tools/engine/fetched_urls.py)
+    return QDesktopServices.openUrl(QUrl(link_to_open(address(url))))
 
 
 def output_file(path: str, outputs: Path | None) -> Path | None:

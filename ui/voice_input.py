@@ -1,8 +1,10 @@
 """Push-to-talk: the microphone's audio captured with Qt Multimedia, recognised offline, put in the input box.
 
 The widget never sends what it heard: the transcript lands in the box for the analyst to read and correct.
-Recognition runs in a worker thread (it takes a second or two), so the dock stays responsive; the function
-that recognises is handed in by plugin/runtime.py (the engine's pocketsphinx recogniser), as `transcribe(pcm, rate)`.
+The recogniser is loaded in a worker thread when Speak is pressed (while the analyst talks), and recognition
+runs in a worker thread too, so the dock stays responsive; the functions are handed in by plugin/runtime.py
+(the engine's recogniser: Whisper, or pocketsphinx as the fallback): `transcribe(pcm, rate, vocabulary)`, where
+`vocabulary` (the project's layer names, the catalog's collections) is read on the GUI thread at Stop.
 """
 
 from __future__ import annotations
@@ -74,12 +76,17 @@ class PushToTalk(QObject):
     problem = pyqtSignal(str)  # a sentence for the analyst
     install_needed = pyqtSignal()  # the recogniser's package is missing: the dock offers to install it
 
-    def __init__(self, transcribe: Callable[[bytes, int], str] | None, *, recogniser_ready: Callable[[], bool]
-                 = lambda: True, install_hint: str = "", parent=None):
+    def __init__(self, transcribe: Callable[[bytes, int, tuple[str, ...]], str] | None, *,
+                 recogniser_ready: Callable[[], bool] = lambda: True, install_hint: str = "",
+                 vocabulary: Callable[[], tuple[str, ...]] = tuple, prepare: Callable[[], object] | None = None,
+                 parent=None):
         super().__init__(parent)
         self._transcribe = transcribe
         self._ready = recogniser_ready
         self._install_hint = install_hint
+        self._vocabulary = vocabulary  # called on the GUI thread (it may read the project)
+        self._prepare = prepare  # loads the recogniser: in a worker, at the first press
+        self._preparing: threading.Thread | None = None
         self.sink = PcmSink(self)
         self._audio = None
         self.rate = RATE
@@ -108,7 +115,21 @@ class PushToTalk(QObject):
         self._audio.start(self.sink)
         self.active = True
         self.listening.emit(True)
+        self.prepare()
         return True
+
+    def prepare(self) -> None:
+        """Loads the recogniser in a worker, once, while the analyst is still talking (never on the GUI thread)."""
+        if self._prepare is None or self._preparing is not None:
+            return
+        self._preparing = threading.Thread(target=self._load, name="stacgis-speech-load", daemon=True)
+        self._preparing.start()
+
+    def _load(self) -> None:
+        try:
+            self._prepare()
+        except Exception:  # said when the first recognition tries again and fails
+            log.warning("loading the speech recogniser failed", exc_info=True)
 
     def begin_utterance(self, rate: int = RATE) -> None:
         """Listening without a microphone (what start() does after opening one): bytes written to `sink`
@@ -118,6 +139,7 @@ class PushToTalk(QObject):
         self.rate = rate
         self.active = True
         self.listening.emit(True)
+        self.prepare()
 
     def stop(self) -> None:
         if not self.active:
@@ -132,22 +154,35 @@ class PushToTalk(QObject):
         if len(pcm) < TOO_SHORT_S * self.rate * 2:
             self.problem.emit(tr(NOTHING_HEARD))
             return
-        self.recognising = True
-        threading.Thread(target=self._recognise, args=(pcm, self.rate), name="stacgis-speech", daemon=True).start()
-
-    def _recognise(self, pcm: bytes, rate: int) -> None:
         try:
-            text = self._transcribe(pcm, rate)
+            vocabulary = tuple(self._vocabulary())
+        except Exception:  # the words only help: a project that cannot be read leaves them out
+            log.warning("the voice vocabulary could not be read", exc_info=True)
+            vocabulary = ()
+        self.recognising = True
+        threading.Thread(target=self._recognise, args=(pcm, self.rate, vocabulary), name="stacgis-speech",
+                         daemon=True).start()
+
+    def _recognise(self, pcm: bytes, rate: int, vocabulary: tuple[str, ...]) -> None:
+        try:
+            text = self._transcribe(pcm, rate, vocabulary)
         except Exception as exc:  # a broken model file, a missing package: said, never raised into Qt
             log.warning("speech recognition failed", exc_info=True)
             self.recognising = False
-            self.problem.emit(tr("Voice input failed: {error}").format(error=exc))
+            self._say(self.problem, tr("Voice input failed: {error}").format(error=exc))
             return
         self.recognising = False  # before the signal: a slot may start the next utterance at once
         if text:
-            self.heard.emit(text)  # queued to the GUI thread: the object lives there
+            self._say(self.heard, text)  # queued to the GUI thread: the object lives there
         else:
-            self.problem.emit(tr(NOTHING_HEARD))
+            self._say(self.problem, tr(NOTHING_HEARD))
+
+    @staticmethod
+    def _say(signal, text: str) -> None:
+        try:
+            signal.emit(text)
+        except RuntimeError:  # the dock was closed (the plugin unloaded) while the recogniser worked
+            log.info("voice input closed before its transcript arrived")
 
 
 def _open_microphone(module, parent):

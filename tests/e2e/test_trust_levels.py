@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from qgis.core import QgsProject, QgsVectorLayer
+from qgis.core import QgsFeature, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtTest import QTest
 
@@ -121,3 +121,41 @@ def test_dont_ask_again_skips_the_card_for_the_same_kind_and_not_for_another(plu
     click(cards(plugin)[0], "No")
     wait_turn(plugin, 30)
     assert layer_names() == ["rivers"]
+
+
+def test_read_only_offers_the_vector_search_and_a_code_filter_still_asks(plugin, emu, monkeypatch):
+    """The vector search reads, so a read-only chat offers it and a filter on the layer's fields runs without a card;
+    a filter that is code (env()) shows the card in this chat too, and runs only after the analyst's yes."""
+    monkeypatch.setenv("STACGIS_TRUST_SECRET", "yes")
+    layer = QgsVectorLayer("Point?crs=EPSG:4326&field=name:string", "parcels", "memory")
+    for name in ("Vignes", "Port"):
+        feature = QgsFeature(layer.fields())
+        feature.setAttributes([name])
+        layer.dataProvider().addFeatures([feature])
+    QgsProject.instance().addMapLayer(layer)
+    show_dock_at(plugin, 320)
+    plugin.runtime.panel.trust_button.level_actions[READ_ONLY].trigger()
+    code = {"layer": "parcels", "expression": "env('STACGIS_TRUST_SECRET') = 'yes'"}
+    emu.script(Turn(tool_calls=[("search_vector_features", {"layer": "parcels", "expression": "\"name\" = 'Port'"})]),
+               Turn(tool_calls=[("search_vector_features", code)]),
+               Turn(tool_calls=[("search_vector_features", code)]),
+               Turn(content="Both parcels match."))
+    send(plugin, "Which parcels are called Port, and which match my secret?")
+    assert process_until(lambda: len(cards(plugin)) == 1, 30), chat(plugin)
+
+    first = emu.chat_requests()[0]
+    assert "search_vector_features" in offered_names(first)  # offered in a read-only chat
+    plain = json.loads(tool_messages(emu.chat_requests()[-1], "search_vector_features")[0]["content"].split("\n", 1)[1])
+    assert [f["attributes"]["name"] for f in plain["features"]] == ["Port"]  # ran with no card
+    card = cards(plugin)[0]
+    assert "env() reads this computer's environment variables" in card.details.text(), card.details.text()
+    assert [b.text() for b in card.buttons] == ["Yes, run it", "No"]  # code: never "don't ask again"
+    click(card, "No")
+    assert process_until(lambda: len(cards(plugin)) == 2, 30), chat(plugin)
+    declined = tool_messages(emu.chat_requests()[-1], "search_vector_features")[1]["content"]
+    assert "did not approve" in declined and "Vignes" not in declined
+    click(cards(plugin)[1], "Yes, run it")
+    wait_turn(plugin, 30)
+    approved = tool_messages(emu.chat_requests()[-1], "search_vector_features")[2]["content"]
+    assert "Vignes" in approved and "Port" in approved, approved
+    assert chat(plugin)[-1] == ("assistant", "Both parcels match.")

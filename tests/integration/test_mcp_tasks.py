@@ -6,6 +6,7 @@ stop; no other client sees or cancels its tasks; and tasks count in the per-clie
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 
 import httpx
@@ -289,3 +290,26 @@ async def test_a_task_over_a_stac_api_world_gives_the_rows_of_the_docks_own_call
     assert not mine.is_error, mine.content[0].text
     assert done.status == "completed" and not done.result["isError"]
     assert rows_of(done.result) == mine.structured_content["rows"] and len(rows_of(done.result)) == 3
+
+
+async def test_a_session_id_the_client_chooses_does_not_make_it_another_client(world):
+    """The attack of issue 40.10: a fresh self-chosen `mcp-session-id` on every request got 9 of 9 tasks
+    accepted (the limit is 3: one running, two waiting). The server issued the token, not the header."""
+    endpoint, tokens, slow, _profile, _deps = world
+
+    async def own_session_id(request):
+        request.headers["mcp-session-id"] = secrets.token_hex(16)
+
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {tokens()}"}, timeout=30,
+                              event_hooks={"request": [own_session_id]})
+    async with Client(streamable_http_client(endpoint.url, http_client=http), extensions=[TasksClient()]) as client:
+        answers = [await client.session.call_tool("collection_statistics", CALL, allow_claimed=True)
+                   for _ in range(9)]
+        handles = [a for a in answers if isinstance(a, TaskHandle)]
+        refused = [a for a in answers if not isinstance(a, TaskHandle)]
+        assert len(handles) == 3 and len(refused) == 6, [type(a).__name__ for a in answers]
+        assert all(r.is_error and "3 long analyses under way" in r.content[0].text for r in refused)
+        await _until_reading(slow)
+        for handle in handles:  # still its own tasks, whatever session id each request names
+            await tasks_cancel(client.session, handle.task_id)
+        assert [(await tasks_get(client.session, h.task_id)).status for h in handles] == ["cancelled"] * 3

@@ -93,3 +93,28 @@ async def test_a_cloud_limit_the_collection_cannot_filter_is_applied_here_and_sa
     data = result.structured_content
     assert data["returned"] == 1 and "applied here" in data["notes"][0]
     assert "applied here" in result.content[0].text
+
+
+async def test_a_cloud_limit_is_sent_to_an_api_that_declares_the_extension_but_serves_no_queryables(replay):
+    """Earth Search's landing page declares the Query extension; its queryables were never served (a SHOULD).
+    eo:cloud_cover is standard: the limit is asked of the API, so one page holds ten clear scenes, where filtering
+    the unfiltered pages here could keep only some of each page and come back short."""
+    server = replay("earth-search-v1-filter.json")
+    async with httpx.AsyncClient(timeout=10) as http:
+        catalog = ApiCatalog(CatalogConfig("earth-search", server.url), http)
+        outcome = await catalog.search(ItemSearch(limit=10, max_cloud_cover=40))
+    method, body, _headers = server.searches()[0]
+    assert method == "POST" and body.get("query") == {"eo:cloud_cover": {"lte": 40}}
+    assert len(outcome.items) == 10 and outcome.pages_fetched == 1 and not outcome.notes
+    assert outcome.number_matched == 115912757  # the API's count of the clear scenes, not hidden by a local filter
+
+
+async def test_a_cloud_limit_the_api_refuses_is_applied_here_and_said(replay, recorded_page_size):
+    server = _naip(replay, refuse_filters=True)  # the landing page declares the Filter extension
+    async with httpx.AsyncClient(timeout=10) as http:
+        catalog = ApiCatalog(CatalogConfig("pc", server.url), http)
+        outcome = await catalog.search(ItemSearch(**NAIP_VERMONT, limit=20, max_cloud_cover=20))
+    sent = [body for _method, body, _headers in server.searches()]
+    assert "filter" in sent[0] and all("filter" not in body for body in sent[1:])
+    assert len(outcome.items) == 20  # NAIP has no cloud cover: every item kept, the limit said
+    assert "refused the cloud-cover filter" in outcome.notes[0] and "applied here" in outcome.notes[0]

@@ -145,3 +145,16 @@ async def test_a_reopened_project_renders_once_its_tokens_are_renewed(private_sa
     await _keeper_renews(emulator, issued, deps)
     assert _renders_as_from_disk(layer, root)
     assert emulator.refused == 0
+
+
+async def test_an_item_signed_by_a_short_lived_token_of_its_own_endpoint_loads_as_a_layer(private_sas, qgis_iface,
+                                                                                         qgis_new_project, tmp_path):
+    """Tokens of 45 s: GDAL renews a token a minute before it expires, so at every request. Statistics read
+    with the catalog's endpoint as their thread's option; loading a layer opened the assets in a pool of
+    threads without it, which asked the public endpoint and failed ("the SAS token was missing, expired or
+    could not be renewed") although this endpoint had issued a token."""
+    emulator, config, collection, _root = private_sas(45)
+    async with httpx.AsyncClient() as http:
+        _deps, layer = await _load(http, config, collection, tmp_path, qgis_iface)
+    assert layer.isValid() and "pc_url_signing=yes" in layer.source()
+    assert emulator.issued and emulator.refused == 0  # every read of the load signed by this endpoint

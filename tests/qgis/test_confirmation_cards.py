@@ -66,6 +66,18 @@ async def test_every_destructive_tool_of_every_family_has_an_assessor(dock):
     assert {"remove_layer", "delete_memory", "run_processing_algorithm_to_files"} <= set(server._stacgis_assessors)
 
 
+async def test_every_read_with_an_assessor_is_judged_per_call_so_the_dock_asks_for_it(dock):
+    """A reading tool whose call may be code (its assessor can say "destructive") must be marked judged: the dock
+    judges only those calls before running them, and an unjudged one would be refused by the gate with no card."""
+    _, server, host = dock
+    policy = Policy.from_tools(host.tools.values())
+    assessed_reads = {t.name for t in await server.list_tools()
+                      if tool_safety(t) is Safety.READ and t.name in server._stacgis_assessors}
+    assert "search_vector_features" in assessed_reads  # offered to read-only chats and clients
+    assert {name for name in assessed_reads if not policy.is_judged(name)} == set()
+    assert {name for name, rule in policy.rules.items() if rule.safety is Safety.READ and rule.judged} == assessed_reads
+
+
 async def test_removing_a_memory_layer_names_it_with_its_features_and_undo_really_brings_it_back(dock):
     deps, _, host = dock
     QgsProject.instance().addMapLayer(city_layer())

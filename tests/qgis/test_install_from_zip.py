@@ -24,7 +24,7 @@ from testkit.llm.ollama_emulator import OllamaEmulator, Turn
 from testkit.qgis_drivers.plugin_driver import process_until
 from testkit.qgis_drivers.plugin_loader import dock_into_main_window, forget_loop, unload_plugin
 from testkit.qgis_drivers.qgis_host import QgisHost
-from testkit.worlds.probe_wheel import NAME, build_probe_wheel
+from testkit.worlds.probe_wheel import NAME, build_probe_wheel, probe_lock
 from testkit.worlds.wheelhouse import wheelhouse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +56,8 @@ def test_install_dependencies_then_the_chat_appears_without_restart(qgis_iface, 
                                                                     monkeypatch):
     wheels = tmp_path / "wheels"
     wheels.mkdir()
-    build_probe_wheel(wheels)
+    lock = probe_lock(build_probe_wheel(wheels), tmp_path)
+    monkeypatch.setattr(requirements, "lock_for", lambda scale_out: lock)  # the lock of this one requirement
     monkeypatch.setenv("PIP_NO_INDEX", "1")  # pip (a child process) reads these: offline, local wheel
     monkeypatch.setenv("PIP_FIND_LINKS", str(wheels))
     plugin = stacgis_agent.classFactory(qgis_iface)
@@ -121,7 +122,7 @@ def test_the_built_zip_on_a_qgis_with_only_its_own_packages_installs_them_and_ch
     home.mkdir(mode=0o700)
     with zipfile.ZipFile(_built_zip(tmp_path / "dist")) as archive:  # what Install from ZIP unpacks
         archive.extractall(profile / "python" / "plugins")
-    wheels = wheelhouse([r.spec for r in requirements.REQUIREMENTS], requirements.constraints_for_present())
+    wheels = wheelhouse(requirements.LOCK)
     with OllamaEmulator() as emu:
         host = _bare_qgis(profile, home, wheels, emu.url)
         try:

@@ -10,6 +10,11 @@ import pytest
 from qgis.core import QgsProject, QgsVectorLayer
 
 from stacgis_agent.agent.config import Settings
+from stacgis_agent.agent.llm.types import ToolCall
+from stacgis_agent.agent.permissions import Policy
+from stacgis_agent.agent.tool_calls import DONT, RUN_IT, ToolCallRunner
+from stacgis_agent.agent.tool_host import ToolHost
+from stacgis_agent.agent.trust import READ_ONLY, ChatTrust
 from stacgis_agent.tools.confirmation import ConfirmDestructiveMiddleware
 from stacgis_agent.tools.deps import ToolDeps
 from stacgis_agent.tools.server import build_server
@@ -82,3 +87,39 @@ async def test_the_card_names_what_the_filter_reaches(server):
     assert "@user_account_name" in assessment.effects[0]
     plain = await gate.assess("search_vector_features", {"layer": "parcels", "expression": "\"population\" > 1"})
     assert not plain.destructive
+
+
+async def test_a_read_only_chat_runs_a_plain_filter_and_asks_before_a_code_filter(server):
+    """The dock's path, in a "Read only" chat: the search is offered (it reads); in one step a filter on the layer's
+    fields runs without a card, and one that reads the environment waits for the analyst's answer on the card."""
+    host = ToolHost(server)
+    await host.start()
+    trust = ChatTrust()
+    trust.set_level(READ_ONLY)
+    try:
+        policy = Policy.from_tools(host.tools.values())
+        policy.set_state({"qgis", "layer", "vector_layer"})
+        assert trust.offers(policy.is_read_only("search_vector_features"))
+        step = (ToolCall("plain", "search_vector_features", {"layer": "parcels", "expression": "\"population\" > 1000"}),
+                ToolCall("code", "search_vector_features", {"layer": "parcels",
+                                                            "expression": "env('STACGIS_FILTER_SECRET') = 'yes'"}))
+        for answer, code_ran in ((DONT, False), (RUN_IT, True)):
+            asked = []
+
+            async def ask(request, answer=answer, asked=asked):
+                asked.append(request)
+                return answer
+
+            runner = ToolCallRunner(host, policy, _Memory(), lambda _e: None, ask, trust=trust)
+            plain, code = await runner.run_all(1, step)
+            assert plain.ok and "Port" in plain.text and "Vignes" not in plain.text, plain.text
+            assert len(asked) == 1 and asked[0].request_id == "confirm-code"  # one card, for the code filter only
+            assert "env() reads this computer's environment variables" in " ".join(asked[0].details)
+            assert code.ok is code_ran and ("Vignes" in code.text) is code_ran, code.text
+    finally:
+        await host.aclose()
+
+
+class _Memory:
+    def add_tool_result(self, *_args, **_kwargs):
+        pass

@@ -91,8 +91,9 @@ async def test_per_step_selection_breaks_the_cache_at_the_top_of_the_prompt(make
     """The same chat with tools re-selected at every step (the old behaviour): the tool list at
     the top changes, so nearly nothing of the previous request is reused."""
     prompts = await _two_turn_chat(make_harness(tool_set="step", tool_top_k=2))
-    shares = [reused(a, b) / len(a) for a, b in zip(prompts, prompts[1:])]
-    assert min(shares) < 0.5
+    # a step whose tool list changed is re-read from inside the system block (which holds the tools) on: the history after it too
+    breaks = [reused(a, b) < a.index("<|im_end|>") for a, b in zip(prompts, prompts[1:])]
+    assert any(breaks)  # (with the tool set kept, every request starts with the whole previous one: above)
 
 
 async def test_the_tool_list_stays_when_a_layer_appears_and_the_state_rides_in_the_newest_message(make_harness):

@@ -30,6 +30,14 @@ def test_keywords_meet_across_plurals_and_underscores():
     assert "the" not in keywords("the map")
 
 
+def test_words_ending_in_e_meet_their_plurals_and_past_forms():
+    # "how many features" must reach a tool that counts each "feature"; "changed" a tool that "changes"
+    for one, other in (("feature", "features"), ("line", "lines"), ("image", "images"), ("change", "changed"),
+                       ("style", "styles"), ("zone", "zones")):
+        assert keywords(one) == keywords(other), (one, other)
+    assert keywords("boxes") == keywords("box") and keywords("classes") == keywords("class")
+
+
 async def test_score_is_cosine_plus_a_tenth_per_shared_keyword_weighted_by_rarity():
     selector = ToolSelector(_embed)
     tools = [ToolText("buffer", "Buffer the features of a vector layer by a distance."),

@@ -7,7 +7,8 @@
 - the floors go one way: agent < host < tools < ui < plugin (a module imports only from its own floor
   or one below: a widget never reaches into the tools, it is handed what it needs by plugin/);
 - tools/engine/ (the compute run in worker threads and on Dask workers) never imports qgis or Qt, nor any
-  tools module outside the engine but the face's `common` (plain data in, plain data out);
+  tools module outside the engine but the face's `common`, nor any agent module but `redaction` (plain data in,
+  plain data out);
 - inside tools/ the rooms go one way too, lowest first: the shared conventions (`common`, `confirmation`,
   `output_names`) < `engine/` < `stac/` < the face (`deps`, `declare`, `heavy_calls`) < `analysis/` < `search/`
   < `session/` < `canvas/` (whose own rooms go `undo/` < the map's own modules < `layers/` < `processing/` <
@@ -40,7 +41,8 @@ AFTER_REQUIREMENTS = {
 }
 FLOORS = ("agent", "host", "tools", "ui", "plugin")  # lowest first
 ENGINE = "tools/engine"
-ENGINE_MAY_IMPORT = ("stacgis_agent.tools.engine", "stacgis_agent.tools.common")  # itself, and the input errors
+# itself, the input errors, and the secrets redactor (GDAL's messages pass through it)
+ENGINE_MAY_IMPORT = ("stacgis_agent.tools.engine", "stacgis_agent.tools.common", "stacgis_agent.agent.redaction")
 # The rooms of tools/, lowest first: a module imports only from its own room or one below (the longest prefix
 # names a module's room; tools/'s own __init__ holds nothing).
 TOOLS_ROOMS = (

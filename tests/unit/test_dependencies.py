@@ -9,7 +9,7 @@ import sys
 import types
 
 from stacgis_agent.host import requirements as deps
-from testkit.worlds.probe_wheel import build_probe_wheel
+from testkit.worlds.probe_wheel import build_probe_wheel, probe_lock
 
 
 def test_missing_package_is_reported_by_name():
@@ -64,7 +64,7 @@ def test_constraints_pin_compiled_packages_qgis_already_has():
 def test_install_into_private_folder_then_import(tmp_path, monkeypatch):
     wheels = tmp_path / "wheels"
     wheels.mkdir()
-    build_probe_wheel(wheels)
+    lock = probe_lock(build_probe_wheel(wheels), tmp_path)
     target = deps.private_site_dir(tmp_path / "profile")
     target.mkdir(parents=True)
     reqs = (deps.Requirement("stacgis_probe_pkg", "stacgis-probe-pkg", "stacgis-probe-pkg>=1.0", "1.0"),)
@@ -74,7 +74,7 @@ def test_install_into_private_folder_then_import(tmp_path, monkeypatch):
 
     constraints = tmp_path / "constraints.txt"
     constraints.write_text("\n".join(deps.constraints_for_present()) + "\n")
-    cmd = deps.pip_install_command(deps.find_python_executable(), target, deps.specs_to_install(problems),
+    cmd = deps.pip_install_command(deps.find_python_executable(), target, lock,
                                    constraints, extra_args=["--no-index", "--find-links", str(wheels)])
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

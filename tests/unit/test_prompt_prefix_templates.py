@@ -2,62 +2,22 @@
 (Qwen3, Llama 3.2, Gemma 3): across steps, across a raster layer appearing, and across messages.
 
 The tool list stays the same for the whole chat; what the project's state allows rides in the
-newest message instead. Where a model's own template rewrites history (Qwen3 drops an earlier
-turn's thinking once a new user message exists), the test measures what that costs and checks
-that the plugin itself sent the history exactly as before."""
+newest message instead. The model's thinking is not sent back: Qwen3's own template renders an
+earlier turn's thinking only until the next user message, so a history carrying it would read
+differently at every new message (everything after the previous message's first step re-read)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-import jinja2
 import pytest
 import pytest_asyncio
 
 from stacgis_agent.agent.map_context import LayerInfo, MapContext
 from testkit.llm.agent_harness import harness_factory
-from testkit.llm.llama_server import GEMMA_TEMPLATE
+from testkit.llm.chat_templates import RENDERERS, render
 from testkit.llm.ollama_emulator import Turn
 from testkit.llm.prompt_prefix import common_prefix as common
-
-TEMPLATES = Path(__file__).resolve().parents[1] / "data" / "chat_templates"
-
-
-def _raise(message: str):
-    raise jinja2.TemplateError(message)
-
-
-def _template(source: str) -> jinja2.Template:
-    env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(raise_exception=_raise, strftime_now=lambda fmt: "01 Dec 2026")
-    return env.from_string(source)
-
-
-RENDERERS = {
-    "qwen3": _template((TEMPLATES / "Qwen-Qwen3-0.6B.jinja").read_text()),
-    "llama3.2": _template((TEMPLATES / "meta-llama-Llama-3.2-3B-Instruct.jinja").read_text()),
-    "gemma3": _template(GEMMA_TEMPLATE),
-}
-
-
-def as_hf_messages(body: dict) -> list[dict]:
-    """Ollama's /api/chat messages as the Hugging Face templates read them (thinking → reasoning_content)."""
-    out = []
-    for m in body["messages"]:
-        msg = {"role": m["role"], "content": m.get("content") or ""}
-        if m.get("thinking"):
-            msg["reasoning_content"] = m["thinking"]
-        if m.get("tool_calls"):
-            msg["tool_calls"] = [{"type": "function", "function": {
-                "name": c["function"]["name"], "arguments": c["function"]["arguments"]}} for c in m["tool_calls"]]
-        out.append(msg)
-    return out
-
-
-def render(name: str, body: dict) -> str:
-    return RENDERERS[name].render(messages=as_hf_messages(body), tools=body.get("tools") or None,
-                                  add_generation_prompt=True, bos_token="<bos>")
 
 
 def _map() -> MapContext:
@@ -90,7 +50,7 @@ async def test_every_step_starts_with_the_whole_previous_request(chat, template)
             assert after.startswith(before), f"{template}: re-read from {common(before, after)} of {len(before)}"
 
 
-@pytest.mark.parametrize("template", ["llama3.2", "gemma3"])
+@pytest.mark.parametrize("template", sorted(RENDERERS))
 async def test_the_next_message_starts_with_the_whole_previous_request(chat, template):
     before, after = render(template, chat[2]), render(template, chat[3])
     assert after.startswith(before), f"{template}: re-read from {common(before, after)} of {len(before)}"
@@ -107,14 +67,11 @@ async def test_the_plugin_sends_history_exactly_as_it_sent_it(chat):
         assert before["tools"] == after["tools"]
 
 
-async def test_qwen3_drops_the_earlier_thinking_at_the_next_message_and_that_is_all(chat):
-    """Qwen3's own template renders an earlier turn's thinking only until the next user message;
-    the re-read then starts at the first assistant step of the previous message, never earlier."""
-    before, after = render("qwen3", chat[2]), render("qwen3", chat[3])
-    shared = common(before, after)
-    assert not after.startswith(before)
-    think = before.index("<think>")
-    assert think <= shared < think + len("<think>")  # the thinking block is what the template dropped
-    stripped = before.replace("<think>\nLoad the June scene.\n</think>\n\n", "").replace(
-        "<think>\nNow its statistics.\n</think>\n\n", "")
-    assert after.startswith(stripped)
+async def test_the_model_reads_what_it_said_and_called_but_not_its_thinking(chat):
+    """The thinking is shown in the dock as it streams; the history the model reads again holds the calls,
+    their results and the answers, so no template has anything to drop at the next message."""
+    assert not any(m.get("thinking") for body in chat for m in body["messages"])
+    calls = [c["function"]["name"] for m in chat[-1]["messages"] for c in m.get("tool_calls") or ()]
+    assert calls == ["load_item", "raster_stats", "list_collections"]
+    answers = [m["content"] for m in chat[-1]["messages"] if m["role"] == "assistant" and m["content"]]
+    assert answers == ["Mean 0.41."]

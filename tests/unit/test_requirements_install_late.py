@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from stacgis_agent.host import requirements as deps
-from testkit.worlds.probe_wheel import NAME, build_probe_wheel
+from testkit.worlds.probe_wheel import NAME, build_probe_wheel, probe_lock
 
 PROBE = deps.Requirement(NAME, "stacgis-probe-pkg", "stacgis-probe-pkg>=1.0", "1.0")
 
@@ -16,7 +16,7 @@ PROBE = deps.Requirement(NAME, "stacgis-probe-pkg", "stacgis-probe-pkg>=1.0", "1
 def test_packages_installed_after_start_up_are_found_without_restart(tmp_path, monkeypatch):
     wheels = tmp_path / "wheels"
     wheels.mkdir()
-    build_probe_wheel(wheels)
+    lock = probe_lock(build_probe_wheel(wheels), tmp_path)
     target = deps.private_site_dir(tmp_path / "profile")  # does not exist yet, as on first start
     monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.delitem(sys.modules, NAME, raising=False)
@@ -25,7 +25,7 @@ def test_packages_installed_after_start_up_are_found_without_restart(tmp_path, m
     problems = deps.check_requirements((PROBE,))
     assert [p.package for p in problems] == ["stacgis-probe-pkg"]  # Python now remembers the folder as missing
 
-    cmd = deps.pip_install_command(deps.find_python_executable(), target, deps.specs_to_install(problems),
+    cmd = deps.pip_install_command(deps.find_python_executable(), target, lock,
                                    extra_args=["--no-index", "--find-links", str(wheels)])
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from stacgis_agent.tools.canvas.layers.stac_assets import choose_assets, true_colour_bands
+from stacgis_agent.tools.common import ToolInputError
+from stacgis_agent.tools.engine.index_bands import resolve_bands
 from stacgis_agent.tools.engine.stac_bands import asset_bands
 from stacgis_agent.tools.stac.timeutil import item_times
 from testkit.servers.stac_replay import load_session
@@ -45,3 +47,19 @@ def test_an_item_with_a_datetime_and_a_range_keeps_its_range():
     properties = corpus_item("pystac-0.9.0-datetimerange.json")["properties"]
     assert item_times(properties) == ("2018-01-01T13:21:30Z", "2018-01-01T13:31:30Z")
 
+
+
+def test_a_stac_0_9_item_whose_assets_refer_to_bands_by_index_is_read():
+    """pystac's landsat8-sample (STAC 0.9.0): the bands are described once in the item's properties, each asset
+    lists the index of its band. The index's bands are the right assets, true colour is B4/B3/B2, and an asset
+    read on its own (no item at hand) has one band described by nothing, never a traceback."""
+    item = corpus_item("pystac-0.9.0-landsat8-sample.json")
+    assert asset_bands(item["assets"]["B5"]) == [{}]
+    assert asset_bands(item["assets"]["B5"], item["properties"]["eo:bands"])[0]["common_name"] == "nir"
+    assert resolve_bands(item, None, index="ndvi", asset=None).described == "nir = B5, red = B4"
+    assert resolve_bands(item, None, index="nbr", asset=None).described == "nir = B5, swir22 = B7"
+    choice = choose_assets(item)
+    assert choice.kind == "rgb" and choice.keys == ["B4", "B3", "B2"]
+    del item["properties"]["eo:bands"]  # indices into nothing: refused in a sentence, never a traceback
+    with pytest.raises(ToolInputError, match="has no 'nir' band"):
+        resolve_bands(item, None, index="ndvi", asset=None)

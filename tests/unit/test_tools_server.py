@@ -27,8 +27,8 @@ EXPECTED_TOOLS = {
     "search_memories", "add_knowledge", "search_knowledge", "list_available_tools",
     "measure_area", "measure_length", "measure_distance", "count_within_distance", "select_within_distance"}
 # search_vector_features: its expression may be code, judged by the gate (issue 40); select_within_distance selects
-WRITE_TOOLS = {"detect_change", "generate_chart", "add_memory", "add_knowledge", "search_vector_features",
-               "select_within_distance"}
+WRITE_TOOLS = {"detect_change", "generate_chart", "add_memory", "add_knowledge", "select_within_distance"}
+JUDGED_READS = {"search_vector_features"}  # reads whose filter may be code: every call judged (agent.safety)
 
 
 async def embed(texts):
@@ -62,6 +62,7 @@ async def test_every_tool_declares_safety_policy_and_a_description(deps):
             continue
         expected = Safety.WRITE if tool.name in WRITE_TOOLS else Safety.READ
         assert tool_safety(tool) == expected, tool.name
+        assert bool(tool_policy_meta(tool).get("judged")) == (tool.name in JUDGED_READS), tool.name
         assert tool.annotations.destructive_hint is False
         assert "requires" in tool_policy_meta(tool)
         assert len(tool.description) > 30
@@ -168,13 +169,13 @@ async def test_tools_needing_qgis_say_so_without_a_project(deps):
 
 
 def test_href_to_gdal_path_and_options():
-    from stacgis_agent.tools.engine.gdal_names import gdal_path
+    from stacgis_agent.tools.engine.gdal_names import from_href
 
-    assert gdal_path("https://x.org/a/B04.tif") == "/vsicurl/https://x.org/a/B04.tif"
-    assert gdal_path("s3://bucket/key/B04.tif") == "/vsis3/bucket/key/B04.tif"
-    assert gdal_path("gs://bucket/key.tif") == "/vsigs/bucket/key.tif"
-    assert gdal_path("file:///data/a%20b.tif") == "/data/a b.tif"
-    # credentials for these paths: tests/unit/test_stac_access.py
+    assert from_href("https://x.org/a/B04.tif") == "/vsicurl/https://x.org/a/B04.tif"
+    assert from_href("s3://bucket/key/B04.tif") == "/vsis3/bucket/key/B04.tif"
+    assert from_href("gs://bucket/key.tif") == "/vsigs/bucket/key.tif"
+    assert from_href("file:///data/a%20b.tif") == "/data/a b.tif"
+    # credentials for these paths: tests/unit/test_stac_access.py; what is refused: test_sinks_gdal_names.py
 
 
 def test_bands_from_stac_1_0_and_1_1_fields():

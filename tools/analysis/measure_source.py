@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..common import ToolInputError
+from ..engine.gdal_names import dataset, project_source
 
 MAX_MEASURED = 20_000  # features one call measures on the ellipsoid (a few seconds in a worker)
 COPY_LIMIT = 50_000  # features a GUI-thread copy of a memory or edited layer may hold
@@ -128,7 +129,8 @@ def rows_of(snap: LayerSnapshot, limit: int | None = None) -> Iterator[tuple[int
     if snap.rows is not None:
         yield from snap.rows[:limit]
         return
-    layer = QgsVectorLayer(snap.source, snap.name, snap.provider, QgsVectorLayer.LayerOptions(False))
+    layer = QgsVectorLayer(dataset(project_source(snap.source)), snap.name, snap.provider,  # a project layer's own
+                           QgsVectorLayer.LayerOptions(False))
     if not layer.isValid():
         raise ToolInputError(f"The data of layer '{snap.name}' cannot be opened again from {snap.source}; "
                              "is the file still there?")

@@ -54,7 +54,7 @@ async def get_raster_statistics(
     exact: Annotated[bool, Field(description="Read full resolution (slow, exact). Default reads a small overview: mean within about 1% on smooth data, min/max pulled toward the mean")] = False,
     percentiles: Annotated[list[float] | None, Field(description="Percentiles to compute, default [2, 25, 50, 75, 98]")] = None,
 ) -> CallToolResult:
-    """Min, max, mean, std, percentiles and valid-pixel count of one raster band (elevation, NDVI, reflectance) over a bbox or polygon, in physical units (scale/offset applied, nodata excluded); reports the resolution it read. E.g. 'highest elevation in view', 'mean NDVI of the map extent'."""
+    """Min, max, mean (average), std, percentiles and valid-pixel count of one raster band (elevation, NDVI, reflectance) over a bbox or polygon, in physical units (scale/offset applied, nodata excluded); reports the resolution it read. E.g. 'highest elevation in view', 'mean NDVI of the map extent'."""
     deps = deps_of(ctx)
     if bbox is not None:
         bbox = check_bbox(bbox, geographic=False)

@@ -10,7 +10,7 @@ from mcp_types import CallToolResult
 from pydantic import Field
 
 from ...agent.safety import Assessment
-from ..common import READ, WRITE, ToolInputError, capped, check_bbox, ok, policy
+from ..common import READ, ToolInputError, capped, check_bbox, ok, policy
 from ..declare import assesses, deps_of, tool
 from ..deps import ToolDeps
 from . import expressions
@@ -92,8 +92,8 @@ async def get_vector_feature(ctx: Context, layer: Layer, fid: Annotated[int, Fie
     return ok({"layer": lyr.name(), **record}, f"Feature {fid} of '{lyr.name()}'")
 
 
-# WRITE, not READ: its expression may be code, so every call is judged by `assess_search` (the gate, the dock's card)
-@tool(annotations=WRITE, meta=policy(requires=["vector_layer"]))
+# a read, and judged: its expression may be code, so every call is judged by `assess_search` (the gate, the dock's card)
+@tool(annotations=READ, meta=policy(requires=["vector_layer"], judged=True))
 async def search_vector_features(
     ctx: Context,
     layer: Layer,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import quote
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
@@ -14,6 +13,8 @@ from qgis.PyQt.QtGui import QColor
 from ..common import WRITE, ToolInputError, ok, policy
 from ..declare import deps_of, tool
 from ..deps import ToolDeps
+from ..engine.fetched_urls import xyz_source
+from ..engine.gdal_names import rules_for
 from .project_access import canvas_of, history_of, project_of
 
 BASEMAP_PROPERTY = "stacgis/basemap"
@@ -76,22 +77,24 @@ async def set_map_style(
 def _set_basemap(deps: ToolDeps, choice: str, url: str | None) -> str:
     project = project_of(deps)
     history = history_of(deps)
-    for layer in list(project.mapLayers().values()):
-        if layer.customProperty(BASEMAP_PROPERTY):
-            history.take_layer(layer)
-    if choice.strip().lower() in ("none", "off", "no") and not url:
-        return "no basemap"
+    off = choice.strip().lower() in ("none", "off", "no") and not url
+    title, rules = "", rules_for(deps)
     if url:
-        if not url.startswith(("http://", "https://")) or "{z}" not in url:
-            raise ToolInputError("basemap_url must be an http(s) XYZ template containing {x}, {y} and {z}.")
         title, zmax = "Custom basemap", 19
-    else:
+    elif not off:
         key = choice.strip().lower()
         if key not in BASEMAPS:
             raise ToolInputError(f"Unknown basemap '{choice}'. Choose one of: "
                                  + ", ".join(v[0] for v in BASEMAPS.values()) + ", or none.")
         title, url, zmax = BASEMAPS[key]
-    layer = QgsRasterLayer(f"type=xyz&url={quote(url, safe=':/{}')}&zmax={zmax}&zmin=0", title, "wms")
+    if url:  # the one guard of URLs QGIS fetches: http(s); an outside client reaches public or catalog hosts only
+        xyz_source(url, zmax, rules)  # judged before the old basemap goes
+    for layer in list(project.mapLayers().values()):
+        if layer.customProperty(BASEMAP_PROPERTY):
+            history.take_layer(layer)
+    if off:
+        return "no basemap"
+    layer = QgsRasterLayer(xyz_source(url, zmax, rules), title, "wms")
     if not layer.isValid():
         raise ToolInputError(f"QGIS could not create the {title} tile layer.")
     layer.setCustomProperty(BASEMAP_PROPERTY, True)

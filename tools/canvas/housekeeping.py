@@ -47,7 +47,7 @@ async def remove_layer(
 
 @tool(annotations=WRITE, meta=policy(requires=["qgis"]))
 async def undo_last_turn(ctx: Context) -> CallToolResult:
-    """Undo every map change (layers, styles, extent, CRS, basemap) made by the previous request. E.g. 'undo that'."""
+    """Undo every map change (layers, styles, extent, CRS, basemap) made by the previous request, going back to the map as it was before. E.g. 'undo that'."""
     deps = deps_of(ctx)
     history, owner = history_of(deps), CALLER.get()  # the caller, as the server knows it (undo/owners.py)
     turn = history.undo_last_turn(owner, skip_open=True)

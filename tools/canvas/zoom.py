@@ -45,7 +45,7 @@ async def zoom_to_location(
     country: Annotated[str | None, Field(description=(
         "With place: the country or US state it is in (name or code), when several places share the name"))] = None,
 ) -> CallToolResult:
-    """Move or zoom the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a named place (city, region, country, or a feature of the project's layers), offline. E.g. 'zoom to Lyon'."""
+    """Move (pan, centre) or zoom the map: to a lon/lat at a scale or zoom level, to a bbox, to a layer or one of its features, or to a named place (city, region, country, or a feature of the project's layers), offline. E.g. 'zoom to Lyon'."""
     deps = deps_of(ctx)
     canvas = canvas_of(deps)
     project = project_of(deps)

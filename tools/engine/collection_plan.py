@@ -17,6 +17,7 @@ from osgeo import ogr, osr
 
 from ..common import ToolInputError
 from .gdal_env import MAX_EXACT_PIXELS, open_dataset
+from .gdal_names import rules_for
 from .grid_windows import Grid
 from .gui_slices import in_slices
 from .index_bands import ItemBands, PlanRead, needs_credentials, resolve_bands
@@ -279,9 +280,10 @@ def area_centre(area: dict) -> tuple[float, float]:
 def catalog_reads(deps: Any, items: list[dict], catalog: str | None) -> PlanRead:
     """How each asset href is read: with its catalog's credentials, scoped to the asset (tools.stac.gdal_reads)."""
     collection = str(items[0].get("collection") or "") if items else ""
+    rules = rules_for(deps)  # who reads: the guard of GDAL's dataset names bounds each href (gdal_names.py)
 
     def plan(href: str) -> tuple[str, dict]:
-        return deps.catalogs.plan_read(href, deps.output_dir(), catalog, collection)
+        return deps.catalogs.plan_read(href, deps.output_dir(), catalog, collection, rules)
 
     return plan
 

@@ -114,7 +114,9 @@ class Gazetteer:
     def _add_world_map(self, path: str) -> None:
         from osgeo import ogr
 
-        source = ogr.Open(path)
+        from .gdal_names import dataset, shipped_file
+
+        source = ogr.Open(dataset(shipped_file(path)))
         if source is None:
             self.missing.append(f"QGIS's world map ({path} could not be opened)")
             return

@@ -16,6 +16,8 @@ from typing import Any, Iterator, Mapping
 
 from osgeo import gdal
 
+from .gdal_names import dataset
+
 READ_OPTIONS = {
     "GDAL_DISABLE_READDIR_ON_OPEN": "EMPTY_DIR",  # no listing of a remote folder to find side-car files
     "GDAL_HTTP_MAX_RETRY": "2", "GDAL_HTTP_RETRY_DELAY": "0.5",  # a dropped connection is tried again, briefly
@@ -72,7 +74,7 @@ def open_dataset(path: str) -> Any:
     """The raster at `path`, in either GDAL error mode; OSError with GDAL's reason when it cannot be opened."""
     try:
         with _sidecars_of_local_files(path):
-            ds = gdal.Open(path)
+            ds = gdal.Open(dataset(path))  # a name only tools/engine/gdal_names.py makes
     except RuntimeError as exc:
         raise OSError(f"GDAL cannot open '{path}': {str(exc)[:200]}") from None
     if ds is None:  # exceptions off (a Dask worker, or another plugin switched GDAL 3.6's process-wide mode back)

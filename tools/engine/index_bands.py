@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from ..common import ToolInputError
-from .gdal_names import gdal_path
+from .gdal_names import from_href
 from .index_formulas import ALIASES, INDICES, SpectralIndex, index_named
-from .stac_bands import asset_bands
+from .stac_bands import asset_bands, upgraded_item
 from .stats_worker import BandRef
 
 # Sentinel-2 scene classification: no data, saturated, cloud shadow, cloud medium/high, thin cirrus
@@ -25,7 +25,7 @@ PlanRead = Callable[[str], "tuple[str, dict]"]  # href -> (GDAL path, read optio
 
 def public_read(href: str) -> tuple[str, dict]:
     """A read with no catalog credentials (tests, public data)."""
-    return gdal_path(href), {}
+    return from_href(href), {}
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,7 @@ def band_table(assets: Mapping[str, dict]) -> dict[str, tuple[str, int, dict]]:
 
 def resolve_bands(item: Mapping[str, Any], item_assets: Mapping[str, Any] | None, *, index: str | None,
                   asset: str | None, plan: PlanRead = public_read, mask_clouds: bool = True) -> ItemBands:
+    item = upgraded_item(item)  # 0.8/0.9: bands by index into the item's properties, read as 1.0
     assets = merged_assets(item, item_assets)
     refs: dict[str, BandRef] = {}
     reads: list = []

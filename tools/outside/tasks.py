@@ -5,9 +5,10 @@ stands (its progress line as `statusMessage`) and, once it is done, carries the 
 stops it the way the dock's Stop does (the task is cancelled, so the reads in flight stop); `tasks/update` is
 acknowledged, and since these tools never ask for input while they run there is nothing it can answer.
 
-A task belongs to the client that started it (`heavy_calls.client_key`: the MCP session, else the bearer
-token): any other client is told it does not exist, and task ids are unguessable. A finished task is kept
-KEEP_FINISHED_S and at most KEEP_PER_CLIENT per client, then forgotten. A task's job takes its place in the
+A task belongs to the client that started it (`heavy_calls.client_key`: a session the server created, else the
+bearer token; never a header the client picks): any other client is told it does not exist, and task ids are
+unguessable. A finished task is kept KEEP_FINISHED_S, and at most KEEP_PER_CLIENT of them and KEEP_BYTES_PER_CLIENT
+of their results per client (the oldest go first), then forgotten. A task's job takes its place in the
 per-client limit on long analyses (heavy_calls) like a plain call, so asking for tasks does not get a client
 more jobs at once. Destructive calls are confirmed before this middleware is reached (tools.server orders it
 after the confirmation gate), so a task never skips the user's OK."""
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import secrets
 import time
@@ -37,6 +39,7 @@ log = logging.getLogger(__name__)
 TASKS = "io.modelcontextprotocol/tasks"
 KEEP_FINISHED_S = 3600.0  # a finished task's result can be fetched this long after it ended
 KEEP_PER_CLIENT = 20  # finished tasks kept per client; the oldest go first
+KEEP_BYTES_PER_CLIENT = 16 * 1024 * 1024  # their results' JSON, together; the newest is kept whatever its size
 POLL_INTERVAL_MS = 1000
 CANCEL_WAIT_S = 5.0  # tasks/cancel answers once the job has stopped, or after this long
 TERMINAL = ("completed", "failed", "cancelled")
@@ -64,12 +67,15 @@ class _Task:
     finished: float | None = None
     cancel_asked: bool = False
     job: asyncio.Task | None = None
+    size: int = 0  # bytes of the kept result or error, as JSON
+
 
     def note(self, message: str) -> None:
         self.message, self.updated = message, time.time()
 
     def end(self, status: str, message: str | None, result: dict | None = None, error: dict | None = None) -> None:
         self.status, self.result, self.error = status, result, error
+        self.size = len(json.dumps(result or error or {}, default=str))
         self.finished = time.time()
         self.note(message or self.message or status)
 
@@ -112,9 +118,11 @@ class ToolTasks(Extension):
 
     identifier = TASKS
 
-    def __init__(self, keep_s: float = KEEP_FINISHED_S, keep_per_client: int = KEEP_PER_CLIENT) -> None:
+    def __init__(self, keep_s: float = KEEP_FINISHED_S, keep_per_client: int = KEEP_PER_CLIENT,
+                 keep_bytes_per_client: int = KEEP_BYTES_PER_CLIENT) -> None:
         self.keep_s = keep_s
         self.keep_per_client = keep_per_client
+        self.keep_bytes_per_client = keep_bytes_per_client
         self._tasks: dict[str, _Task] = {}
 
     def methods(self) -> list[MethodBinding]:
@@ -216,8 +224,11 @@ class ToolTasks(Extension):
             else:
                 finished.setdefault(task.owner, []).append(task)
         for tasks in finished.values():
-            for task in sorted(tasks, key=lambda t: t.finished or 0)[:-self.keep_per_client or None]:
-                del self._tasks[task.task_id]
+            kept_bytes = 0
+            for rank, task in enumerate(sorted(tasks, key=lambda t: t.finished or 0, reverse=True)):
+                kept_bytes += task.size
+                if rank and (rank >= self.keep_per_client or kept_bytes > self.keep_bytes_per_client):
+                    del self._tasks[task.task_id]
 
     async def close(self) -> None:
         """Stops every running job (the endpoint is stopping)."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Callable
-from urllib.parse import quote, urlparse
+from urllib.parse import urlparse
 
 from ...agent.catalog_presets import ACCESS_METHODS, access_method
 from ...agent.config import CatalogConfig
-from ..engine.gdal_names import gdal_path
+from ..engine.gdal_names import GdalName, ReadRules, from_href, pc_signed
 
 PC_SAS_ENDPOINT = "https://planetarycomputer.microsoft.com/api/sas/v1/token/"  # GDAL's own default too
 PC_BLOB_SUFFIX = ".blob.core.windows.net"
@@ -35,7 +35,7 @@ class GdalRead:
     """How GDAL reads one asset: `path` (safe to save in a project), plus what the worker must put in place
     before opening it: a private header file, and options for one S3 bucket prefix."""
 
-    path: str
+    path: GdalName
     header_lines: str = ""  # written to a 0600 file named in a /vsicurl?header_file= path
     prefix: str = ""  # e.g. "/vsis3/bucket/": the options apply to that prefix only
     prefix_options: dict[str, str] = field(default_factory=dict)
@@ -85,13 +85,14 @@ class CatalogAccess:
         parts = path.split("/")
         return len(parts) > 2 and parts[1] == "vsis3" and parts[2] in self.config.asset_hosts
 
-    def gdal_read(self, href: str, secrets: CatalogSecrets, collection: str = "") -> GdalRead:
-        path = gdal_path(href)
+    def gdal_read(self, href: str, secrets: CatalogSecrets, collection: str = "", rules: ReadRules | None = None,
+                  catalog: str = "") -> GdalRead:
+        """`rules`, `catalog`: who reads, and the catalog the href came from (tools/engine/gdal_names.py)."""
+        path = from_href(href, rules, catalog)
         if path.startswith("/vsicurl/") and self.method == "planetary_computer" and self.owns(href):
             # GDAL fetches the collection's SAS token, caches it until expiry and renews it, on every read:
             # the path stays unsigned, so a saved project re-signs when it is opened again
-            collection_part = f"&pc_collection={quote(collection, safe='')}" if collection else ""
-            return GdalRead(f"/vsicurl?pc_url_signing=yes{collection_part}&url={quote(href, safe=':/')}")
+            return GdalRead(pc_signed(path, collection))
         if path.startswith("/vsicurl/"):
             headers = self.request_headers(href, secrets)
             if headers:
@@ -151,6 +152,10 @@ class CatalogAccess:
         return f"{what} in Settings → Catalogs"
 
 
+def _s3_path(href: str) -> str:
+    return "/vsis3/" + href[len("s3://"):] if href.startswith("s3://") else href
+
+
 _ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://|/vsi[a-z0-9_]+[/?])\S*")
 
 
@@ -173,8 +178,8 @@ def explain_read_failure(access: CatalogAccess | None, href: str, message: str,
     denied = denied or (s3 and any(s in text for s in ("aws_secret_access_key and aws_no_sign_request",
                                                         "no valid aws credentials found")))
     if s3 and denied and access is not None and (access.method == "s3" or access.config.s3_requester_pays) \
-            and not access.bucket_listed(gdal_path(href)):
-        bucket = gdal_path(href).split("/")[2]
+            and not access.bucket_listed(_s3_path(href)):
+        bucket = _s3_path(href).split("/")[2]
         return (f"S3 refused '{href}': bucket '{bucket}' is not one of the buckets {who} lists, so it was read "
                 "anonymously (the catalog's S3 keys and requester-pays go only to its listed buckets). If the "
                 f"bucket belongs to that catalog, add '{bucket}' to its Asset hosts in Settings → Catalogs.")

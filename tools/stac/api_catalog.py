@@ -12,6 +12,7 @@ import httpx
 
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
+from ..engine.fetched_urls import RefusedLink, catalog_link
 from .access import ScopedHeaders
 from .http_json import CatalogError, NotFound, fetch_json
 from .search import PAGE_SIZE, ItemSearch, SearchOutcome, and_filters, cloud_filter, cloud_ok, get_param
@@ -44,8 +45,9 @@ class ApiCatalog:
         scoped = self.headers_for(url) or {}
         headers = scoped if not extra_headers else ScopedHeaders(  # a redirect hop still gets only its own host's
             {**extra_headers, **scoped}, getattr(scoped, "for_url", lambda _url: {}))
-        return await fetch_json(self.http, url, catalog=self.name, headers=headers or None,
-                                remedy=self.remedy, **kwargs)
+        # a next link is the catalog's own text: followed only to public hosts or the catalog's own
+        return await fetch_json(self.http, catalog_link(url, self.root, self.config.asset_hosts), catalog=self.name,
+                                headers=headers or None, remedy=self.remedy, **kwargs)
 
     async def conformance(self) -> list[str]:
         if self._conformance is None:
@@ -83,6 +85,11 @@ class ApiCatalog:
                 url = _next_link(doc, self.root)[0]
             self._collections = found
         return self._collections
+
+    def known_collection_ids(self) -> list[str]:
+        """The ids of the collections already fetched (no request): words the voice recogniser is primed with."""
+        listed = [str(c.get("id")) for c in self._collections or () if isinstance(c, dict) and c.get("id")]
+        return list(dict.fromkeys([*listed, *self._collection_docs]))
 
     async def collection(self, collection_id: str) -> dict:
         if collection_id in self._collection_docs:  # collections do not change within a session
@@ -151,41 +158,70 @@ class ApiCatalog:
         """The collection search core class (…/collection-search, no fragment): bbox, datetime and limit."""
         return any(c.rstrip("/").endswith("/collection-search") for c in await self.conformance())
 
-    async def _cloud_is_queryable(self, collections: list[str]) -> bool:
-        """The server may filter on eo:cloud_cover only where every searched collection's queryables name it
-        (or allow any property with additionalProperties: true)."""
+    async def _cloud_cover_filterable(self, collections: list[str]) -> bool:
+        """Whether to ask the API for eo:cloud_cover, a standard property its queryables (a SHOULD) need not list:
+        where the API lists queryables, they decide (named, or any property allowed); where it lists none, unless
+        a searched collection has no cloud cover at all (no eo extension, none in its summaries: a DEM), whose
+        items a filter would all drop."""
         for collection in collections or [None]:
             declared = await self.queryables(collection) or {}
-            if "eo:cloud_cover" not in (declared.get("properties") or {}) \
-                    and declared.get("additionalProperties") is not True:
+            listed = declared.get("properties")
+            if isinstance(listed, dict) and listed:
+                if "eo:cloud_cover" not in listed and declared.get("additionalProperties") is not True:
+                    return False
+            elif collection is not None and not await self._has_cloud_cover(collection):
                 return False
         return True
 
-    async def _apply_extensions(self, search: ItemSearch) -> list[str]:
-        """Cloud cover as a CQL2 filter or a Query-extension clause where the queryables allow it, else filtered
-        here (said in the notes); fewer bytes per item with Fields."""
-        notes = []
+    async def _has_cloud_cover(self, collection: str) -> bool:
+        try:
+            doc = await self.collection(collection)
+        except (CatalogError, ToolInputError):
+            return True  # not described: the filter is sent, and taken back if the API refuses it
+        extensions = " ".join(str(e) for e in doc.get("stac_extensions") or [])
+        return "/eo/" in extensions or "eo:cloud_cover" in (doc.get("summaries") or {})
+
+    async def _apply_extensions(self, search: ItemSearch) -> tuple[list[str], CloudClause | None]:
+        """Cloud cover as a CQL2 filter (Filter extension) or a Query-extension clause when the API declares one
+        and the collections have a cloud cover, else filtered here (said in the notes); fewer bytes per item with
+        Fields. Returns what the search held before the clause, to take it back if the API refuses it."""
+        notes, sent = [], None
         if search.max_cloud_cover is not None:
             can_filter, can_query = await self.conforms("filter"), await self.conforms("#query")
-            if (can_filter or can_query) and await self._cloud_is_queryable(search.collections):
+            if not (can_filter or can_query):
+                notes.append(local_cloud_note(self.name, search.max_cloud_cover,
+                                              "offers neither the Filter nor the Query extension"))
+            elif not await self._cloud_cover_filterable(search.collections):
+                notes.append(local_cloud_note(self.name, search.max_cloud_cover,
+                                              "cannot filter on eo:cloud_cover for these collections"))
+            else:
+                sent = CloudClause(search.max_cloud_cover, search.filter, search.query)
                 if can_filter:
                     search.filter = and_filters(search.filter, cloud_filter(search.max_cloud_cover))
                 else:
                     search.query = {**(search.query or {}), "eo:cloud_cover": {"lte": search.max_cloud_cover}}
                 search.max_cloud_cover = None
-            else:
-                notes.append(f"Catalog '{self.name}' cannot filter on eo:cloud_cover for these collections (not "
-                             f"queryable), so cloud cover <= {search.max_cloud_cover:g} was applied here to the "
-                             "returned items; items without a cloud cover were kept.")
         if search.fields is None and await self.conforms("#fields"):
             search.fields = {"exclude": ["links"]}  # the one part of an item nothing here reads
-        return notes
+        return notes, sent
 
     async def search(self, search: ItemSearch) -> SearchOutcome:
         """Gathers up to `search.limit` items, fetching each page once, in order; a stop is said in the notes."""
         if not await self.conforms("item-search"):
             raise CatalogError(f"Catalog '{self.name}' does not offer item search (/search).")
-        notes = await self._apply_extensions(search)
+        notes, sent = await self._apply_extensions(search)
+        try:
+            return await self._gather(search, notes)
+        except CatalogError as exc:
+            if sent is None or not _refused_request(exc):
+                raise
+        # the API declared the extension but refused the clause: the same search without it, filtered here
+        search.filter, search.query, search.max_cloud_cover = sent.filter, sent.query, sent.max_cloud_cover
+        notes.append(local_cloud_note(self.name, sent.max_cloud_cover, "refused the cloud-cover filter"))
+        return await self._gather(search, notes)
+
+    async def _gather(self, search: ItemSearch, notes: list[str]) -> SearchOutcome:
+        notes = list(notes)
         page_size = min(PAGE_SIZE, max(1, search.limit))
         pages = SearchPages(self, search, page_size, await self.search_method())
         items: list[dict] = []
@@ -209,6 +245,24 @@ class ApiCatalog:
             notes.append(f"Catalog '{self.name}' counted {matched} matching items but gave no link to the page "
                          f"after the {len(items)} returned; narrow the search to get the others.")
         return SearchOutcome(items[: search.limit], matched, pages.fetched, more, notes)
+
+
+@dataclass
+class CloudClause:
+    """What a search held before the cloud-cover clause was added: put back when the API refuses the clause."""
+    max_cloud_cover: float
+    filter: dict | None
+    query: dict | None
+
+
+def local_cloud_note(catalog: str, max_cloud_cover: float, why: str) -> str:
+    return (f"Catalog '{catalog}' {why}, so cloud cover <= {max_cloud_cover:g} was applied here to the returned "
+            "items (pages may hold few of the clear ones); items without a cloud cover were kept.")
+
+
+def _refused_request(exc: CatalogError) -> bool:
+    """HTTP 400 or 422: the API did not accept the search as sent (here: a filter it cannot evaluate)."""
+    return "HTTP 400" in str(exc) or "HTTP 422" in str(exc)
 
 
 @dataclass
@@ -268,7 +322,7 @@ class SearchPages:
         self._visited.add(request.marker())
         try:
             doc = await self._fetch(request)
-        except CatalogError as exc:
+        except (CatalogError, RefusedLink) as exc:
             if not self.fetched:
                 raise
             self.notes.append(f"Paging stopped after page {self.fetched}: the next page failed ({exc}); "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Callable, Union
 from urllib.parse import urlparse
@@ -10,6 +11,7 @@ import httpx
 
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
+from ..engine.gdal_names import GdalName, ReadRules
 from .access import CatalogAccess, CatalogSecrets
 from .api_catalog import ApiCatalog
 from .browser_connections import browser_catalogs
@@ -102,14 +104,21 @@ class CatalogRegistry:
         return primed
 
     def plan_read(self, href: str, private_dir: Path, catalog: str | None = None,
-                  collection: str = "") -> tuple[str, ReadOptions]:
-        """(GDAL path, options) to read an asset with its catalog's credentials; see gdal_reads.py."""
+                  collection: str = "", rules: ReadRules | None = None) -> tuple[GdalName, ReadOptions]:
+        """(GDAL path, options) to read an asset with its catalog's credentials; see gdal_reads.py. `rules`: who
+        reads (gdal_names.rules_for(deps)); `catalog`: the catalog the href came from, whose location bounds it."""
         named = self._access.get(catalog) if catalog else None
         access = named
         if access is None or not (access.owns(href) or urlparse(href).scheme == "s3"):
             access = self.owner_of(href)
         secrets = self.secrets(access.config) if access else CatalogSecrets()
-        return plan_read(access, href, secrets, private_dir, collection, via=named if access is not named else None)
+        rules = dataclasses.replace(rules or ReadRules(), catalogs=self.locations())
+        return plan_read(access, href, secrets, private_dir, collection, via=named if access is not named else None,
+                         rules=rules, catalog=catalog or "")
+
+    def locations(self) -> dict[str, str]:
+        """Where each catalog lives (its URL, or its folder or catalog.json), by name."""
+        return {name: access.config.url for name, access in self._access.items()}
 
     def names(self) -> list[str]:
         return list(self._catalogs)

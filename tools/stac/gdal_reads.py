@@ -19,13 +19,17 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import quote, urlparse
+from typing import Iterable, Iterator
+from urllib.parse import urlparse
 
 import httpx
 from osgeo import gdal
 
 from ...agent.config import CatalogConfig
+from ..engine.gdal_names import GdalName, ReadRules, with_header_file
+from ..engine.gdal_scope import gdal_messages
 from .access import PC_SAS_ENDPOINT, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
 from .http_json import MAX_REDIRECTS, REDIRECT_CODES, headers_for_hop
 
@@ -95,32 +99,44 @@ class ReadOptions(dict):
         for every thread until a minute before it expires: a read here, with the catalog's own endpoint as this
         thread's option, renews it, so QGIS's renderers (which set no option) sign with it too. `probe`: ask a
         name next to the asset instead (a 404 that costs nothing), so the asset's cached blocks stay."""
-        keys = [k for k in SAS_KEYS if k in self]
-        previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in keys}
         path = self.sas_path + SAS_PROBE_SUFFIX if probe else self.sas_path
-        for key in keys:
-            gdal.SetThreadLocalConfigOption(key, self[key])
-        try:
+        with signing_in_this_thread([self]):
             gdal.VSICurlPartialClearCache(path)  # a cached answer asks no token: the request must go out
             try:
-                found = gdal.VSIStatL(path)
+                with gdal_messages():  # a refused read's warning names the signed URL: logged redacted, not printed
+                    found = gdal.VSIStatL(path)
             except RuntimeError:  # newer GDAL in exception mode raises where 3.6 returns None (e.g. token API 503)
                 found = None
             if found is None and not probe:  # the read that follows says why, in GDAL's words
                 log.info("could not renew the SAS token for %s from %s", self.href, self.get(SAS_KEYS[0]))
                 gdal.VSICurlPartialClearCache(path)  # not remembered as missing
-        finally:
-            for key, value in previous.items():
-                gdal.SetThreadLocalConfigOption(key, value)
+
+
+@contextmanager
+def signing_in_this_thread(reads: Iterable[ReadOptions]) -> Iterator[None]:
+    """The reads' own SAS token endpoint as this thread's GDAL option while the block runs (then as before): a
+    worker that opens or reads their signed paths asks that endpoint when GDAL renews a token (a token living
+    less than GDAL's one-minute margin is renewed at every request), never the public default."""
+    options = {k: v for read in reads for k, v in read.items() if k in SAS_KEYS}
+    previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in options}
+    for key, value in options.items():
+        gdal.SetThreadLocalConfigOption(key, value)
+    try:
+        yield
+    finally:
+        for key, value in previous.items():
+            gdal.SetThreadLocalConfigOption(key, value)
 
 
 def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, private_dir: Path,
-              collection: str = "", via: CatalogAccess | None = None) -> tuple[str, ReadOptions]:
-    """(GDAL path to open and to keep in a layer, options for the worker). Pure apart from naming files."""
+              collection: str = "", via: CatalogAccess | None = None, rules: ReadRules | None = None,
+              catalog: str = "") -> tuple[GdalName, ReadOptions]:
+    """(GDAL path to open and to keep in a layer, options for the worker). Pure apart from naming files.
+    `rules`, `catalog`: who reads, and the catalog the href came from (tools/engine/gdal_names.py)."""
     if access is None:  # no catalog owns it: read as public (unsigned S3 and GCS)
-        read = PUBLIC.gdal_read(href, CatalogSecrets())
+        read = PUBLIC.gdal_read(href, CatalogSecrets(), rules=rules, catalog=catalog)
         return read.path, ReadOptions(prefix=read.prefix, prefix_options=read.prefix_options, href=href, via=via)
-    read: GdalRead = access.gdal_read(href, secrets, collection)
+    read: GdalRead = access.gdal_read(href, secrets, collection, rules, catalog)
     options: dict[str, str] = {}
     sas_path = ""
     if read.path.startswith("/vsicurl?pc_url_signing") and access.config.token_url:
@@ -136,7 +152,7 @@ def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, 
         digest = hashlib.sha256(read.header_lines.encode()).hexdigest()[:16]
         asset = hashlib.sha256(href.encode()).hexdigest()[:12]
         header_file = Path(private_dir) / "credentials" / f"{_safe_name(access.config.name)}-{asset}-{digest}.headers"
-        path = f"/vsicurl?header_file={quote(str(header_file), safe='/')}&url={quote(href, safe=':/')}"
+        path = with_header_file(read.path, header_file)
         return path, ReadOptions(options, files={str(header_file): read.header_lines}, access=access, href=href,
                                  headers=access.request_headers(href, secrets))
     return read.path, ReadOptions(options, prefix=read.prefix, prefix_options=read.prefix_options, access=access,

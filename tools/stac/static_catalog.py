@@ -1,19 +1,24 @@
-"""A static STAC catalog (a local folder or a URL to catalog.json), walked once and searched locally."""
+"""A static STAC catalog (a local folder or a URL to catalog.json), walked once and searched locally.
+
+Its hrefs are made absolute against the document that names them, within the catalog's bounds
+(gdal_names.within_catalog): a catalog read over HTTP never names a file of this computer, a local one only
+files under its own folder. A link or asset that points elsewhere is left out, and the log says so."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlparse
+from urllib.parse import urlparse
 
 import httpx
 
 from ...agent.config import CatalogConfig
 from ..common import ToolInputError
+from ..engine.fetched_urls import catalog_link
+from ..engine.gdal_names import within_catalog
 from .http_json import CatalogError, fetch_json
 from .legacy import upgraded_item
 from .search import ItemSearch, SearchOutcome, cloud_ok
@@ -27,14 +32,6 @@ MAX_DEPTH = 8
 
 def _is_url(location: str) -> bool:
     return urlparse(location).scheme in ("http", "https")
-
-
-def _resolve(base: str, href: str) -> str:
-    if _is_url(href) or href.startswith(("/", "s3://", "gs://", "/vsi")):
-        return href
-    if _is_url(base):
-        return urljoin(base, href)
-    return os.path.normpath(os.path.join(os.path.dirname(base), href))
 
 
 class StaticCatalog:
@@ -56,7 +53,8 @@ class StaticCatalog:
 
     async def _read(self, location: str) -> Any:
         if _is_url(location):
-            return await fetch_json(self.http, location, catalog=self.name, headers=self.headers_for(location) or None,
+            return await fetch_json(self.http, catalog_link(location, self.location, self.config.asset_hosts),
+                                    catalog=self.name, headers=self.headers_for(location) or None,
                                     remedy=self.remedy)
         try:
             return json.loads(await asyncio.to_thread(Path(location).read_text, encoding="utf-8"))
@@ -96,17 +94,33 @@ class StaticCatalog:
                     current = doc["id"]
                 for link in doc.get("links") or []:
                     if link.get("rel") in ("child", "item") and link.get("href"):
-                        stack.append((_resolve(location, link["href"]), depth + 1, current))
+                        target = self._resolve(location, link["href"])
+                        if target:
+                            stack.append((target, depth + 1, current))
             self._collections = collections
             self._items = items
             log.info("static catalog %s: %d collections, %d items", self.name, len(collections), len(items))
 
-    @staticmethod
-    def _absolute_item(item: dict, location: str, collection: str | None) -> dict:
+    def _resolve(self, location: str, href: str) -> str:
+        """`href` of the document at `location`, absolute; "" (and a log line) where the catalog may not point."""
+        try:
+            return within_catalog(location, str(href), root=self.location)
+        except ToolInputError as exc:
+            log.warning("static catalog %s: %s", self.name, exc)
+            return ""
+
+    def _absolute_item(self, item: dict, location: str, collection: str | None) -> dict:
         item = upgraded_item(item)  # 0.8/0.9 band layout read as 1.0
         item.setdefault("collection", collection)
-        item["assets"] = {k: {**a, "href": _resolve(location, a["href"])} if a.get("href") else a
-                          for k, a in (item.get("assets") or {}).items()}
+        assets = {}
+        for key, asset in (item.get("assets") or {}).items():
+            if isinstance(asset, dict) and asset.get("href"):
+                href = self._resolve(location, asset["href"])
+                if not href:
+                    continue  # an asset pointing where its catalog may not is not offered
+                asset = {**asset, "href": href}
+            assets[key] = asset
+        item["assets"] = assets
         return item
 
     async def conformance(self) -> list[str]:

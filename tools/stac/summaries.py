@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..engine.gdal_names import gdal_path
+from ..common import ToolInputError
+from ..engine.gdal_names import from_href
 from ..engine.stac_bands import asset_bands
 from .legacy import upgraded_item
 from .untrusted import clip, envelope, is_free_text
@@ -45,9 +46,17 @@ def asset_type(key: str, asset: Mapping[str, Any]) -> str:
 def asset_detail(key: str, asset: Mapping[str, Any]) -> dict[str, Any]:
     href = str(asset.get("href", ""))
     detail = {"key": key, "type": asset_type(key, asset),
-              "roles": asset.get("roles") or [], "href": href, "gdal_path": gdal_path(href) if href else None,
+              "roles": asset.get("roles") or [], "href": href, "gdal_path": _gdal_path_shown(href),
               "bands": asset_bands(asset)}
     return {k: v for k, v in detail.items() if v not in (None, [], "")}
+
+
+def _gdal_path_shown(href: str) -> str | None:
+    """The name GDAL would read the asset by, as a tool shows it; None when the plugin would not read it."""
+    try:
+        return str(from_href(href)) if href else None
+    except ToolInputError:
+        return None
 
 
 def item_brief(item: Mapping[str, Any]) -> dict[str, Any]:

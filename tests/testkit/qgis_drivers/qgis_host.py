@@ -92,7 +92,8 @@ class Running:
         return f"http://127.0.0.1:{self.port}/mcp"
 
 
-def start_host(world: SecurityWorld, port: int) -> QgisHost:
+def start_host(world: SecurityWorld, port: int, env: dict[str, str] | None = None) -> QgisHost:
+    """`env`: more settings (STACGIS_CATALOGS: the catalogs a test's attack needs)."""
     return QgisHost({"STACGIS_DATA_DIR": str(world.profile), "STACGIS_MCP_HTTP_ENABLED": "true",
                      "STACGIS_MCP_HTTP_PORT": str(port), "STACGIS_MCP_ALLOWED_FOLDERS": str(world.allowed),
-                     "SECURITY_HOST_LAYERS": json.dumps(world.layers)})
+                     "SECURITY_HOST_LAYERS": json.dumps(world.layers), **(env or {})})

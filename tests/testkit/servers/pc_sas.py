@@ -29,6 +29,7 @@ class PlanetaryComputerEmulator(LoopbackServer):
         self.refused = 0
         self.served = 0
         self.token_api_up = True
+        self.blob_failure: int | None = None  # a status every blob read answers (a store failing), whatever its token
         files = StaticFiles(directory=str(root))
 
         def new_token(label: str) -> tuple[str, str]:
@@ -58,6 +59,8 @@ class PlanetaryComputerEmulator(LoopbackServer):
         async def app(scope, receive, send):
             if scope["type"] == "http" and scope["path"].startswith("/api/"):
                 return await api(scope, receive, send)
+            if scope["type"] == "http" and self.blob_failure:
+                return await PlainTextResponse("InternalError", status_code=self.blob_failure)(scope, receive, send)
             if scope["type"] == "http":
                 query = scope.get("query_string", b"").decode()
                 expiry = self.tokens.get(query)

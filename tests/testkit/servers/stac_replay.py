@@ -8,7 +8,10 @@ client sent. Three switches turn the same recorded pages into the servers the sp
 - `refuse_post=True`: the landing page still lists POST but POST /search answers 405;
 - `token_in_header`: next links carry the page token in this header instead of in their body (the body is
   then the first page's), as APIs that page by header do.
-The Fields extension's `fields` is left out when matching (the recorded pages carry every field). A request
+- `refuse_filters=True`: a search carrying a CQL2 `filter` or a Query-extension `query` is answered 400, as
+  an API that declares the extension but cannot evaluate the clause.
+The Fields extension's `fields` is left out when matching (the recorded pages carry every field); a cloud-cover
+limit matches whether it was asked as a CQL2 filter ("<=" or the drafts' "lte") or as a Query clause. A request
 recorded without `limit` also answers one that asks for the page size the server used (its answer's
 `context.limit`). Every
 request is logged in `requests` as (method, path, params-or-body, headers)."""
@@ -37,11 +40,26 @@ def load_session(*names: str) -> list[dict]:
     return entries
 
 
+_CQL2_DRAFT_OPS = {"lte": "<=", "lt": "<", "gte": ">=", "gt": ">", "eq": "="}
+
+
+def _same_filter(key: str, value: Any) -> tuple[str, Any]:
+    """A cloud-cover limit in one form: the Query extension's {"eo:cloud_cover": {"lte": x}} as the CQL2 filter
+    it means, and the CQL2 drafts' operator names ("lte") as the standard's ("<=")."""
+    if key == "query" and isinstance(value, dict) and list(value) == ["eo:cloud_cover"] \
+            and list(value["eo:cloud_cover"]) == ["lte"]:
+        return "filter", {"op": "<=", "args": [{"property": "eo:cloud_cover"}, value["eo:cloud_cover"]["lte"]]}
+    if key == "filter" and isinstance(value, dict):
+        return key, json.loads(json.dumps(value), object_hook=lambda d: {
+            **d, "op": _CQL2_DRAFT_OPS.get(d["op"], d["op"])} if isinstance(d.get("op"), str) else d)
+    return key, value
+
+
 def canonical(params: dict[str, Any]) -> str:
     """One text per search, whether it came as a POST body or GET parameters."""
     out = {}
     for key, value in params.items():
-        if key == "fields":  # shapes the answer only: the recorded page is the whole answer
+        if key in ("fields", "filter-lang"):  # shapes the answer only; the filter's language is read from it
             continue
         if isinstance(value, str):
             try:
@@ -55,15 +73,17 @@ def canonical(params: dict[str, Any]) -> str:
             value = int(value)
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             value = float(value) if isinstance(value, float) else value
+        key, value = _same_filter(key, value)
         out[key] = value
     return json.dumps(out, sort_keys=True)
 
 
 class StacReplay:
     def __init__(self, root: Path, entries: list[dict], *, post: bool = True, refuse_post: bool = False,
-                 token_in_header: str | None = None, origin: str | None = None) -> None:
+                 token_in_header: str | None = None, origin: str | None = None, refuse_filters: bool = False) -> None:
         self.entries = entries
         self.post, self.refuse_post, self.token_in_header = post, refuse_post, token_in_header
+        self.refuse_filters = refuse_filters
         self.origin = (origin or _api_root(entries)).rstrip("/")
         self.requests: list[tuple[str, str, Any, dict]] = []
         routes = [Route("/{path:path}", self._answer, methods=["GET", "POST"])]
@@ -94,6 +114,8 @@ class StacReplay:
         self.requests.append((request.method, path, params, headers))
         if path.endswith("/search") and request.method == "POST" and (self.refuse_post or not self.post):
             return JSONResponse({"code": "MethodNotAllowed"}, status_code=405)
+        if path.endswith("/search") and self.refuse_filters and ("filter" in params or "query" in params):
+            return JSONResponse({"code": "BadRequest", "description": "filter not supported"}, status_code=400)
         if self.token_in_header and headers.get(self.token_in_header.lower()):
             params = {**params, "token": headers[self.token_in_header.lower()]}
         entry = self._find(path, params)

@@ -29,3 +29,11 @@ def build_probe_wheel(folder: Path, name: str = NAME, version: str = "1.0.0") ->
         record.append(f"{name}-{version}.dist-info/RECORD,,")
         zf.writestr(f"{name}-{version}.dist-info/RECORD", "\n".join(record) + "\n")
     return wheel
+
+
+def probe_lock(wheel: Path, folder: Path, name: str = NAME, version: str = "1.0.0") -> Path:
+    """A lock file (as `make lock` writes them) pinning the probe wheel by its sha256."""
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    lock = folder / "probe.lock"
+    lock.write_text(f"{name.replace('_', '-')}=={version} \\\n    --hash=sha256:{digest}\n")
+    return lock

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from qgis.core import QgsFillSymbol, QgsSingleSymbolRenderer, QgsVectorLayer, QgsVectorLayerTemporalProperties
 
 from ...common import ToolInputError
+from ...engine.gdal_names import dataset, own_file
 from .stac_assets import item_times
 
 MAX_FIELDS = 40  # beyond this the attribute table stops being readable
@@ -62,7 +63,7 @@ def footprints_layer(items: list[Mapping[str, Any]], out_dir: Path, name: str, c
 
 
 def footprints_layer_from(path: Path, name: str) -> QgsVectorLayer:
-    layer = QgsVectorLayer(str(path), name, "ogr")
+    layer = QgsVectorLayer(dataset(own_file(path, path.parent)), name, "ogr")  # written just now, by write_footprints
     if not layer.isValid():
         raise ToolInputError(f"QGIS could not read the footprints file {path}.")
     _set_time(layer)

@@ -15,6 +15,7 @@ from ...analysis.selected_features import selected_sources
 from ...common import WRITE, ToolInputError, ok, policy
 from ...declare import deps_of, tool
 from ...engine import collection_plan as plan
+from ...engine.gdal_names import dataset, own_file
 from ...engine.index_formulas import INDICES
 from ...engine.index_geotiff import index_raster
 from ...engine.provenance import analysis_record
@@ -64,7 +65,7 @@ async def compute_index(
     data = await index_raster(deps, items, collection_doc, area, name, out, exact=exact, mask_clouds=mask_clouds,
                               ctx=ctx, catalog=cat.name)
     when = item_id or datetime
-    layer = QgsRasterLayer(str(out), f"{data['index']} {when} — {data['legend']}", "gdal")
+    layer = QgsRasterLayer(dataset(own_file(out, deps.output_dir())), f"{data['index']} {when} — {data['legend']}", "gdal")
     if not layer.isValid():
         raise ToolInputError(f"QGIS cannot open {out.name}; nothing was added to the map.")
     bound = max(abs(data["p2"]), abs(data["p98"])) or 1.0

@@ -6,17 +6,18 @@ when QGIS opens the layer on the main thread)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, ContextManager
 
 import numpy as np
 from osgeo import gdal, osr
 
 from ...common import ToolInputError
-from ...engine.gdal_names import gdal_path
+from ...engine.gdal_names import GdalName, dataset, datasets, from_href, own_file
 from ...engine.gdal_scope import gdal_exceptions
 from ...engine.raster_reads import _crs_label, _dataset_srs, raster_bounds_lonlat
 from ...output_names import safe_component
@@ -29,14 +30,17 @@ MAX_CLASSES = 64
 _COLOUR_INTERP = {"red": gdal.GCI_RedBand, "green": gdal.GCI_GreenBand, "blue": gdal.GCI_BlueBand}
 
 
-def build_mosaics(choices: list[AssetChoice], out_dir: str, name: str) -> list[dict[str, Any]]:
-    """One result per CRS: {path, crs, crs_note, item_ids, start, end, bands: [...], bounds_lonlat}."""
-    with gdal_exceptions():
-        return _build_mosaics(choices, Path(out_dir), name)
+def build_mosaics(choices: list[AssetChoice], out_dir: str, name: str,
+                  in_thread: Callable[[], ContextManager] = contextlib.nullcontext) -> list[dict[str, Any]]:
+    """One result per CRS: {path, crs, crs_note, item_ids, start, end, bands: [...], bounds_lonlat}.
+    `in_thread()`: what every thread that reads the assets enters first (the catalog's signing options)."""
+    with gdal_exceptions(), in_thread():
+        return _build_mosaics(choices, Path(out_dir), name, in_thread)
 
 
-def _build_mosaics(choices: list[AssetChoice], out: Path, name: str) -> list[dict[str, Any]]:
-    sources = _open_all(choices, out, name)
+def _build_mosaics(choices: list[AssetChoice], out: Path, name: str,
+                   in_thread: Callable[[], ContextManager]) -> list[dict[str, Any]]:
+    sources = _open_all(choices, out, name, in_thread)
     by_crs: dict[str, list[tuple[AssetChoice, str]]] = {}
     notes: dict[str, str] = {}
     for choice, path, crs, note in sources:
@@ -56,8 +60,8 @@ def _build_mosaics(choices: list[AssetChoice], out: Path, name: str) -> list[dic
         if len(paths) == 1 and not _needs_vrt(paths[0], meta):
             path = paths[0]
         else:
-            path = str(out / f"{_slug(name)}-{_slug(crs)}{'-' + _slug(day) if day else ''}.vrt")
-            if gdal.BuildVRT(path, paths) is None:
+            path = own_file(out / f"{_slug(name)}-{_slug(crs)}{'-' + _slug(day) if day else ''}.vrt", out)
+            if gdal.BuildVRT(str(path), datasets(paths)) is None:
                 raise ToolInputError(f"GDAL could not mosaic {len(paths)} assets in {crs}.")
             _write_band_metadata(path, meta)
             _store_statistics(path)
@@ -70,23 +74,24 @@ def _build_mosaics(choices: list[AssetChoice], out: Path, name: str) -> list[dic
     return results
 
 
-def _open_all(choices: list[AssetChoice], out: Path, name: str) -> list[tuple[AssetChoice, str, str, str]]:
+def _open_all(choices: list[AssetChoice], out: Path, name: str,
+              in_thread: Callable[[], ContextManager]) -> list[tuple[AssetChoice, str, str, str]]:
     def one(choice: AssetChoice) -> tuple[AssetChoice, str, str, str]:
-        with gdal_exceptions():  # per thread on GDAL >= 3.7
-            paths = choice.paths or [gdal_path(h) for h in choice.hrefs]
+        with gdal_exceptions(), in_thread():  # per thread on GDAL >= 3.7; options are per thread too
+            paths = choice.paths or [from_href(h) for h in choice.hrefs]
             for path in paths:
                 _check_opens(choice, path)
             if choice.kind == "rgb":
-                stacked = str(out / f"{_slug(name)}-{_slug(choice.item_id)}-rgb.vrt")
-                if gdal.BuildVRT(stacked, paths, separate=True) is None:
+                stacked = own_file(out / f"{_slug(name)}-{_slug(choice.item_id)}-rgb.vrt", out)
+                if gdal.BuildVRT(str(stacked), datasets(paths), separate=True) is None:
                     raise ToolInputError(f"GDAL could not stack red/green/blue of item '{choice.item_id}'.")
                 paths = [stacked]
-            ds = gdal.Open(paths[0])
+            ds = gdal.Open(dataset(paths[0]))
             srs, note = effective_crs(_dataset_srs(ds), choice.crs)
             path = paths[0]
             if note.startswith("from the catalog"):  # assign the catalog's CRS, no resampling
-                path = str(out / f"{_slug(name)}-{_slug(choice.item_id)}-crs.vrt")
-                if gdal.Translate(path, ds, format="VRT", outputSRS=srs.ExportToWkt()) is None:
+                path = own_file(out / f"{_slug(name)}-{_slug(choice.item_id)}-crs.vrt", out)
+                if gdal.Translate(str(path), ds, format="VRT", outputSRS=srs.ExportToWkt()) is None:
                     raise ToolInputError(f"GDAL could not give item '{choice.item_id}' the catalog's CRS.")
             return choice, path, _crs_label(srs), note
 
@@ -117,9 +122,9 @@ def effective_crs(file_srs: osr.SpatialReference | None, catalog: str | None) ->
     return stac_srs, f"from the catalog; the file says {_crs_label(file_srs)}"
 
 
-def _check_opens(choice: AssetChoice, path: str) -> None:
+def _check_opens(choice: AssetChoice, path: GdalName) -> None:
     try:
-        ds = gdal.Open(path)
+        ds = gdal.Open(dataset(path))
     except RuntimeError as exc:
         if path.startswith("/vsicurl?") and gdal.GetConfigOption("CPL_VSIL_CURL_ALLOWED_EXTENSIONS"):
             raise ToolInputError(  # GDAL 3.6 refuses every /vsicurl?… path while this option is set
@@ -140,9 +145,9 @@ def band_label(band_meta: dict) -> str:
     return str(band_meta.get("common_name") or band_meta.get("name") or "")
 
 
-def _needs_vrt(path: str, meta: list[dict]) -> bool:
+def _needs_vrt(path: GdalName, meta: list[dict]) -> bool:
     """True when the STAC metadata says band names, nodata, scale or offset that the file does not carry."""
-    ds = gdal.Open(path)
+    ds = gdal.Open(dataset(path))
     for i, band_meta in enumerate(meta[: ds.RasterCount]):
         band = ds.GetRasterBand(i + 1)
         if band_label(band_meta) and band_label(band_meta) != band.GetDescription():
@@ -156,8 +161,8 @@ def _needs_vrt(path: str, meta: list[dict]) -> bool:
     return False
 
 
-def _write_band_metadata(vrt_path: str, meta: list[dict]) -> None:
-    ds = gdal.Open(vrt_path, gdal.GA_Update)
+def _write_band_metadata(vrt_path: GdalName, meta: list[dict]) -> None:
+    ds = gdal.Open(dataset(vrt_path), gdal.GA_Update)
     for i, band_meta in enumerate(meta[: ds.RasterCount]):
         band = ds.GetRasterBand(i + 1)
         if band_label(band_meta):
@@ -177,9 +182,9 @@ def _write_band_metadata(vrt_path: str, meta: list[dict]) -> None:
     ds = None
 
 
-def describe_bands(path: str, meta: list[dict]) -> dict[str, Any]:
+def describe_bands(path: GdalName, meta: list[dict]) -> dict[str, Any]:
     """Per band: dtype, nodata, scale, offset, a 2–98 % stretch (scaled values) and, for few integer values, classes."""
-    ds = gdal.Open(path)
+    ds = gdal.Open(dataset(path))
     bands = []
     for i in range(1, ds.RasterCount + 1):
         band = ds.GetRasterBand(i)
@@ -254,10 +259,10 @@ def sample_band(ds: Any, index: int, physical: bool = True) -> np.ndarray:
     return values
 
 
-def _store_statistics(vrt_path: str) -> None:
+def _store_statistics(vrt_path: GdalName) -> None:
     """Approximate statistics (raw values, GDAL's convention) written into our VRT: QGIS opening the layer
     on the GUI thread then takes them instead of computing its own from the sources."""
-    ds = gdal.Open(vrt_path, gdal.GA_Update)
+    ds = gdal.Open(dataset(vrt_path), gdal.GA_Update)
     for i in range(1, ds.RasterCount + 1):
         values = sample_band(ds, i, physical=False)
         valid = values[np.isfinite(values)]
@@ -269,10 +274,10 @@ def _store_statistics(vrt_path: str) -> None:
     ds.FlushCache()
 
 
-def stretch_range(path: str, band: int) -> tuple[float, float] | None:
+def stretch_range(path: GdalName, band: int) -> tuple[float, float] | None:
     """The 2–98 % cut of one band from QGIS's sample size (worker thread); None when nothing is valid."""
     with gdal_exceptions():
-        values = sample_band(gdal.Open(path), band)
+        values = sample_band(gdal.Open(dataset(path)), band)
     valid = values[np.isfinite(values)]
     if not valid.size:
         return None

@@ -17,6 +17,7 @@ from qgis.core import QgsRasterLayer
 from ...common import WRITE, ToolInputError, ok, policy
 from ...declare import deps_of, tool
 from ...deps import ToolDeps
+from ...engine.gdal_names import GdalName, dataset, own_file
 from ..project_access import add_to_project
 from .raster_styles import pseudocolor
 
@@ -37,8 +38,9 @@ async def add_result_layer(
     file = _inside_outputs(deps, path)
     if style == "auto":
         style = "difference" if file.name.startswith("change-") else "continuous"
-    low, high = await asyncio.to_thread(_percentiles, str(file))
-    layer = QgsRasterLayer(str(file), name or file.stem, "gdal")
+    checked = own_file(file, deps.output_dir())
+    low, high = await asyncio.to_thread(_percentiles, checked)
+    layer = QgsRasterLayer(dataset(checked), name or file.stem, "gdal")
     if not layer.isValid():
         raise ToolInputError(f"QGIS cannot open {file.name} as a raster; nothing was added to the map.")
     if style == "difference":
@@ -64,12 +66,12 @@ def _inside_outputs(deps: ToolDeps, path: str) -> Path:
     return file
 
 
-def _percentiles(path: str) -> tuple[float, float]:
-    dataset = gdal.Open(path)
-    band = dataset.GetRasterBand(1)
-    scale = max(1.0, (dataset.RasterXSize * dataset.RasterYSize / SAMPLE_PIXELS) ** 0.5)
-    data: Any = band.ReadAsArray(buf_xsize=max(1, int(dataset.RasterXSize / scale)),
-                                 buf_ysize=max(1, int(dataset.RasterYSize / scale))).astype("float64")
+def _percentiles(path: GdalName) -> tuple[float, float]:
+    raster = gdal.Open(dataset(path))
+    band = raster.GetRasterBand(1)
+    scale = max(1.0, (raster.RasterXSize * raster.RasterYSize / SAMPLE_PIXELS) ** 0.5)
+    data: Any = band.ReadAsArray(buf_xsize=max(1, int(raster.RasterXSize / scale)),
+                                 buf_ysize=max(1, int(raster.RasterYSize / scale))).astype("float64")
     nodata = band.GetNoDataValue()
     valid = data[np.isfinite(data) & ((data != nodata) if nodata is not None else True)]
     if valid.size == 0:

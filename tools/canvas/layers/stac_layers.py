@@ -18,6 +18,8 @@ from ...analysis.raster_inputs import check_outside_source
 from ...common import WRITE, ToolInputError, check_bbox, ok, policy
 from ...declare import deps_of, tool
 from ...deps import ToolDeps
+from ...engine.gdal_names import dataset, rules_for
+from ...stac.gdal_reads import signing_in_this_thread
 from ...stac.search import ItemSearch
 from ...stac.timeutil import normalise_interval
 from ..project_access import add_to_project
@@ -121,7 +123,7 @@ async def _show_items(deps: ToolDeps, cat: Any, items: list[dict], asset: str | 
     layers, described = [], []
     for result in results:  # build every layer before adding any: a failure leaves the project untouched
         name = " ".join(part for part in (title, result["crs"] if result["several_crs"] else "", result["day"]) if part)
-        layer = QgsRasterLayer(result["path"], name, "gdal")
+        layer = QgsRasterLayer(dataset(result["path"]), name, "gdal")
         if not layer.isValid():
             raise ToolInputError(f"QGIS could not open the mosaic for {result['crs']} ({result['path']}); "
                                  "nothing was added. Check the asset hrefs with get_item.")
@@ -163,8 +165,8 @@ async def item_mosaics(deps: ToolDeps, cat: Any, items: list[dict], asset: str |
     for choice in choices:  # the catalog's credentials, scoped to each asset's path (stac/gdal_reads.py)
         assets = (by_id.get(choice.item_id) or {}).get("assets") or {}
         hrefs = [deps.catalogs.asset_href(cat.name, assets.get(k) or {}, h) for k, h in zip(choice.keys, choice.hrefs)]
-        planned = [deps.catalogs.plan_read(h, folder, cat.name, str(choice_collection(items, choice)))
-                   for h in hrefs]
+        planned = [deps.catalogs.plan_read(h, folder, cat.name, str(choice_collection(items, choice)),
+                                           rules_for(deps)) for h in hrefs]
         choice.paths = [path for path, _ in planned]
         reads += [options for _, options in planned]
     results = await asyncio.to_thread(build_mosaics_with_access, reads, choices, str(folder), title)
@@ -187,8 +189,8 @@ def build_mosaics_with_access(reads: list, choices: list[AssetChoice], out_dir: 
     """In the worker: credentials in place first, then GDAL; an access failure says which catalog and what to do."""
     for options in reads:
         options.prepare()
-    try:
-        return build_mosaics(choices, out_dir, title)
+    try:  # the pool's threads read with the catalog's own token endpoint too, not GDAL's public default
+        return build_mosaics(choices, out_dir, title, in_thread=lambda: signing_in_this_thread(reads))
     except ToolInputError as exc:
         message = str(exc)
         named = [options for options in reads if options.href and options.href in message]

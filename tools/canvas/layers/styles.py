@@ -25,6 +25,7 @@ from qgis.PyQt.QtCore import QMetaType
 from ...analysis import expressions
 from ...common import WRITE, ToolInputError, ok, policy
 from ...declare import deps_of, tool
+from ...engine.gdal_names import project_source
 from ..project_access import find_layer, history_of, project_of
 from . import raster_styles, vector_values
 from .mosaic import stretch_range
@@ -113,7 +114,7 @@ async def band_range(layer: QgsRasterLayer, band: int) -> tuple[float, float]:
     gdal_read = layer.providerType() == "gdal"
     if gdal_read:
         try:
-            cut = await asyncio.to_thread(stretch_range, layer.source(), band)
+            cut = await asyncio.to_thread(stretch_range, project_source(layer.source()), band)
         except RuntimeError as exc:
             log.info("GDAL could not sample %s (%s); QGIS computes the stretch", name, exc)
             gdal_read = False

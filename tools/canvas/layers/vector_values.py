@@ -7,13 +7,14 @@ from typing import Any
 
 from osgeo import ogr
 
+from ...engine import gdal_names
 from ...engine.gdal_scope import gdal_exceptions
 
 
 def field_values(path: str, layer_name: str | None, layer_id: int | None, subset: str, field: str) -> list[Any]:
     """Every non-null value of `field` in the features the layer shows (its subset filter applied)."""
     with gdal_exceptions():
-        dataset = ogr.Open(path, 0)
+        dataset = ogr.Open(gdal_names.dataset(gdal_names.project_source(path)), 0)  # a project layer's own file
         layer = dataset.GetLayerByName(layer_name) if layer_name else dataset.GetLayer(int(layer_id or 0))
         if layer is None:
             raise RuntimeError(f"no layer {layer_name or layer_id} in {path}")

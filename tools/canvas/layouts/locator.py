@@ -27,6 +27,7 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor, QFont
 
 from ...analysis.expressions import label_settings
+from ...engine.gdal_names import dataset, shipped_file
 from .page_parts import place, width_m, zoom
 
 CONTEXT_GROUP = "Page context (QGIS world map)"
@@ -87,7 +88,7 @@ def context_layers(project: Any, added: Any) -> list[QgsMapLayer]:
         if name in found:
             made.append(found[name])
             continue
-        layer = QgsVectorLayer(f"{source}|layername={name}", f"{title} (QGIS world map)", "ogr")
+        layer = QgsVectorLayer(dataset(shipped_file(f"{source}|layername={name}")), f"{title} (QGIS world map)", "ogr")
         if not layer.isValid():
             continue
         _style(layer, stroke, width, fill, labelled=name == "states_provinces")

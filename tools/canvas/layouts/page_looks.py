@@ -28,6 +28,7 @@ from qgis.PyQt.QtXml import QDomDocument
 
 from ...analysis.expressions import atlas_outline_renderer
 from ...deps import ToolDeps
+from ...engine.gdal_names import GdalName, dataset, project_source
 from ..layers.raster_styles import measured_unit, style_for, what_it_measures
 from ..layers.styles import band_range
 from ..project_access import history_of
@@ -125,7 +126,7 @@ async def styled_for_page(deps: ToolDeps, layers: list[QgsMapLayer]) -> tuple[di
 
 async def _described(deps: ToolDeps, layer: QgsRasterLayer) -> dict[str, Any]:
     """What the layer's band is, from its STAC item when it has one, else from its file (read in a worker)."""
-    file_band = await asyncio.to_thread(_file_band, layer.source())
+    file_band = await asyncio.to_thread(_file_band, project_source(layer.source()))
     words = [layer.name(), layer.abstract() or "", file_band["description"]]
     unit, roles = "", []
     try:
@@ -140,7 +141,7 @@ async def _described(deps: ToolDeps, layer: QgsRasterLayer) -> dict[str, Any]:
     return {"words": " ".join(w for w in words if w), "unit": unit, "roles": roles}
 
 
-def _file_band(source: str) -> dict[str, str]:
+def _file_band(source: GdalName) -> dict[str, str]:
     """Band 1's description and unit as the file says them (a worker: GDAL may read over the network)."""
     from ...engine.gdal_scope import gdal_exceptions
 
@@ -148,8 +149,8 @@ def _file_band(source: str) -> dict[str, str]:
         from osgeo import gdal
 
         with gdal_exceptions():
-            dataset = gdal.Open(source)
-            band = dataset.GetRasterBand(1)
+            raster = gdal.Open(dataset(source))
+            band = raster.GetRasterBand(1)
             return {"description": band.GetDescription() or "", "unit": band.GetUnitType() or ""}
     except Exception:  # noqa: BLE001 - nothing known rather than no page
         return {"description": "", "unit": ""}

@@ -22,6 +22,7 @@ from ...analysis.raster_inputs import check_outside_source, may_read
 from ...common import ToolInputError
 from ...confirmation import Assessment
 from ...deps import ToolDeps
+from ...engine import gdal_names
 from . import allowlist as allow
 from .outputs import Target, describe_on_disk, file_target, table_target
 from .words import action_words, describe_layer, file_and_layer, layer_named
@@ -210,7 +211,7 @@ def _first_layer(path: Path) -> str | None:
     """The layer OGR opens for a database file given without a layer name."""
     from osgeo import gdal
 
-    dataset = gdal.OpenEx(str(path), gdal.OF_VECTOR | gdal.OF_READONLY)
+    dataset = gdal.OpenEx(gdal_names.dataset(gdal_names.local_file(path)), gdal.OF_VECTOR | gdal.OF_READONLY)
     try:
         return dataset.GetLayer(0).GetName() if dataset is not None and dataset.GetLayerCount() else None
     finally:

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...engine import gdal_names
+
 SIDECARS = {  # extension → the files written or invalidated beside it ({stem}: the path without extension)
     ".shp": ("{stem}.shx", "{stem}.dbf", "{stem}.prj", "{stem}.cpg", "{stem}.qix", "{stem}.sbn", "{stem}.sbx",
              "{path}.xml", "{stem}.qmd"),
@@ -119,7 +121,7 @@ def _layer_counts(path: Path) -> dict[str, int | None]:
     """Layer name → feature count of a vector file, read-only; {} for rasters and unreadable files."""
     from osgeo import gdal
 
-    dataset = gdal.OpenEx(str(path), gdal.OF_VECTOR | gdal.OF_READONLY)  # None (no exception) if not vector
+    dataset = gdal.OpenEx(gdal_names.dataset(gdal_names.local_file(path)), gdal.OF_VECTOR | gdal.OF_READONLY)  # None if not vector
     if dataset is None:
         return {}
     try:

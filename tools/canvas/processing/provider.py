@@ -39,6 +39,7 @@ from qgis.core import (
 from qgis.PyQt.QtCore import QMetaType
 
 from ....agent.config import Settings
+from ...engine.gdal_names import dataset, own_file
 from .runs import (
     INDICES,
     WGS84,
@@ -152,7 +153,8 @@ class SearchFootprints(_ToolAlgorithm):
             "datetime": _text(self, parameters, "DATETIME", context),
             "max_cloud_cover": self._cloud_limit(parameters, context),
             "limit": self.parameterAsInt(parameters, "LIMIT", context)}, feedback)
-        found = QgsVectorLayer(data["item_collection_file"], "items", "ogr")  # this thread's own layer
+        found = QgsVectorLayer(dataset(own_file(data["item_collection_file"], self._outputs())), "items",
+                               "ogr")  # this thread's own layer
         if not found.isValid() and data.get("returned"):
             raise QgsProcessingException("The search results could not be read back; see the plugin's output folder.")
         fields = _plain_fields(found.fields()) if found.isValid() else QgsFields()

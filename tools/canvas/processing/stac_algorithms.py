@@ -30,6 +30,7 @@ from qgis.core import (
 )
 
 from ...common import ToolInputError, check_bbox
+from ...engine.gdal_names import GdalName, dataset
 from ...engine.gdal_scope import gdal_exceptions
 from ...engine.index_geotiff import index_raster
 from ...stac.search import ItemSearch
@@ -178,7 +179,7 @@ async def _mosaic(settings: Any, private: Path, request: dict) -> dict:
     return {**results[0], "items": len(items)}
 
 
-def _write_geotiff(source: str, written: Path, feedback: Any) -> None:
+def _write_geotiff(source: GdalName, written: Path, feedback: Any) -> None:
     """The mosaic's pixels as a standalone GeoTIFF at `written`; Processing's cancel stops GDAL."""
     from osgeo import gdal
 
@@ -188,12 +189,13 @@ def _write_geotiff(source: str, written: Path, feedback: Any) -> None:
 
     try:
         with gdal_exceptions():
-            dataset = gdal.Translate(str(written), source, format="GTiff", creationOptions=GEOTIFF_OPTIONS,
-                                     callback=progress)
-            if dataset is None:
+            mosaic = gdal.Open(dataset(source))  # the mosaic's own name (tools/canvas/layers/mosaic.py)
+            written_set = gdal.Translate(str(written), mosaic, format="GTiff", creationOptions=GEOTIFF_OPTIONS,
+                                         callback=progress)
+            if written_set is None:
                 raise RuntimeError("GDAL wrote nothing")
-            dataset.FlushCache()
-            dataset = None
+            written_set.FlushCache()
+            written_set = mosaic = None
     except RuntimeError as exc:
         if feedback.isCanceled():
             raise QgsProcessingException("Cancelled.") from None

@@ -31,6 +31,7 @@ from ...common import DESTRUCTIVE, READ, WRITE, ToolInputError, ok, policy
 from ...confirmation import Assessment
 from ...declare import assesses, deps_of, tool
 from ...deps import ToolDeps
+from ...engine.gdal_names import dataset, processing_output
 from ..project_access import add_to_project, project_of, wait_for_qt
 from .effects import algorithm_of, assess_algorithm, offered
 from .inputs import detach_inputs, main_thread_context, worker_context
@@ -270,7 +271,9 @@ def _output_layers(alg: Any, results: dict[str, Any], context: QgsProcessingCont
         name = f"{alg.displayName()} {output.description()}".strip()
         layer = context.takeResultLayer(value)
         if layer is None:
-            layer = QgsRasterLayer(value, name, "gdal") if output.type() == "outputRaster" else QgsVectorLayer(value, name, "ogr")
+            written = processing_output(value)
+            layer = QgsRasterLayer(dataset(written), name, "gdal") if output.type() == "outputRaster" else \
+                QgsVectorLayer(dataset(written), name, "ogr")
         if layer is not None and layer.isValid():
             layer.setName(name)
             layers.append(layer)
