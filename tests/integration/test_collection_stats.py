@@ -103,20 +103,21 @@ async def test_overview_mode_says_which_resolution_reads_fewer_bytes_and_stays_c
     deps = make_deps(httpx.AsyncClient(timeout=10), {"local": stac_api.url})
     items = [i for i in s2_world.items if i["id"] == f"A-{DATES[0]}"]
 
-    items = [_fresh_copy(cog_server, item, "s2lyon-overview") for item in items]  # not in GDAL's cache yet
-
-    async def run(**kwargs):
+    async def run(folder: str, **kwargs):
+        fresh = [_fresh_copy(cog_server, item, folder) for item in items]  # files no earlier read fetched
         cog_server.reset_counts()
-        data = await compute(deps, items, s2_world.collection(), s2_world.area, index="NDVI", asset=None,
+        data = await compute(deps, fresh, s2_world.collection(), s2_world.area, index="NDVI", asset=None,
                              group_by="date", mask_clouds=True, **kwargs)
         return data, sum(cog_server.bytes_sent.values())
 
-    full, full_bytes = await run(exact=True)
-    coarse, coarse_bytes = await run(exact=False, max_pixels=4096)
+    full, full_bytes = await run("s2lyon-overview-full", exact=True)
+    coarse, coarse_bytes = await run("s2lyon-overview", exact=False, max_pixels=4096)
     # ~25,000 native pixels over the area > 4,096: two levels coarser, from the COG's overviews
     assert "overviews at 80 m" in coarse["resolution"] and "exact=true" in coarse["resolution"]
     assert coarse["rows"][0]["mean"] == pytest.approx(full["rows"][0]["mean"], abs=0.01)
-    assert coarse_bytes < full_bytes / 3
+    # files of 2-5 kB: the headers are most of what either read fetches (before, the overview read was
+    # answered from GDAL's cache of the full read's chunks: a third of the bytes said nothing of the reads)
+    assert coarse_bytes < 0.8 * full_bytes
 
 
 async def test_the_bytes_it_reports_are_the_bytes_the_server_sent(make_deps, stac_api, s2_world, cog_server):

@@ -99,7 +99,7 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
         by_date[task.date] = by_date.get(task.date, 0) + 1
     pending: dict[str, list] = {}
     periods: dict[str, PeriodAccumulator] = {}
-    bytes_read = 0
+    bytes_read = getattr(job, "probe_bytes", 0)
     reads = run_items(tasks, progress=ctx.report_progress if ctx is not None else None, scheduler=job.scheduler)
     try:
         # aclosing: a Stop that lands in this loop's own awaits (a date's mosaic) closes the reads before the call

@@ -16,6 +16,7 @@ import numpy as np
 from osgeo import ogr, osr
 
 from ..common import ToolInputError
+from .cog_reader import open_many
 from .gdal_env import MAX_EXACT_PIXELS, open_dataset
 from .gdal_names import rules_for
 from .grid_windows import Grid
@@ -214,12 +215,13 @@ def area_mask(geom: ogr.Geometry, grid: Grid) -> np.ndarray:
     return mem.GetRasterBand(1).ReadAsArray().astype(bool)
 
 
-def probe(path: str, options: dict[str, str]) -> tuple[str, float, tuple[float, float]]:
-    """(CRS WKT, pixel size, origin) of one file: the grid's fallback CRS, native resolution and alignment."""
+def probe(path: str, options: dict[str, str]) -> tuple[str, float, tuple[float, float], int]:
+    """(CRS WKT, pixel size, origin, bytes fetched) of one file: the grid's fallback CRS, native resolution and
+    alignment (the COG reader's header read, or GDAL's open)."""
     with gdal_config(options):
-        ds = open_dataset(path)
+        ds = open_many([path], None, options).get(path) or open_dataset(path)
         gt = ds.GetGeoTransform()
-        return ds.GetProjection(), abs(gt[1]), (gt[0], gt[3])
+        return ds.GetProjection(), abs(gt[1]), (gt[0], gt[3]), getattr(ds, "fetched", 0)
 
 
 def native_resolution_in(grid_wkt: str, file_wkt: str, file_resolution: float, lonlat_centre: tuple) -> float:
@@ -318,6 +320,7 @@ class Job:
     resolution: str  # which resolution, and why
     scheduler: str  # Dask scheduler, or "" for this machine
     note: str = ""
+    probe_bytes: int = 0  # what reading the probed file's header fetched (the COG reader's; GDAL's count later)
 
 
 async def plan_job(deps: Any, items: list[dict], collection_doc: dict, area: dict, *, index: str | None,
@@ -330,7 +333,7 @@ async def plan_job(deps: Any, items: list[dict], collection_doc: dict, area: dic
                                                    asset=asset, plan=reads_of, mask_clouds=mask_clouds)
     await asyncio.to_thread(prepare_reads, probe_reads)
     ref = next(iter(probe_task[0].bands.values()))
-    file_wkt, file_res, origin = await asyncio.to_thread(probe, ref.path, probe_task[0].options)
+    file_wkt, file_res, origin, probe_bytes = await asyncio.to_thread(probe, ref.path, probe_task[0].options)
     crs_wkt = await asyncio.to_thread(grid_crs, items, file_wkt)
     native = native_resolution_in(crs_wkt, file_wkt, file_res, area_centre(area))
     aligned = origin if same_crs(crs_wkt, file_wkt) else None
@@ -340,4 +343,4 @@ async def plan_job(deps: Any, items: list[dict], collection_doc: dict, area: dic
                                       mask_clouds=mask_clouds)
     await asyncio.to_thread(prepare_reads, reads)
     scheduler, note = where_to_read(deps, reads)
-    return Job(tasks, bands, grid, mask, how, scheduler, " ".join(n for n in (clip_note, note) if n))
+    return Job(tasks, bands, grid, mask, how, scheduler, " ".join(n for n in (clip_note, note) if n), probe_bytes)

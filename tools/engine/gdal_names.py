@@ -171,6 +171,18 @@ def pc_signed(name: GdalName, collection: str = "") -> GdalName:
     return GdalName(f"/vsicurl?pc_url_signing=yes{collection_part}&url={quote(url, safe=':/')}")
 
 
+def plain_url(name: GdalName) -> str | None:
+    """The http(s) URL a checked plain `/vsicurl/` name reads, for a reader other than GDAL's (the COG range reader,
+    which sends no credentials and follows no redirect); None for every other name (signed, with a header file,
+    /vsis3/…, a local file): only GDAL reads those."""
+    text = dataset(name)
+    if not text.startswith("/vsicurl/"):
+        return None
+    url = text[len("/vsicurl/"):]
+    parsed = urlparse(url)
+    return url if parsed.scheme.lower() in ("http", "https") and parsed.hostname else None
+
+
 def may_read(rules: ReadRules, source: str) -> bool:
     """Whether a caller under `rules` may learn what is at `source` (a URL, a /vsi path or a local path)."""
     if not rules.outside:

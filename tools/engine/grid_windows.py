@@ -4,11 +4,12 @@ the bytes a read makes the server send (GDAL's 16 kB chunks, counted from the CO
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 from osgeo import gdal
@@ -110,11 +111,11 @@ def overview_level(ds: Any, grid: Grid) -> tuple[str, int]:
 
 def native_resolution_in_grid(ds: Any, grid: Grid) -> float:
     gt = ds.GetGeoTransform()
-    tr = transformation(ds.GetProjectionRef(), grid.crs_wkt)
-    if tr is None:
-        return abs(gt[1])
     cx, cy = gt[0] + gt[1] * ds.RasterXSize / 2, gt[3] + gt[5] * ds.RasterYSize / 2
-    a, b = tr.TransformPoint(cx, cy)[:2], tr.TransformPoint(cx + gt[1], cy)[:2]
+    with transformation(ds.GetProjectionRef(), grid.crs_wkt) as tr:
+        if tr is None:
+            return abs(gt[1])
+        a, b = tr.TransformPoint(cx, cy)[:2], tr.TransformPoint(cx + gt[1], cy)[:2]
     return math.hypot(b[0] - a[0], b[1] - a[1]) or abs(gt[1])
 
 
@@ -137,36 +138,43 @@ def _envelope(points: list[tuple[float, float]], from_wkt: str, to_wkt: str
               ) -> tuple[tuple[float, float, float, float], bool]:
     """((minx, miny, maxx, maxy), reprojected): the box around `points` (in `from_wkt`) drawn in `to_wkt`, and
     whether the two CRSs differ (the box of a curved outline is then only as good as its samples)."""
-    tr = transformation(from_wkt, to_wkt)
-    if tr is not None:
-        points = [p[:2] for p in tr.TransformPoints(points)]
+    with transformation(from_wkt, to_wkt) as tr:
+        if tr is not None:
+            points = [p[:2] for p in tr.TransformPoints(points)]
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     return (min(xs), min(ys), max(xs), max(ys)), tr is not None
 
 
-_transformations = threading.local()  # PROJ transformations are not to be shared between threads
+_spare: dict[tuple[str, str], list] = {}  # PROJ transformations not in use, by (from, to)
+_spare_lock = threading.Lock()
 
 
-def transformation(from_wkt: str, to_wkt: str) -> Any:
-    """The transformation between two CRSs (x/y order), None when they are one CRS; kept per thread, since
-    building one costs more than a read's whole grid arithmetic."""
-    from osgeo import osr
-
-    cache = getattr(_transformations, "cache", None)
-    if cache is None:
-        cache = _transformations.cache = {}
+@contextlib.contextmanager
+def transformation(from_wkt: str, to_wkt: str) -> Iterator[Any]:
+    """The transformation between two CRSs (x/y order), None when they are one CRS: one thread uses it at a time
+    (PROJ's objects are not to be shared between threads), then it waits for the next user. Building one costs
+    milliseconds (PROJ's database); kept per thread, 64 reading threads built hundreds of them."""
     key = (from_wkt, to_wkt)
-    if key not in cache:
-        if len(cache) > 32:
-            cache.clear()
-        tr = None
-        if not same_srs(from_wkt, to_wkt):
-            src, dst = osr.SpatialReference(wkt=from_wkt), osr.SpatialReference(wkt=to_wkt)
-            for s in (src, dst):
-                s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-            tr = osr.CoordinateTransformation(src, dst)
-        cache[key] = tr
-    return cache[key]
+    if same_srs(from_wkt, to_wkt):
+        yield None
+        return
+    with _spare_lock:
+        spare = _spare.get(key)
+        tr = spare.pop() if spare else None
+    if tr is None:
+        from osgeo import osr
+
+        src, dst = osr.SpatialReference(wkt=from_wkt), osr.SpatialReference(wkt=to_wkt)
+        for s in (src, dst):
+            s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+        tr = osr.CoordinateTransformation(src, dst)
+    try:
+        yield tr
+    finally:
+        with _spare_lock:
+            if len(_spare) > 32 and key not in _spare:
+                _spare.clear()
+            _spare.setdefault(key, []).append(tr)
 
 
 def file_size(path: str) -> int | None:

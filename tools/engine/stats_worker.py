@@ -1,7 +1,8 @@
 """Reads one STAC item onto a common grid: the per-item work of collection statistics and indices.
 
-Needs only GDAL and numpy (and index_formulas.py), so it runs the same in a thread of QGIS's process and as a
-Dask task on a cluster. GDAL's exception mode is left as the process has it: every call is checked both
+Needs only GDAL and numpy (and index_formulas.py, the COG reader), so it runs the same in a thread of QGIS's
+process and as a Dask task on a cluster. A COG at a plain http(s) URL is read by cog_reader.py (its headers
+fetched together, no HEAD, its tiles as merged ranges); every other file by GDAL. GDAL's exception mode is left as the process has it: every call is checked both
 ways. GDAL options are thread-local; each call opens its own datasets (one dataset per thread).
 """
 
@@ -18,6 +19,7 @@ import numpy as np
 from osgeo import gdal
 
 from . import index_formulas
+from .cog_reader import Cancelled, is_cog, memory_copy, open_many
 from .date_stats import CLEAR, CLOUD, NO_SAMPLE
 from .gdal_env import open_dataset, read_options
 from .grid_windows import (
@@ -41,10 +43,6 @@ WARP_CHUNK_BYTES = 2_000_000  # warp chunks of 0.5 M float pixels; Stop is check
 # few rows (150 kB chunks, each planned and read on its own, were 1.4× slower on bench_vs_odc_stac.py's world)
 ALIGNED_READS = True  # a grid on the file's own pixels is read directly, not warped (bench/ compares both)
 ALIGNED_READ_PIXELS = 16_000_000  # pixels of one direct read (32 MB of 16-bit values): a whole window, mostly
-
-
-class Cancelled(Exception):
-    """The user stopped the request while this item was being read."""
 
 
 class ClusterStop:
@@ -119,6 +117,29 @@ def gdal_config(options: dict[str, str]) -> Iterator[None]:
             gdal.PopErrorHandler()
 
 
+class _Files:
+    """The item's files: the COGs the COG reader takes (the headers of several fetched together), the others
+    opened by GDAL."""
+
+    def __init__(self, task: ItemTask, cancel: Any) -> None:
+        self.task, self.cancel = task, cancel
+        self.cogs: dict[str, Any] = {}
+
+    def prefetch(self, refs: list[BandRef]) -> None:
+        paths = [r.path for r in refs if r.path not in self.cogs]
+        if paths:
+            self.cogs.update(open_many(paths, self.cancel, self.task.options, self.task.grid))
+
+    def open(self, path: str) -> Any:
+        if path not in self.cogs:
+            self.cogs.update(open_many([path], self.cancel, self.task.options, self.task.grid))
+        ds = self.cogs[path]
+        return ds if ds is not None else open_dataset(path)
+
+    def fetched(self) -> int:
+        return sum(ds.fetched for ds in self.cogs.values() if ds is not None)
+
+
 def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
     """Reads the cloud mask, then every band the task needs, onto the part of its grid the item covers (from the
     overview matching the grid's resolution), applies scale/offset/nodata, computes the index and removes the
@@ -126,47 +147,57 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
     whole grid. When the mask excludes every cell (an overcast tile), the bands are not read at all."""
     started = time.perf_counter()
     with gdal_config(task.options):
-        arrays: dict[str, np.ndarray] = {}
-        total_bytes = 0
-        level = ""
-        first = task.mask or next(iter(task.bands.values()))  # the mask first: an overcast tile needs no band
         _stop_if_cancelled(cancel)  # every step below may wait on the network: Stop is checked between them
-        first_ds = open_dataset(first.path)
-        part = item_window(first_ds, task.grid)
-        if part is None:  # the item's file misses the area: no more requests for it
-            return ItemResult(task.item_id, task.date, task.sort_key, None, None, 0,
+        files = _Files(task, cancel)
+        result = _read_item(task, cancel, files, started)
+        result.bytes_read += files.fetched()  # what the COG reader fetched (GDAL's reads count themselves)
+        result.seconds = time.perf_counter() - started
+        return result
+
+
+def _read_item(task: ItemTask, cancel: Any, files: _Files, started: float) -> ItemResult:
+    arrays: dict[str, np.ndarray] = {}
+    total_bytes = 0
+    level = ""
+    first = task.mask or next(iter(task.bands.values()))  # the mask first: an overcast tile needs no band
+    first_ds = files.open(first.path)
+    part = item_window(first_ds, task.grid)
+    if part is None:  # the item's file misses the area: no more requests for it
+        return ItemResult(task.item_id, task.date, task.sort_key, None, None, 0,
+                          seconds=time.perf_counter() - started)
+    window, grid = part
+    sky = None
+    if task.mask is not None:
+        sky = _mask_cells(task.mask, task.mask_classes, grid, cancel, task.mask_no_data, first_ds)
+        total_bytes += sky.nbytes
+        if sky.codes is not None and not sky.clear.any():  # no clear sample anywhere: no band is read
+            return ItemResult(task.item_id, task.date, task.sort_key,
+                              np.full(sky.data.shape, np.nan, np.float32), sky.data, total_bytes, "",
+                              sky.flagged, time.perf_counter() - started, window, sky.codes, sky.k)
+    files.prefetch(list(task.bands.values()))  # the bands' headers together, once the mask left something clear
+    for name, ref in task.bands.items():
+        values, nbytes, level = _warp(ref, grid, "average", cancel,
+                                      ds=first_ds if ref is first else files.open(ref.path))
+        total_bytes += nbytes
+        if values is None:  # the item's data misses the area: no more requests for it
+            return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level,
                               seconds=time.perf_counter() - started)
-        window, grid = part
-        sky = None
-        if task.mask is not None:
-            sky = _mask_cells(task.mask, task.mask_classes, grid, cancel, task.mask_no_data, first_ds)
-            total_bytes += sky.nbytes
-            if sky.codes is not None and not sky.clear.any():  # no clear sample anywhere: no band is read
-                return ItemResult(task.item_id, task.date, task.sort_key,
-                                  np.full(sky.data.shape, np.nan, np.float32), sky.data, total_bytes, "",
-                                  sky.flagged, time.perf_counter() - started, window, sky.codes, sky.k)
-        for name, ref in task.bands.items():
-            values, nbytes, level = _warp(ref, grid, "average", cancel, ds=first_ds if ref is first else None)
-            total_bytes += nbytes
-            if values is None:  # the item's data misses the area: no more requests for it
-                return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level,
-                                  seconds=time.perf_counter() - started)
-            arrays[name] = values
-        if task.index:
-            values = index_formulas.evaluate(task.index, arrays)
-        else:
-            values = next(iter(arrays.values()))
-        observed = np.ones(values.shape, bool)
-        for band_values in arrays.values():
-            observed &= np.isfinite(band_values)
-        flagged, codes, k = None, None, 1
-        if sky is not None and sky.codes is not None:
-            flagged, codes, k = sky.flagged, sky.codes, sky.k
-            # a cell a cloud touches holds cloud in its bands' average; a cell with no clear sample is not seen
-            values = np.where(flagged | ~sky.clear, np.nan, values).astype(np.float32, copy=False)
-            flagged = flagged & observed  # where this item has no data (its swath's end) it says nothing of the sky
-        return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32, copy=False), observed,
-                          total_bytes, level, flagged, time.perf_counter() - started, window, codes, k)
+        arrays[name] = values
+    if task.index:
+        values = index_formulas.evaluate(task.index, arrays)
+    else:
+        values = next(iter(arrays.values()))
+    observed = np.ones(values.shape, bool)
+    for band_values in arrays.values():
+        observed &= np.isfinite(band_values)
+    flagged, codes, k = None, None, 1
+    if sky is not None and sky.codes is not None:
+        flagged, codes, k = sky.flagged, sky.codes, sky.k
+        # a cell a cloud touches holds cloud in its bands' average; a cell with no clear sample is not seen
+        values = np.where(flagged | ~sky.clear, np.nan, values).astype(np.float32, copy=False)
+        flagged = flagged & observed  # where this item has no data (its swath's end) it says nothing of the sky
+    return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32, copy=False), observed,
+                      total_bytes, level, flagged, time.perf_counter() - started, window, codes, k)
 
 
 def mask_samples(native: float, grid: Grid) -> int:
@@ -235,16 +266,22 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     corner = aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
     lattice = None if corner is not None or not ALIGNED_READS else lattice_of(
         ds, read_band, grid, same_srs(ds.GetProjectionRef(), grid.crs_wkt))
-    if lattice is not None:  # the blocks of the window it reads, in the read band's own pixels
+    if is_cog(ds):  # the COG reader counts what it fetches
+        nbytes = 0
+    elif lattice is not None:  # the blocks of the window it reads, in the read band's own pixels
         nbytes = fetched_bytes(read_band, read_window(read_band, lattice, grid) or (0, 0, 1, 1), 1,
                                file_size(ref.path))
     else:
         nbytes = fetched_bytes(read_band, window, factor, file_size(ref.path))
     _stop_if_cancelled(cancel)
     if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
-        values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path)
+        values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path,
+                               ds.size if is_cog(ds) else file_size(ref.path))
     elif lattice is not None:  # the same CRS on another lattice (a neighbouring tile): read, resample in numpy
         values = _read_resampled(read_band, lattice, grid, nodata, resampling, ref.path)
+    elif is_cog(ds):  # another CRS: GDAL warps the window's pixels from memory
+        values = _warped(memory_copy(ds, read_band, window, factor), ref, grid, resampling, nodata, 1, level,
+                         cancel, single_band=True)
     else:
         values = _warped(ds, ref, grid, resampling, nodata, factor, level, cancel)
     if scaled:
@@ -266,7 +303,7 @@ def _read_resampled(band: Any, lattice: tuple[float, float, float, float], grid:
 
 
 def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: float | None, cancel: Any,
-                  path: str) -> np.ndarray:
+                  path: str, size: int | None) -> np.ndarray:
     """The grid's pixels straight from the band (each band pixel repeated m × m times when the grid is m × finer),
     in as few reads as ALIGNED_READ_PIXELS allows (Stop is checked between them): one read lets GDAL fetch exactly
     the blocks it needs in one request, where strip after strip made its read-ahead double and fetch blocks past
@@ -279,7 +316,6 @@ def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: f
     if c1 <= c0 or r1 <= r0:
         return out
     strip = band.GetBlockSize()[1]
-    size = file_size(path)
     # a file within GDAL's first 16 kB chunk is already here: strips read it from that cache, where one read of
     # several blocks asks the server again for each block's bytes (GDAL 3.6's multi-range read skips the cache)
     whole = size is None or size > CHUNK_BYTES
@@ -310,9 +346,9 @@ def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: f
 
 
 def _warped(ds: Any, ref: BandRef, grid: Grid, resampling: str, nodata: float | None, factor: int, level: str,
-            cancel: Any) -> np.ndarray:
+            cancel: Any, single_band: bool = False) -> np.ndarray:
     src = ds
-    if ds.RasterCount > 1:  # GDAL 3.6's Warp has no band selection: a one-band VRT in memory
+    if ds.RasterCount > 1 and not single_band:  # GDAL 3.6's Warp has no band selection: a one-band VRT in memory
         src = gdal.Translate("", ds, format="VRT", bandList=[ref.band])
 
     def progress(_fraction: float, _message: Any, _data: Any) -> int:
