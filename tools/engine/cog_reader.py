@@ -53,8 +53,9 @@ class Cancelled(Exception):
 class Hints:
     """How many first bytes to ask of a file, learnt from the files of the same name on the same host (the same
     asset of other items) read for the same purpose (one grid): its header and, when they follow it, the tiles
-    the reads needed. One request a file where two were needed; the median of the last few, so one odd file
-    does not set it."""
+    the reads needed. One request a file where two were needed; the most the last few needed, leaving out those
+    needing far more than their median (another zone's tiles, another overview), whose bytes the others would
+    fetch for nothing."""
 
     def __init__(self) -> None:
         self._seen: dict[tuple[str, str], deque] = {}
@@ -70,7 +71,8 @@ class Hints:
             seen = self._seen.get(self.key(url, purpose))
             if not seen:
                 return FIRST_BYTES
-            return int(min(MAX_FIRST_BYTES, max(FIRST_BYTES, statistics.median(seen))))
+            middle = statistics.median(seen)  # the largest of the files like most: not one needing another level
+            return int(min(MAX_FIRST_BYTES, max(FIRST_BYTES, max(v for v in seen if v <= 1.5 * middle))))
 
     def learn(self, url: str, purpose: Any, needed_end: int) -> None:
         with self._lock:

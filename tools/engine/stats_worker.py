@@ -276,7 +276,7 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     _stop_if_cancelled(cancel)
     if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
         values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path,
-                               ds.size if is_cog(ds) else file_size(ref.path))
+                               None if is_cog(ds) else file_size(ref.path))
     elif lattice is not None:  # the same CRS on another lattice (a neighbouring tile): read, resample in numpy
         values = _read_resampled(read_band, lattice, grid, nodata, resampling, ref.path)
     elif is_cog(ds):  # another CRS: GDAL warps the window's pixels from memory
