@@ -44,8 +44,18 @@ def worker_code_zip(folder: Path) -> Path:
     cog_reader, cog_tiff, cog_http) as a zip under the plugin's own package path, so tasks
     and results name the same modules on both sides. A new file name per upload: a worker's zip importer
     caches archives by path, so a zip rewritten under the same name would break it."""
-    from . import (cog_http, cog_reader, cog_tiff, date_stats, gdal_env, gdal_names, grid_windows, index_formulas,
-                   pixel_shift, stats_worker)
+    from . import (
+        cog_http,
+        cog_reader,
+        cog_tiff,
+        date_stats,
+        gdal_env,
+        gdal_names,
+        grid_windows,
+        index_formulas,
+        pixel_shift,
+        stats_worker,
+    )
 
     parts = stats_worker.__name__.split(".")[:-1]  # e.g. ["stacgis_agent", "tools"]
     path = folder / f"stacgis-worker-{uuid.uuid4().hex[:12]}.zip"
