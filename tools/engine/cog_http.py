@@ -33,12 +33,16 @@ class Redirected(HttpError):
     """The server sends the reader elsewhere: GDAL reads that file (it follows redirects under its own rules)."""
 
 
-class _Response(asyncio.Protocol):
-    """One HTTP/1.1 connection: a request at a time, the answer's status, headers and body."""
+class _Response(asyncio.BufferedProtocol):
+    """One HTTP/1.1 connection: a request at a time, the answer's status, headers and body. A body of known
+    length is received straight into one buffer of its size (no copies of megabytes, no growing buffer)."""
 
     def __init__(self) -> None:
         self.transport: Any = None
-        self.buffer = bytearray()
+        self.buffer = bytearray()  # the head, and a body of unknown length (chunked, or up to the close)
+        self.scratch = bytearray(65_536)
+        self.body: bytearray | None = None  # the body of known length, filled up to `received`
+        self.received = 0
         self.waiter: asyncio.Future | None = None
         self.head: tuple[int, dict[str, str]] | None = None
         self.body_start = 0
@@ -56,8 +60,16 @@ class _Response(asyncio.Protocol):
             else:
                 self.waiter.set_exception(HttpError(f"the connection closed: {exc or 'by the server'}"))
 
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
+    def get_buffer(self, sizehint: int) -> memoryview:
+        if self.body is not None:
+            return memoryview(self.body)[self.received:]
+        return memoryview(self.scratch)
+
+    def buffer_updated(self, nbytes: int) -> None:
+        if self.body is not None:
+            self.received += nbytes
+        else:
+            self.buffer += memoryview(self.scratch)[:nbytes]
         if self.waiter is not None and not self.waiter.done():
             try:
                 self._parse()
@@ -66,6 +78,7 @@ class _Response(asyncio.Protocol):
 
     def request(self, text: bytes) -> asyncio.Future:
         self.buffer.clear()
+        self.body, self.received = None, 0
         self.head, self.body_start = None, 0
         self.waiter = asyncio.get_running_loop().create_future()
         self.transport.write(text)
@@ -89,10 +102,16 @@ class _Response(asyncio.Protocol):
             self.head, self.body_start = (int(parts[1]), headers), end + 4
             connection = headers.get("connection", "").lower()
             self.keep_alive = parts[0] == "HTTP/1.1" and "close" not in connection
-        length = self._length()
-        if length is not None:
-            if len(self.buffer) >= self.body_start + length:
-                self._finish(bytes(self.buffer[self.body_start:self.body_start + length]))
+            length = self._length()
+            if length is not None:  # from here on the body goes straight into its own buffer
+                arrived = self.buffer[self.body_start:self.body_start + length]
+                self.body, self.received = bytearray(length), len(arrived)
+                self.body[:len(arrived)] = arrived
+                if len(self.buffer) > self.body_start + length:
+                    raise HttpError("the server sent more than the answer's length")
+        if self.body is not None:
+            if self.received >= len(self.body):
+                self._finish(self.body)
         elif self._chunked():
             body = _dechunked(self.buffer, self.body_start)
             if body is not None:
@@ -107,7 +126,7 @@ class _Response(asyncio.Protocol):
     def _chunked(self) -> bool:
         return bool(self.head) and "chunked" in self.head[1].get("transfer-encoding", "").lower()
 
-    def _finish(self, body: bytes) -> None:
+    def _finish(self, body: bytes | bytearray) -> None:
         assert self.head is not None and self.waiter is not None
         self.waiter.set_result((self.head[0], self.head[1], body))
 

@@ -222,13 +222,13 @@ class CogDataset:
                 start = held_start + len(data)
         return [start, end]
 
-    def _slice(self, start: int, end: int) -> bytes | None:
+    def _slice(self, start: int, end: int) -> bytes | memoryview | None:
         pieces, at = [], start
         while at < end:
             for held_start, data in self._held:
                 if held_start <= at < held_start + len(data):
                     take = min(end, held_start + len(data))
-                    pieces.append(data[at - held_start:take - held_start])
+                    pieces.append(memoryview(data)[at - held_start:take - held_start])  # no copy
                     at = take
                     break
             else:

@@ -128,7 +128,7 @@ def parse(data: bytes) -> Header:
     """The header of a COG from its first bytes; Short when they are too few, Unsupported when GDAL must read it."""
     if len(data) < 16:
         raise Short(16)
-    order = {b"II": "<", b"MM": ">"}.get(data[:2])
+    order = {b"II": "<", b"MM": ">"}.get(bytes(data[:2]))
     if order is None:
         raise Unsupported("not a TIFF file")
     magic = struct.unpack_from(order + "H", data, 2)[0]

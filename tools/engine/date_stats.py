@@ -62,8 +62,7 @@ class PeriodAccumulator:
         row["valid_fraction"] = round(covered / area_pixels, 4) if area_pixels else 0.0
         if values.size and (whole or weights.sum(dtype=np.float64) > 0):
             whole = whole or bool((weights == 1).all())  # sums in float64, without a float64 copy of the values
-            mean = float(np.mean(values, dtype=np.float64)) if whole else float(
-                np.sum(values * weights, dtype=np.float64) / np.sum(weights, dtype=np.float64))
+            mean = float(np.mean(values, dtype=np.float64)) if whole else _weighted_mean(values, weights)
             row.update(mean=mean, median=_median(values) if whole else _weighted_median(values, weights),
                        min=float(values.min()), max=float(values.max()), std=_std(values, mean, weights, whole))
         else:
@@ -71,12 +70,26 @@ class PeriodAccumulator:
         return row
 
 
+STAT_CHUNK = 1 << 20  # values at a time in the passes over a period's values: their temporaries (4 MB) are
+# reused, where one the size of a month at full resolution (17 M values, 68 MB) was memory mapped afresh each time
+# (0.5 s of page faults for one subtraction on this machine)
+
+
+def _weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
+    total = sum(float(np.sum(values[i:i + STAT_CHUNK] * weights[i:i + STAT_CHUNK], dtype=np.float64))
+                for i in range(0, values.size, STAT_CHUNK))
+    return total / float(np.sum(weights, dtype=np.float64))
+
+
 def _std(values: np.ndarray, mean: float, weights: np.ndarray, whole: bool) -> float:
-    deviations = values - np.float32(mean)
-    deviations *= deviations
-    if whole:
-        return float(np.sqrt(np.mean(deviations, dtype=np.float64)))
-    return float(np.sqrt(np.sum(deviations * weights, dtype=np.float64) / np.sum(weights, dtype=np.float64)))
+    total, centre = 0.0, np.float32(mean)
+    for i in range(0, values.size, STAT_CHUNK):
+        deviations = values[i:i + STAT_CHUNK] - centre
+        deviations *= deviations
+        if not whole:
+            deviations *= weights[i:i + STAT_CHUNK]
+        total += float(np.sum(deviations, dtype=np.float64))
+    return float(np.sqrt(total / (values.size if whole else float(np.sum(weights, dtype=np.float64)))))
 
 
 def _median(values: np.ndarray) -> float:
@@ -158,8 +171,38 @@ def _has_sky(result: Any) -> bool:
 
 
 def _cell_shares(codes: np.ndarray, k: int, code: int) -> np.ndarray:
+    """The share of each cell's k × k samples that say `code` (float32: the count over k², as numpy's mean)."""
+    return cell_counts(codes, k, code).astype(np.float32) / np.float32(k * k)
+
+
+_WORDS = {2: (np.uint16, 0x0101, 8), 4: (np.uint32, 0x01010101, 24), 8: (np.uint64, 0x0101010101010101, 56)}
+
+
+def _along_rows(codes: np.ndarray, k: int, code: int) -> np.ndarray:
+    """(cells down, k, cells across): each cell's k samples of one row as one machine word of k bytes 0/1."""
     rows, cols = codes.shape
-    return (codes == code).reshape(rows // k, k, cols // k, k).mean(axis=(1, 3), dtype=np.float32)
+    hits = np.ascontiguousarray(codes == code).view(np.uint8)
+    return hits.reshape(-1, k).view(_WORDS[k][0]).reshape(rows // k, k, cols // k)
+
+
+def cell_counts(codes: np.ndarray, k: int, code: int) -> np.ndarray:
+    """How many of each cell's k × k samples say `code` (k = 2, 4, 8: the bytes of a word summed by one
+    multiplication; 2–3× faster than a sum over the samples' axes, at 4 M samples a date)."""
+    rows, cols = codes.shape
+    if k not in _WORDS:
+        return (codes == code).reshape(rows // k, k, cols // k, k).sum(axis=(1, 3), dtype=np.uint16)
+    word, ones, shift = _WORDS[k]
+    words = _along_rows(codes, k, code)
+    per_row = ((words * word(ones)) >> word(shift)).astype(np.uint8)  # the bytes' sum sits in the top byte
+    return per_row.sum(axis=1, dtype=np.uint16)
+
+
+def cell_any(codes: np.ndarray, k: int, code: int) -> np.ndarray:
+    """Whether any of each cell's k × k samples says `code`."""
+    rows, cols = codes.shape
+    if k not in _WORDS:
+        return (codes == code).reshape(rows // k, k, cols // k, k).any(axis=(1, 3))
+    return np.bitwise_or.reduce(_along_rows(codes, k, code), axis=1) != 0
 
 
 def _sky_shares(results: list[Any], shape: tuple[int, int]) -> tuple[np.ndarray | None, np.ndarray | None]:

@@ -20,7 +20,7 @@ from osgeo import gdal
 
 from . import index_formulas
 from .cog_reader import Cancelled, is_cog, memory_copy, open_many
-from .date_stats import CLEAR, CLOUD, NO_SAMPLE
+from .date_stats import CLEAR, CLOUD, NO_SAMPLE, cell_any
 from .gdal_env import open_dataset, read_options
 from .grid_windows import (
     CHUNK_BYTES,
@@ -212,8 +212,7 @@ class _Sky:
     nbytes: int
 
     def _cells(self, code: int) -> np.ndarray:
-        rows, cols = self.codes.shape
-        return (self.codes == code).reshape(rows // self.k, self.k, cols // self.k, self.k).any(axis=(1, 3))
+        return cell_any(self.codes, self.k, code)
 
     @functools.cached_property
     def flagged(self) -> np.ndarray:
