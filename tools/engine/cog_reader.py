@@ -125,11 +125,12 @@ async def _open_all(urls: list[str], purpose: Any) -> list:
 
 async def _open(url: str, purpose: Any) -> tuple[cog_tiff.Header, bytes, int | None]:
     client = cog_http.client()
-    data, size = await client.get_range(url, 0, HINTS.first_bytes(url, purpose))
+    asked = HINTS.first_bytes(url, purpose)
+    data, size = await client.get_range(url, 0, asked)
     while True:
         try:
             header = cog_tiff.parse(data)
-            if len(data) > FIRST_BYTES:  # a long header: the next files of this asset are asked for all of it
+            if len(data) > asked:  # the header was longer than asked: the next files of this asset get all of it
                 HINTS.learn(url, purpose, header.end)
             return header, data, size
         except cog_tiff.Short as short:
@@ -299,12 +300,13 @@ class CogBand:
 
 def _first_read(header_end: int, ranges: list[tuple[int, int]]) -> int:
     """What a first read of such a file should have held: the header and the tiles read, when they follow it
-    closely (no more bytes between them than in them) and the whole is small; else the header alone."""
+    closely (no more bytes between them than in them, or than GDAL's 16 kB chunk) and the whole is small; else
+    the header alone."""
     if not ranges:
         return header_end
     start, end = min(r[0] for r in ranges), max(r[1] for r in ranges)
     needed = sum(r[1] - r[0] for r in ranges)
-    return end if end <= MAX_FIRST_BYTES and start - header_end <= needed else header_end
+    return end if end <= MAX_FIRST_BYTES and start - header_end <= max(needed, 16_384) else header_end
 
 
 def is_cog(ds: Any) -> bool:

@@ -256,7 +256,7 @@ async def build_tasks(items: list[dict], item_assets: dict | None, grid: Grid, *
         props = item.get("properties") or {}
         sort_key = f"{float(props.get('eo:cloud_cover', 0) or 0):08.3f}"  # clearest tile first in overlaps
         tasks.append(ItemTask(str(item.get("id")), item_date(item), grid, bands.bands, index, bands.mask,
-                              bands.mask_classes, bands.options, sort_key, bands.mask_no_data))
+                              bands.mask_classes, bands.options, sort_key, bands.mask_no_data, _crs_code(item)))
     return tasks, first, reads
 
 

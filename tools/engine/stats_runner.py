@@ -91,18 +91,21 @@ async def _thread_results(tasks: Sequence[ItemTask], concurrency: int) -> AsyncI
     workers = max(1, concurrency)
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="stacgis-read")
     loop = asyncio.get_running_loop()
-    queued = iter(tasks)
-    pending: set = set()
+    scouts = _scouts(tasks)
+    queued = iter([t for t in tasks if id(t) not in {id(s) for s in scouts}])
+    pending: set = {loop.run_in_executor(pool, read_item, task, cancel) for task in scouts}
 
     def refill() -> None:
         for task in itertools.islice(queued, 2 * workers - len(pending)):
             pending.add(loop.run_in_executor(pool, read_item, task, cancel))
 
-    refill()
+    scouting = len(pending)
     try:
         while pending:
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            refill()
+            scouting = max(0, scouting - len(done))  # while scouts are out, nothing else is
+            if not scouting:
+                refill()
             for future in done:
                 yield future.result()
     finally:
@@ -111,6 +114,15 @@ async def _thread_results(tasks: Sequence[ItemTask], concurrency: int) -> AsyncI
         for future in pending:
             future.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _scouts(tasks: Sequence[ItemTask]) -> list[ItemTask]:
+    """The first item of each layout (files in one CRS), read before the others: the COG reader learns from it how
+    many bytes hold the header and the tiles the others need, so they ask once, not twice."""
+    first: dict[str, ItemTask] = {}
+    for task in tasks:
+        first.setdefault(getattr(task, "layout", ""), task)
+    return list(first.values())
 
 
 def _dask_results(tasks: Sequence[ItemTask], scheduler: str) -> AsyncIterator[ItemResult]:

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 import numpy as np
 from osgeo import gdal
 
-from . import index_formulas
+from . import index_formulas, warp_maps
 from .cog_reader import Cancelled, is_cog, memory_copy, open_many
 from .date_stats import CLEAR, CLOUD, NO_SAMPLE, cell_any
 from .gdal_env import open_dataset, read_options
@@ -87,6 +87,7 @@ class ItemTask:
     options: dict[str, str] = field(default_factory=dict)  # GDAL config for this item's hrefs
     sort_key: str = ""  # mosaic order within a date: the first valid pixel wins
     mask_no_data: tuple[int, ...] = ()  # of mask_classes, those meaning "the tile has no data here"
+    layout: str = ""  # items whose files are laid out alike (one CRS): the COG reader learns from one for the others
 
 
 @dataclass
@@ -128,11 +129,11 @@ class _Files:
     def prefetch(self, refs: list[BandRef]) -> None:
         paths = [r.path for r in refs if r.path not in self.cogs]
         if paths:
-            self.cogs.update(open_many(paths, self.cancel, self.task.options, self.task.grid))
+            self.cogs.update(open_many(paths, self.cancel, self.task.options, (self.task.grid, self.task.layout)))
 
     def open(self, path: str) -> Any:
         if path not in self.cogs:
-            self.cogs.update(open_many([path], self.cancel, self.task.options, self.task.grid))
+            self.cogs.update(open_many([path], self.cancel, self.task.options, (self.task.grid, self.task.layout)))
         ds = self.cogs[path]
         return ds if ds is not None else open_dataset(path)
 
@@ -278,9 +279,13 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
                                None if is_cog(ds) else file_size(ref.path))
     elif lattice is not None:  # the same CRS on another lattice (a neighbouring tile): read, resample in numpy
         values = _read_resampled(read_band, lattice, grid, nodata, resampling, ref.path)
-    elif is_cog(ds):  # another CRS: GDAL warps the window's pixels from memory
-        values = _warped(memory_copy(ds, read_band, window, factor), ref, grid, resampling, nodata, 1, level,
-                         cancel, single_band=True)
+    elif is_cog(ds):  # another CRS: GDAL warps the window's pixels from memory (nearest: through a kept map)
+        mem = memory_copy(ds, read_band, window, factor)
+        if resampling == "nearest":
+            values = warp_maps.nearest(mem, grid, nodata, lambda src, cells: _warped(
+                src, ref, cells, "nearest", None, 1, level, cancel, single_band=True))
+        else:
+            values = _warped(mem, ref, grid, resampling, nodata, 1, level, cancel, single_band=True)
     else:
         values = _warped(ds, ref, grid, resampling, nodata, factor, level, cancel)
     if scaled:
