@@ -67,7 +67,8 @@ UNKNOWN_WORD = 1e-5  # the probability of a word the requests never use (the gen
 def corpus(names: Iterable[str] = ()) -> list[str]:
     """The sentences the model is estimated from (names: the project's layers and the catalogs' collections);
     the written forms first, so that a near miss is proposed as "Landsat", not "landsat"."""
-    return [*DOMAIN_VOCABULARY, *(str(name).replace("_", " ") for name in names), *REQUEST_EXAMPLES,
+    return [*DOMAIN_VOCABULARY, *(index.upper() for index in speech_sphinx.INDICES),
+            *(str(name).replace("_", " ") for name in names), *REQUEST_EXAMPLES,
             *re.split(r"(?<=[.?])\s+", EXAMPLE_REQUESTS), *tool_phrases(), *dock_phrases()]
 
 

@@ -42,6 +42,7 @@ NEAR_MISSES, SECOND_NEAR_MISSES = 12, 3  # near misses scored (the domain model'
 # acoustic log probability over the square root of its token count, plus these times the domain model's, plus
 # this per word.
 LENGTH_NORM, DOMAIN_WEIGHT, WORD_BONUS = 0.5, 0.3, 1.0
+MIN_WORDS_SHARE = 0.6  # a transcript shorter than this share of the primed best one left words out ("Thank you.")
 
 
 class ModelProblem(RuntimeError):
@@ -180,6 +181,8 @@ class WhisperRecogniser:
             for again in sorted(first, key=domain.logp, reverse=True)[:SECOND_NEAR_MISSES]:
                 near |= domain.near_misses(again)
         candidates += sorted(near - set(candidates), key=domain.logp, reverse=True)[:NEAR_MISSES]
+        enough = MIN_WORDS_SHARE * len(heard[0].split())
+        candidates = [text for text in candidates if len(text.split()) >= enough]
         acoustic = self._main.scores(encoded, frames, candidates)
         chosen = max(candidates, key=lambda text: acoustic[text][0] / acoustic[text][1] ** LENGTH_NORM
                      + DOMAIN_WEIGHT * domain.logp(text) + WORD_BONUS * len(text.split()))
