@@ -1,15 +1,21 @@
-"""collection_statistics against what an analyst would use instead, in one run on one loopback COG server:
-odc-stac and stackstac (dask, 8 threads, in their own virtual environment with rasterio's GDAL), on the same
-Sentinel-2-L2A-like world (`odc_world.py`: 120 items, 30 dates, clouds, overlapping tiles, a swath edge), the
-same area and the same grid. Every tool runs in a fresh process, so no GDAL cache carries over. Prints wall
-time, the bytes the server sent (counted at the server) and the largest error of a date's mean NDVI against
-a full-resolution numpy truth, at overviews and at full resolution; then the plugin on a separately started
-Dask scheduler with 1 and 2 worker processes.
+"""collection_statistics against what an analyst would use instead, in one run on one counting COG server:
+odc-stac and stackstac (dask, 8 threads, rasterio's GDAL) and lazycogs (async-geotiff + obstore, no GDAL), each in a
+virtual environment of its own, on the same year of Sentinel-2-L2A-like items over two UTM zones (`year_world.py`:
+about 353 items, a 204 km × 97 km area, SCL cloud mask), the same grid (the plugin's), the same masks and
+scale/offset. Two questions: the monthly mean NDVI of 2023 at overviews (the plugin's default), and one month at
+full resolution. Two networks: loopback, and a cloud object store in the same region (NETWORK: latency before each
+answer's first byte, a bandwidth shared by every answer). Every tool runs in a fresh process, in rounds, the
+order rotated each round; the table gives each tool's median time (and its range), what the server counted
+(bytes, requests, HEAD requests, the most requests in flight at once) and the error against a numpy truth at
+60 m (`year_world.truth`): the largest error of a monthly mean, and the valid pixels counted against the truth's
+(in 60 m pixels). The machine is shared: single times are noisy, medians and ratios are what to read.
 
-    python bench/bench_vs_odc_stac.py [--repeat N] [--no-dask] [--no-stackstac] [--only overviews|full]
+    python bench/bench_vs_odc_stac.py [--rounds N] [--tools product,odc-stac,stackstac,lazycogs]
+                                      [--only overviews|full] [--network loopback|cloud]
 
-The odc-stac environment is made once under .build/odc-venv (pip install odc-stac stackstac); the world's files
-once under $BENCH_DIR (default .build)/bench-vs-odc (about 300 MB).
+The peers' environments are made once under $BENCH_DIR (default .build): odc-venv (odc-stac, stackstac) and
+lazycogs-venv (lazycogs needs Python >= 3.12: pyenv's python3.12 when there is one, else the row says why
+it is missing); the world's files once under $BENCH_DIR/bench-year (about 3 GB, a few minutes).
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import argparse
 import asyncio
 import json
 import os
-import re
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,21 +36,16 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-import odc_world  # noqa: E402
+import year_world  # noqa: E402
 
-ROOT = Path(os.environ.get("BENCH_DIR", REPO / ".build")) / "bench-vs-odc"
-ODC_VENV = REPO / ".build" / "odc-venv"
-THREADS = 8
-FULL_RES_DATES = odc_world.JULY
-
-
-def odc_python() -> str:
-    python = ODC_VENV / "bin" / "python"
-    if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(ODC_VENV)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "odc-stac", "stackstac", "dask", "pystac"],
-                       check=True)
-    return str(python)
+BUILD = Path(os.environ.get("BENCH_DIR", REPO / ".build"))
+WORLD = BUILD / "bench-year"
+THREADS = 8  # the peers' dask threads
+NETWORKS = {"loopback": {"latency_s": 0.0, "bandwidth": 0.0},
+            "cloud": {"latency_s": 0.040, "bandwidth": 100e6}}  # 40 ms to the first byte, 800 Mbit/s shared
+TOOLS = ("product", "odc-stac", "stackstac", "lazycogs")
+PEER_PACKAGES = {"odc": ["odc-stac", "stackstac", "dask", "pystac"],
+                 "lazycogs": ["lazycogs==0.7.0", "obstore", "async-geotiff", "matplotlib"]}
 
 
 async def product(job: dict) -> dict:
@@ -54,65 +56,121 @@ async def product(job: dict) -> dict:
     from stacgis_agent.agent.config import Settings
     from stacgis_agent.tools.analysis.collection_stats import compute
     from stacgis_agent.tools.deps import ToolDeps
+    from stacgis_agent.tools.engine import stats_runner
 
-    settings = Settings()
-    if job.get("scheduler"):
-        settings.dask_scheduler = job["scheduler"]
+    if os.environ.get("BENCH_PRODUCT_READS"):  # an experiment: the most reads in flight
+        stats_runner.MAX_CONCURRENCY = int(os.environ["BENCH_PRODUCT_READS"])
     async with httpx.AsyncClient(timeout=30) as http:
-        deps = ToolDeps.from_settings(settings, http=http, work_dir=job["out"])
+        deps = ToolDeps.from_settings(Settings(), http=http, work_dir=job["out"])
         started = time.perf_counter()
-        result = await compute(deps, job["items"], {}, job["area"], index="NDVI", asset=None, group_by="date",
+        result = await compute(deps, job["items"], {}, job["area"], index="NDVI", asset=None, group_by="month",
                                exact=job["exact"], mask_clouds=True)
         seconds = time.perf_counter() - started
-    return {"seconds": seconds, "means": {r["period"]: r["mean"] for r in result["rows"]},
-            "resolution": result["resolution"], "reported_bytes": result["bytes_read"], "grid_crs": result["grid_crs"]}
+    return {"seconds": seconds, "months": {r["period"]: [r["mean"], r["valid_pixels"]] for r in result["rows"]},
+            "resolution": result["resolution"], "grid_crs": result["grid_crs"], "version": "this plugin"}
+
+
+def venv_python(name: str) -> str | None:
+    """The peers' own environment, made on first use; None when it cannot be made here (and why is printed)."""
+    folder = BUILD / f"{name}-venv"
+    python = folder / "bin" / "python"
+    if not python.exists():
+        base = sys.executable if name == "odc" else shutil.which("python3.12")
+        if base is None:
+            print(f"  ({name}: no python3.12 on this machine; lazycogs needs Python >= 3.12, its rows are left out)")
+            return None
+        subprocess.run([base, "-m", "venv", str(folder)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", *PEER_PACKAGES[name]], check=True)
+    return str(python)
 
 
 def run(tool: str, job: dict, cogs) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump({**job, "tool": tool}, f)
     cogs.reset_counts()
-    python = sys.executable if tool == "product" else odc_python()
-    script = str(Path(__file__)) if tool == "product" else str(HERE / "odc_runner.py")
-    done = subprocess.run([python, script, "--job", f.name] if tool == "product" else [python, script, f.name],
-                          capture_output=True, text=True, timeout=1800)
+    if tool == "product":
+        command = [sys.executable, str(Path(__file__)), "--job", f.name]
+    elif tool == "lazycogs":
+        command = [venv_python("lazycogs"), str(HERE / "lazycogs_runner.py"), f.name]
+    else:
+        command = [venv_python("odc"), str(HERE / "odc_runner.py"), f.name]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
     os.unlink(f.name)
     if done.returncode != 0:
         raise SystemExit(f"{tool} failed:\n{done.stderr[-3000:]}")
     out = json.loads(done.stdout.strip().splitlines()[-1])
-    out["served"] = sum(cogs.bytes_sent.values())
-    out["requests"] = sum(cogs.requests.values())
+    out.update(served=sum(cogs.bytes_sent.values()), requests=sum(cogs.requests.values()),
+               heads=sum(cogs.head_requests.values()), in_flight=cogs.peak_in_flight)
+    if "dates" in out:  # the peers give per-date sums and counts: pooled per month as the plugin does
+        months: dict[str, list[float]] = {}
+        for date, (total, count) in out["dates"].items():
+            pooled = months.setdefault(date[:7], [0.0, 0])
+            pooled[0] += total
+            pooled[1] += count
+        out["months"] = {m: [t / c if c else None, c] for m, (t, c) in months.items()}
     return out
 
 
-def error(means: dict, truth: dict, dates) -> float:
-    return max(abs(means[d] - truth[d]) for d in dates if truth.get(d) is not None and means.get(d) is not None)
+def errors(run_out: dict, truth: dict, resolution: float) -> tuple[float, float]:
+    """(largest error of a monthly mean, valid pixels counted against the truth's, in %)."""
+    worst, counted, true_count = 0.0, 0.0, 0
+    cell = (resolution / year_world.PIXEL) ** 2  # 60 m pixels in one grid cell
+    for month, t in truth.items():
+        mean, count = run_out["months"].get(month, [None, 0])
+        true_count += t["count"]
+        counted += (count or 0) * cell
+        if t["mean"] is not None:
+            worst = max(worst, abs(mean - t["mean"]) if mean is not None else float("inf"))
+    return worst, 100 * (counted - true_count) / true_count
 
 
-def missing(means: dict, truth: dict, dates) -> list[str]:
-    return [d for d in dates if truth.get(d) is not None and means.get(d) is None]
+def row(name: str, runs: list[dict], truth: dict, resolution: float) -> dict:
+    secs = sorted(r["seconds"] for r in runs)
+    worst, valid = errors(runs[0], truth, resolution)
+    return {"tool": name, "median": statistics.median(secs), "min": secs[0], "max": secs[-1],
+            "mb": statistics.median(r["served"] for r in runs) / 1e6,
+            "requests": int(statistics.median(r["requests"] for r in runs)),
+            "heads": int(statistics.median(r["heads"] for r in runs)),
+            "in_flight": max(r["in_flight"] for r in runs), "error": worst, "valid": valid}
 
 
-def table(title: str, rows: list[tuple[str, list[dict]]], truth: dict, dates) -> None:
-    print(f"\n{title}")
-    print(f"{'tool':44}{'wall s (min–max)':>20}{'MB served':>11}{'requests':>10}{'max date error':>16}")
-    for name, runs in rows:
-        secs = [r["seconds"] for r in runs]
-        served = runs[0]["served"] / 1e6
-        gone = missing(runs[0]["means"], truth, dates)
-        err = f"{error(runs[0]['means'], truth, dates):.5f}" + (f" ({len(gone)} date(s) lost)" if gone else "")
-        print(f"{name:44}{min(secs):>10.1f} – {max(secs):<7.1f}{served:>11.1f}{runs[0]['requests']:>10}{err:>16}")
+def print_table(rows: list[tuple[str, str, dict]]) -> None:
+    print(f"\n{'question':52}{'network':10}{'tool':11}{'median s (min–max)':>21}{'MB':>7}{'requests (HEAD)':>17}"
+          f"{'in flight':>10}{'month err':>10}{'valid px':>9}")
+    for question, network, r in rows:
+        print(f"{question:52}{network:10}{r['tool']:11}{r['median']:>8.2f} ({r['min']:5.2f}–{r['max']:5.2f})"
+              f"{r['mb']:>7.1f}{r['requests']:>10,} ({r['heads']:>4}){r['in_flight']:>10}{r['error']:>10.5f}"
+              f"{r['valid']:>+8.2f}%")
+
+
+def ratios(rows: list[tuple[str, str, dict]]) -> None:
+    """The plugin against the best peer on each line: time (the fastest peer's median ÷ the plugin's; above 1 the
+    plugin leads), bytes (the plugin's ÷ the fewest a peer fetched), error and valid pixels (the closest peer's)."""
+    print("\nthe plugin against the best peer on each line")
+    cases = list(dict.fromkeys((q, n) for q, n, _ in rows))
+    for question, network in cases:
+        mine = next((r for q, n, r in rows if (q, n) == (question, network) and r["tool"] == "product"), None)
+        peers = [r for q, n, r in rows if (q, n) == (question, network) and r["tool"] != "product"]
+        if mine is None or not peers:
+            continue
+        fastest = min(peers, key=lambda r: r["median"])
+        least = min(peers, key=lambda r: r["mb"])
+        closest = min(peers, key=lambda r: r["error"])
+        valid = min(peers, key=lambda r: abs(r["valid"]))
+        print(f"  {question}, {network}: time {mine['median']:.1f} s vs {fastest['median']:.1f} s ({fastest['tool']}) "
+              f"= {fastest['median'] / mine['median']:.2f}x faster; bytes {mine['mb']:.1f} vs {least['mb']:.1f} MB "
+              f"({least['tool']}) = {mine['mb'] / least['mb']:.3f}x; month error {mine['error']:.5f} vs "
+              f"{closest['error']:.5f} ({closest['tool']}); valid pixels {mine['valid']:+.2f}% vs {valid['valid']:+.2f}% "
+              f"({valid['tool']})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--job")
-    parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--no-dask", action="store_true")
-    parser.add_argument("--no-stackstac", action="store_true")
-    parser.add_argument("--only", choices=("overviews", "full"), help="one of the two comparisons")
-    parser.add_argument("--zones", type=int, choices=(1, 2), default=1,
-                        help="2: the east tiles stored in UTM 33N (every tool warps them onto the grid)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tools", default=",".join(TOOLS))
+    parser.add_argument("--only", choices=("overviews", "full"), help="one of the two questions")
+    parser.add_argument("--network", choices=tuple(NETWORKS), help="one of the two networks")
     args = parser.parse_args()
     if args.job:
         job = json.loads(Path(args.job).read_text())
@@ -120,82 +178,67 @@ def main() -> None:
         return
     from testkit.servers.cog_server import CogServer
 
-    odc_world.make_files(ROOT)
-    truth = odc_world.truth(ROOT)
-    if args.zones == 2:
-        odc_world.make_other_zone(ROOT)
-        print("two UTM zones: the east tiles in 33N (the same stored values warped by nearest), the others in 32N; "
-              "the error is against the one-zone truth")
-    cogs = CogServer(ROOT).start()
+    started = time.perf_counter()
+    year_world.make_files(WORLD)
+    truth_dates = year_world.truth(WORLD)
+    print(f"world ready in {time.perf_counter() - started:.0f} s")
+    tools = [t for t in args.tools.split(",") if t != "lazycogs" or venv_python("lazycogs")]
+    cogs = CogServer(WORLD).start()
+    rows: list[tuple[str, str, dict]] = []
     try:
-        items = odc_world.items(cogs.url, ROOT, args.zones)
-        base = {"area": odc_world.area_lonlat(), "threads": THREADS, "excluded": list(odc_world.EXCLUDED),
-                "scale": odc_world.SCALE, "offset": odc_world.OFFSET, "out": str(ROOT / "out")}
-        for exact, dates, title in ((False, odc_world.DATES, "overviews (the plugin's default)"),
-                                    (True, FULL_RES_DATES, "full resolution (exact=true), one month")):
+        items = year_world.items(cogs.url, WORLD)
+        base = {"area": year_world.area_lonlat(), "threads": THREADS, "excluded": list(year_world.EXCLUDED),
+                "scale": year_world.SCALE, "offset": year_world.OFFSET, "out": str(WORLD / "out")}
+        for exact, question in ((False, "year 2023 by month, overviews"), (True, f"{year_world.MONTH}, full resolution")):
             if args.only and args.only != ("full" if exact else "overviews"):
                 continue
-            chosen = [i for i in items if i["properties"]["datetime"][:10] in dates]
+            chosen = [i for i in items if exact is False or i["properties"]["datetime"][:7] == year_world.MONTH]
+            truth = year_world.monthly_truth({d: t for d, t in truth_dates.items()
+                                              if any(i["properties"]["datetime"][:10] == d for i in chosen)})
             job = {**base, "items": chosen, "exact": exact}
-            ours = [run("product", job, cogs) for _ in range(args.repeat)]
-            crs = ours[0]["grid_crs"]  # every tool gets the plugin's grid: its CRS, resolution and cells
-            ring = area_in(crs)
-            xs, ys = zip(*ring)
-            job["crs"], job["area_crs"] = crs, ring
-            # "overviews at 160 m pixels (…)" or "full resolution (10 m pixels)"
-            resolution = float(re.search(r"(?:at |\()([\d.]+) m", ours[0]["resolution"]).group(1))
-            step = resolution
-            bounds = [min(xs) // step * step, min(ys) // step * step, -(-max(xs) // step) * step,
-                      -(-max(ys) // step) * step]
-            job = {**job, "resolution": resolution, "bounds": bounds}
-            rows = [(f"this plugin, in-process ({THREADS} reads)", ours),
-                    (f"odc-stac + dask, {THREADS} threads", [run("odc-stac", job, cogs) for _ in range(args.repeat)])]
-            if not exact and not args.no_stackstac:
-                rows.append((f"stackstac + dask, {THREADS} threads", [run("stackstac", job, cogs)]))
-            if not exact and not args.no_dask:
-                rows += dask_rows(job, cogs)
-            table(f"{title}: {len(chosen)} items, {resolution:g} m grid", rows, truth, dates)
-            print(f"  the plugin's own estimate of bytes read: {ours[0]['reported_bytes'] / 1e6:.1f} MB "
-                  f"({100 * ours[0]['reported_bytes'] / ours[0]['served']:.0f} % of what the server sent); "
-                  f"odc-stac's GDAL {rows[1][1][0]['gdal']}, the plugin's {gdal_version()}")
-            ratio_t = min(r["seconds"] for r in rows[1][1]) / min(r["seconds"] for r in ours)
-            ratio_b = rows[1][1][0]["served"] / max(1, ours[0]["served"])
-            print(f"  odc-stac / plugin: time {ratio_t:.2f}×, bytes {ratio_b:.2f}× (above 1: the plugin leads)")
+            plan = run("product", job, cogs)  # the plugin's grid (CRS, resolution, cells) is every tool's
+            job.update(grid_of(plan))
+            question = f"{question} ({len(chosen)} items, {job['resolution']:g} m)"
+            for network, conditions in NETWORKS.items():
+                if args.network and args.network != network:
+                    continue
+                cogs.latency_s, cogs.bandwidth = conditions["latency_s"], conditions["bandwidth"]
+                runs: dict[str, list[dict]] = {t: [] for t in tools}
+                for k in range(args.rounds):
+                    for tool in tools[k % len(tools):] + tools[:k % len(tools)]:
+                        runs[tool].append(run(tool, job, cogs))
+                for tool in tools:
+                    rows.append((question, network, row(tool, runs[tool], truth, job["resolution"])))
+                print_table(rows[-len(tools):])
+        print(f"\nall together ({args.rounds} rounds, each tool in a fresh process, the order rotated each round; "
+              f"NETWORK cloud: {NETWORKS['cloud']['latency_s'] * 1000:g} ms, "
+              f"{NETWORKS['cloud']['bandwidth'] * 8 / 1e6:g} Mbit/s shared; a shared 2-core machine: read medians)")
+        print_table(rows)
+        ratios(rows)
     finally:
         cogs.stop()
 
 
+def grid_of(plan: dict) -> dict:
+    """The plugin's grid as the peers are given it: CRS, resolution, bounds on multiples of the resolution, and
+    the area's polygon in that CRS."""
+    import re
+
+    crs = plan["grid_crs"]
+    resolution = float(re.search(r"(?:at |\()([\d.]+) m", plan["resolution"]).group(1))
+    ring = area_in(crs)
+    xs, ys = zip(*ring)
+    step = resolution
+    bounds = [min(xs) // step * step, min(ys) // step * step, -(-max(xs) // step) * step, -(-max(ys) // step) * step]
+    return {"crs": crs, "resolution": resolution, "bounds": bounds, "area_crs": ring}
+
+
 def area_in(crs: str) -> list[list[float]]:
-    """The bench's polygon in `crs` ("EPSG:32632")."""
-    from osgeo import osr
+    """The bench's polygon (edges densified) in `crs` ("EPSG:32632")."""
+    from testkit.worlds.collection_world import transformer
 
-    src, dst = osr.SpatialReference(), osr.SpatialReference()
-    src.ImportFromEPSG(odc_world.EPSG)
-    dst.ImportFromEPSG(int(crs.split(":")[1]))
-    for s in (src, dst):
-        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-    tr = osr.CoordinateTransformation(src, dst)
-    return [list(tr.TransformPoint(x, y)[:2]) for x, y in odc_world.AREA_UTM]
-
-
-def gdal_version() -> str:
-    from osgeo import gdal
-
-    return gdal.__version__
-
-
-def dask_rows(job: dict, cogs) -> list[tuple[str, list[dict]]]:
-    from testkit.servers.dask_processes import dask_cli, dask_processes
-
-    dask = dask_cli()
-    if dask is None:
-        return []
-    rows = []
-    for workers in (1, 2):
-        with tempfile.TemporaryDirectory() as folder, dask_processes(Path(folder), workers, dask) as address:
-            rows.append((f"this plugin, Dask: {workers} worker process(es)",
-                         [run("product", {**job, "scheduler": address}, cogs)]))
-    return rows
+    tr = transformer(year_world.EPSG, int(crs.split(":")[1]))
+    return [list(tr.TransformPoint(x, y)[:2]) for x, y in year_world.area_utm32()]
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 stackstac) loading the items over the area with dask, the SCL classes masked, the mean NDVI per date.
 
 Runs in its own virtual environment (odc-stac, stackstac, rasterio with its own GDAL), never with the plugin:
-`python odc_runner.py JOB.json` prints one JSON line {"seconds", "means", "gdal"}. The job names the tool, the
+`python odc_runner.py JOB.json` prints one JSON line {"seconds", "dates": {date: [sum, count]}, "version"}. The job names the tool, the
 items (STAC 1.0 dicts), the area (GeoJSON in lon/lat), the output CRS, resolution and bounds, and the threads.
 """
 
@@ -13,14 +13,21 @@ import sys
 import time
 
 
-def _masked_means(red, nir, scl, excluded, scale, offset):
-
+def _masked_sums(red, nir, scl, excluded, scale, offset):
+    """Per date, the sum and the count of the valid NDVI cells."""
     red, nir = red.astype("float32"), nir.astype("float32")
     has = (red != 0) & (nir != 0)
     red, nir = red * scale + offset, nir * scale + offset
     ndvi = (nir - red) / (nir + red)
     ndvi = ndvi.where(has & ~scl.isin(list(excluded)))
-    return ndvi.mean(dim=("x", "y"))
+    return ndvi.sum(dim=("x", "y")), ndvi.count(dim=("x", "y"))
+
+
+def _per_date(sums, counts) -> dict[str, list[float]]:
+    import dask
+
+    sums, counts = dask.compute(sums, counts)
+    return {str(t)[:10]: [float(s), int(c)] for t, s, c in zip(sums.time.values, sums.values, counts.values)}
 
 
 def _inside(array, job):
@@ -48,9 +55,8 @@ def run_odc(job: dict):
                          geopolygon=area, groupby="solar_day", chunks={"x": 2048, "y": 2048},
                          resampling={"red": "average", "nir": "average", "scl": "nearest"})
     inside = _inside(data.red, job)
-    means = _masked_means(data.red.where(inside, 0), data.nir.where(inside, 0), data.scl, job["excluded"],
-                          job["scale"], job["offset"])
-    return {str(t)[:10]: v for t, v in zip(means.time.values, means.values.tolist())}
+    return _per_date(*_masked_sums(data.red.where(inside, 0), data.nir.where(inside, 0), data.scl,
+                                   job["excluded"], job["scale"], job["offset"]))
 
 
 def run_stackstac(job: dict):
@@ -66,22 +72,27 @@ def run_stackstac(job: dict):
     bands = bands.groupby("time").map(stackstac.mosaic)  # per date, the first tile with data wins
     scl = scl.groupby("time").map(stackstac.mosaic)
     inside = _inside(bands, job)
-    means = _masked_means(bands.sel(band="red").where(inside, 0), bands.sel(band="nir").where(inside, 0),
-                          scl.sel(band="scl"), job["excluded"], job["scale"], job["offset"])
-    return {str(t)[:10]: v for t, v in zip(means.time.values, means.values.tolist())}
+    return _per_date(*_masked_sums(bands.sel(band="red").where(inside, 0), bands.sel(band="nir").where(inside, 0),
+                                   scl.sel(band="scl"), job["excluded"], job["scale"], job["offset"]))
 
 
 def main() -> None:
+    from importlib.metadata import version
+
     import dask
+    import odc.stac  # noqa: F401 - imported before the clock starts, as the plugin's are
     import rasterio
+    import stackstac  # noqa: F401
+    import xarray  # noqa: F401
+    from rasterio.features import geometry_mask  # noqa: F401
 
     job = json.loads(open(sys.argv[1]).read())
     started = time.perf_counter()
     with dask.config.set(scheduler="threads", num_workers=job["threads"]):
-        means = run_odc(job) if job["tool"] == "odc-stac" else run_stackstac(job)
+        dates = run_odc(job) if job["tool"] == "odc-stac" else run_stackstac(job)
     seconds = time.perf_counter() - started
-    means = {k: (None if v != v else v) for k, v in means.items()}  # NaN (an overcast date) as null
-    print(json.dumps({"seconds": seconds, "means": means, "gdal": rasterio.__gdal_version__}))
+    print(json.dumps({"seconds": seconds, "dates": dates,
+                      "version": f"{job['tool']} {version(job['tool'])}, GDAL {rasterio.__gdal_version__}"}))
 
 
 if __name__ == "__main__":

@@ -234,16 +234,18 @@ def layer_stall(out: str) -> list[Row]:
 
 
 def vs_odc_stac(out: str) -> list[Row]:
+    """The plugin against the best of odc-stac, stackstac and lazycogs, per question and network."""
     rows = []
-    line = r"^{}.*?\s+([\d.]+) – ([\d.]+)\s+([\d.]+)\s+\d+\s+([\d.]+)"
-    for section in re.split(r"\n(?=overviews|full resolution)", out)[1:]:
-        name = "overviews" if section.startswith("overviews") else "full resolution"
-        ours, odc = _find(line.format("this plugin, in-process"), section), _find(line.format("odc-stac"), section)
-        rows.append(Row("vs_odc_stac", f"collection statistics, {name}: wall time (error {ours[4]})",
-                        f"{_num(ours[1]):.1f} s", f"odc-stac {_num(odc[1]):.1f} s (error {odc[4]})",
-                        _ratio(_num(ours[1]), _num(odc[1]))))
-        rows.append(Row("vs_odc_stac", f"collection statistics, {name}: MB served", f"{_num(ours[3]):.1f}",
-                        f"odc-stac {_num(odc[3]):.1f}", _ratio(_num(ours[3]), _num(odc[3]))))
+    line = (r"^\s+(?P<q>year|\S+).*?, (?P<net>\w+): time (?P<t>[\d.]+) s vs (?P<pt>[\d.]+) s \((?P<peer>[\w-]+)\) = "
+            r"[\d.]+x faster; bytes (?P<mb>[\d.]+) vs (?P<pmb>[\d.]+) MB \((?P<least>[\w-]+)\) = [\d.]+x; month error "
+            r"(?P<e>[\d.]+) vs (?P<pe>[\d.]+)")
+    for m in re.finditer(line, out, re.MULTILINE):
+        name = f"{'overviews, a year' if m['q'] == 'year' else 'full resolution, a month'}, {m['net']}"
+        rows.append(Row("vs_odc_stac", f"collection statistics, {name}: median wall time (month error {m['e']})",
+                        f"{_num(m['t']):.1f} s", f"{m['peer']} {_num(m['pt']):.1f} s (error {m['pe']})",
+                        _ratio(_num(m['t']), _num(m['pt']))))
+        rows.append(Row("vs_odc_stac", f"collection statistics, {name}: MB served", f"{_num(m['mb']):.1f}",
+                        f"{m['least']} {_num(m['pmb']):.1f}", _ratio(_num(m['mb']), _num(m['pmb']))))
     if not rows:
         raise ValueError("no comparison table")
     return rows

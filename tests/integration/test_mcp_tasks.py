@@ -19,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 
 from stacgis_agent.agent.config import CatalogConfig, Settings
 from stacgis_agent.tools.deps import ToolDeps
-from stacgis_agent.tools.engine.stats_runner import DEFAULT_CONCURRENCY
+from stacgis_agent.tools.engine.stats_runner import MAX_CONCURRENCY
 from stacgis_agent.tools.outside.http_endpoint import McpHttpEndpoint, TokenFile, regenerate_token
 from testkit.servers.mcp_tasks_client import (
     TASKS,
@@ -34,10 +34,12 @@ from testkit.servers.slow_cogs import SlowCogServer
 from testkit.servers.stac_api import free_port
 from testkit.worlds.tiny_catalog import tiny_bbox, write_dated_collection, write_tiny_cog
 
-ITEMS = 32  # one a day from June 1st, each its own file on a server that answers DELAY_S late
+# one a day from June 1st, each its own file on a server that answers DELAY_S late; small reads go MAX_CONCURRENCY
+# at once: three times as many items leave a queue for a cancel to stop
+ITEMS = 3 * MAX_CONCURRENCY
 DELAY_S = 0.3
 OPEN_REQUESTS = 2  # GDAL opens one of these small files with a HEAD, then one GET that holds the whole file
-CALL = {"collection": "june", "asset": "data", "datetime": "2024-06-01/2024-08-31", "bbox": tiny_bbox(),
+CALL = {"collection": "june", "asset": "data", "datetime": "2024-06-01/2024-12-31", "bbox": tiny_bbox(),
         "exact": True}
 
 
@@ -141,13 +143,13 @@ async def test_cancelling_a_task_stops_its_reads(world):
         settled = slow.requests
         await asyncio.sleep(3 * DELAY_S)
         assert slow.requests == settled and slow.in_flight == 0  # nothing more is read
-        # No queued item starts after the cancel: only the reads already running (8 side by side) finish their
+        # No queued item starts after the cancel: only the reads already running (side by side) finish their
         # file's open, which asks twice (GDAL's HEAD, then the first bytes); those with no request in flight may
         # have been about to ask for a file of their own. (Before, a Stop landing outside the reads' generator
         # left the queue running after the job had ended: tests/unit/test_collection_stats_stop.py.)
         started_after = set(slow.paths[asked:settled]) - set(slow.paths[:asked])
-        assert len(started_after) <= DEFAULT_CONCURRENCY - in_flight, (asked, in_flight, started_after)
-        assert settled - asked <= OPEN_REQUESTS * DEFAULT_CONCURRENCY - in_flight, (asked, in_flight, settled)
+        assert len(started_after) <= MAX_CONCURRENCY - in_flight, (asked, in_flight, started_after)
+        assert settled - asked <= OPEN_REQUESTS * MAX_CONCURRENCY - in_flight, (asked, in_flight, settled)
         assert settled < ITEMS  # a whole run asks for two ranges of every file
         await tasks_cancel(client.session, handle.task_id)  # cancelling a finished task changes nothing
         again = await client.call_tool("collection_statistics", CALL)  # its place in the limit is free

@@ -27,6 +27,7 @@ modes = lambda: [gdal.GetUseExceptions(), ogr.GetUseExceptions(), osr.GetUseExce
 before = modes()
 from stacgis_agent.tools.analysis import raster_tools
 from stacgis_agent.tools.engine import gdal_scope, raster_reads
+from stacgis_agent.tools.engine.gdal_names import local_file
 from stacgis_agent.tools.canvas.layers import mosaic
 from stacgis_agent.tools.canvas.layers.stac_assets import choose_assets
 after_import = modes()
@@ -39,10 +40,10 @@ mem.GetRasterBand(1).Fill(7.0)
 gdal.GetDriverByName("GTiff").CreateCopy(tif, mem); mem = None
 
 async def use_tools():
-    info = await raster_tools.run_gdal(raster_reads.raster_info, {}, tif)
-    stats = await raster_tools.run_gdal(raster_reads.statistics, {}, tif, 1, None, None, "EPSG:4326", True, 65536, [50])
+    info = await raster_tools.run_gdal(raster_reads.raster_info, {}, local_file(tif))
+    stats = await raster_tools.run_gdal(raster_reads.statistics, {}, local_file(tif), 1, None, None, "EPSG:4326", True, 65536, [50])
     try:
-        await raster_tools.run_gdal(raster_reads.raster_info, {}, str(Path(WORK) / "missing.tif"))
+        await raster_tools.run_gdal(raster_reads.raster_info, {}, local_file(str(Path(WORK) / "missing.tif")))
         missing = "no error"
     except Exception as exc:
         missing = type(exc).__name__

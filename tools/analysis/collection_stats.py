@@ -124,9 +124,11 @@ async def compute(deps: ToolDeps, items: list[dict], collection_doc: dict, area:
     notes[0] += "."
     removed = sum(r["cloud_excluded_pixels"] for r in rows)
     if bands.mask is not None:
-        notes.append(f"Clouds removed {removed:,} cell(s) with data: a cell is left out when any tile of its date "
-                     f"flags it (any of up to {MASK_SAMPLES} × {MASK_SAMPLES} mask samples per cell), so one "
-                     "tile's 'clear' never overrides another's 'cloud'.")
+        notes.append(f"Clouds removed {removed:,} cell(s) with data (the cloudy share of each cell, from up to "
+                     f"{MASK_SAMPLES} × {MASK_SAMPLES} mask samples per cell, a sample cloudy when any tile of its "
+                     "date flags it, so one tile's 'clear' never overrides another's 'cloud'). A cell a cloud "
+                     "touches gives no value; valid_pixels counts each cell's clear share (a cell half past a "
+                     "swath's end or under a cloud's edge is half a valid pixel), which also weighs the statistics.")
     if job.note:
         notes.append(job.note)
     if group_by != "date":

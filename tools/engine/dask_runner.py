@@ -1,6 +1,6 @@
 """Per-item reads as Dask tasks on a cluster named in the settings (`tcp://host:8786`, or a Dask Gateway URL).
 
-The worker-side code (stats_worker, grid_windows, index_formulas, gdal_env, gdal_names) is uploaded to the cluster as a small zip when the client connects,
+The worker-side code (stats_worker, grid_windows, pixel_shift, date_stats, index_formulas, gdal_env, gdal_names) is uploaded to the cluster as a small zip when the client connects,
 to the workers and to a scheduler in another process (it unpickles each task), so they need only GDAL and numpy
 besides Dask, not the plugin. A worker that dies mid-job has its tasks rescheduled by the scheduler; a task that
 raises is retried. Cancelling the caller cancels the cluster's outstanding tasks.
@@ -39,17 +39,17 @@ def available() -> bool:
 
 
 def worker_code_zip(folder: Path) -> Path:
-    """The worker-side modules (stats_worker, grid_windows, index_formulas, gdal_env, gdal_names) as a zip under the plugin's own package path, so tasks
+    """The worker-side modules (stats_worker, grid_windows, pixel_shift, date_stats, index_formulas, gdal_env, gdal_names) as a zip under the plugin's own package path, so tasks
     and results name the same modules on both sides. A new file name per upload: a worker's zip importer
     caches archives by path, so a zip rewritten under the same name would break it."""
-    from . import gdal_env, gdal_names, grid_windows, index_formulas, stats_worker
+    from . import date_stats, gdal_env, gdal_names, grid_windows, index_formulas, pixel_shift, stats_worker
 
     parts = stats_worker.__name__.split(".")[:-1]  # e.g. ["stacgis_agent", "tools"]
     path = folder / f"stacgis-worker-{uuid.uuid4().hex[:12]}.zip"
     with zipfile.ZipFile(path, "w") as archive:
         for depth in range(1, len(parts) + 1):
             archive.writestr("/".join(parts[:depth]) + "/__init__.py", "")
-        for module in (stats_worker, grid_windows, index_formulas, gdal_env, gdal_names):
+        for module in (stats_worker, grid_windows, pixel_shift, date_stats, index_formulas, gdal_env, gdal_names):
             archive.write(str(module.__file__), "/".join(parts) + "/" + Path(str(module.__file__)).name)
     return path
 

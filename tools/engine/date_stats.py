@@ -1,8 +1,11 @@
 """Per-date mosaics and their statistics: numpy only.
 
-Items of one date are already on one grid; where tiles overlap the first valid pixel wins (in the
-items' sort order), so no pixel is counted twice, and a cell any tile of the date flags as cloud is left out
-(one tile's "clear" does not override another's "cloud"). A period (week, month) pools its dates' mosaics.
+Items of one date are already on one grid; where tiles overlap the item that saw most of a cell clear gives its
+value (the first in the items' sort order among equals), so no pixel is counted twice, and a cell a cloud of any
+tile of the date touches is left out of the values (one tile's "clear" does not override another's "cloud": the
+cell's band average holds cloud). With a cloud mask, each cell counts for the share of it the mask samples say is
+clear: a cell half in a swath or half under a cloud is half a valid pixel, so partly covered cells neither vanish
+from the count nor weigh as much as whole ones in the mean. A period (week, month) pools its dates' mosaics.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+NO_SAMPLE, CLEAR, CLOUD = 0, 1, 2  # what a cloud-mask sample says: nothing (no data there), a clear sky, a cloud
 STAT_COLUMNS = ("period", "items", "mean", "median", "min", "max", "std", "valid_fraction", "valid_pixels",
                 "cloud_excluded_pixels")
 
@@ -22,39 +26,57 @@ class PeriodAccumulator:
     area: np.ndarray  # bool: grid pixels inside the area
     items: int = 0
     values: list[np.ndarray] = field(default_factory=list)  # valid values of each date mosaic
+    weights: list[np.ndarray | None] = field(default_factory=list)  # each value's clear share; None: all whole
     ever_valid: np.ndarray | None = None  # area pixels with at least one valid value
-    cloud_excluded: int = 0
+    clear_cells: float = 0.0  # the clear shares of every observed cell added up (cells a cloud touches included)
+    cloud_excluded: float = 0.0  # the cloudy shares of observed cells added up
 
     def add_date(self, results: list[Any]) -> None:
-        """One date's item results (any order): mosaic them, then keep the valid values."""
+        """One date's item results (any order): mosaic them, then keep the valid values and their weights."""
         self.items += len(results)
-        mosaic, observed = mosaic_of(results, self.area.shape)
-        flagged = cloud_flags(results, self.area.shape)
-        valid = np.isfinite(mosaic) & self.area
-        self.values.append(mosaic[valid])
-        self.ever_valid = valid if self.ever_valid is None else (self.ever_valid | valid)
-        self.cloud_excluded += int((observed & self.area & flagged).sum())
+        date = mosaic_date(results, self.area.shape)
+        valid = np.isfinite(date.values) & self.area
+        self.values.append(date.values[valid])
+        seen = date.observed & self.area
+        if date.clear is None:  # no mask, or one sample a cell: each cell with a value is one whole valid pixel
+            self.weights.append(None)
+            self.clear_cells += float(valid.sum())
+            self.cloud_excluded += float((seen & date.flagged).sum())
+            counted = valid
+        else:
+            self.weights.append(date.clear[valid])
+            self.clear_cells += float(date.clear[seen].sum(dtype=np.float64))
+            self.cloud_excluded += float(date.cloudy[seen].sum(dtype=np.float64))
+            counted = seen & (date.clear > 0)
+        self.ever_valid = counted if self.ever_valid is None else (self.ever_valid | counted)
 
     def row(self, period: str) -> dict[str, Any]:
         values = np.concatenate(self.values) if self.values else np.empty(0, np.float32)
+        whole = all(w is None for w in self.weights)  # no copy of millions of ones at full resolution
+        weights = None if whole else np.concatenate(
+            [np.ones(v.size, np.float32) if w is None else w for v, w in zip(self.values, self.weights)])
         area_pixels = int(self.area.sum())
-        row: dict[str, Any] = {"period": period, "items": self.items, "valid_pixels": int(values.size),
-                               "cloud_excluded_pixels": self.cloud_excluded}
+        row: dict[str, Any] = {"period": period, "items": self.items, "valid_pixels": round(self.clear_cells),
+                               "cloud_excluded_pixels": round(self.cloud_excluded)}
         covered = int(self.ever_valid.sum()) if self.ever_valid is not None else 0
         row["valid_fraction"] = round(covered / area_pixels, 4) if area_pixels else 0.0
-        if values.size:  # sums in float64, without a float64 copy of every value (millions per date)
-            mean = float(np.mean(values, dtype=np.float64))
-            row.update(mean=mean, median=_median(values), min=float(values.min()), max=float(values.max()),
-                       std=_std(values, mean))
+        if values.size and (whole or weights.sum(dtype=np.float64) > 0):
+            whole = whole or bool((weights == 1).all())  # sums in float64, without a float64 copy of the values
+            mean = float(np.mean(values, dtype=np.float64)) if whole else float(
+                np.sum(values * weights, dtype=np.float64) / np.sum(weights, dtype=np.float64))
+            row.update(mean=mean, median=_median(values) if whole else _weighted_median(values, weights),
+                       min=float(values.min()), max=float(values.max()), std=_std(values, mean, weights, whole))
         else:
             row.update(mean=None, median=None, min=None, max=None, std=None)
         return row
 
 
-def _std(values: np.ndarray, mean: float) -> float:
+def _std(values: np.ndarray, mean: float, weights: np.ndarray, whole: bool) -> float:
     deviations = values - np.float32(mean)
     deviations *= deviations
-    return float(np.sqrt(np.mean(deviations, dtype=np.float64)))
+    if whole:
+        return float(np.sqrt(np.mean(deviations, dtype=np.float64)))
+    return float(np.sqrt(np.sum(deviations * weights, dtype=np.float64) / np.sum(weights, dtype=np.float64)))
 
 
 def _median(values: np.ndarray) -> float:
@@ -69,21 +91,98 @@ def _median(values: np.ndarray) -> float:
     return (float(values[middle - 1]) + float(values[middle])) / 2
 
 
+def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
+    """The value below which half the clear area lies (cells weighted by their clear share)."""
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order], dtype=np.float64)
+    half = cumulative[-1] / 2
+    at = int(np.searchsorted(cumulative, half))
+    if abs(cumulative[at] - half) < 1e-9 * cumulative[-1] and at + 1 < values.size:  # exactly between two
+        return (float(values[order[at]]) + float(values[order[at + 1]])) / 2
+    return float(values[order[at]])
+
+
+@dataclass
+class DateMosaic:
+    values: np.ndarray  # float32: each cell's value, NaN where no item has a clear value or a cloud touches it
+    observed: np.ndarray  # bool: an item has data there
+    flagged: np.ndarray  # bool: a cloud of any item with data there touches the cell
+    clear: np.ndarray | None = None  # float32: the share of the cell the date's mask samples say is clear
+    cloudy: np.ndarray | None = None  # float32: the share under a cloud
+
+
 def mosaic_of(results: list[Any], shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """(values, observed): the first valid value per cell in sort order, NaN where any item's cloud mask flags
-    the cell; where any item had data. Each result covers its own part of the grid (`window`)."""
+    """(values, observed) of one date's mosaic (mosaic_date)."""
+    date = mosaic_date(results, shape)
+    return date.values, date.observed
+
+
+def mosaic_date(results: list[Any], shape: tuple[int, int]) -> DateMosaic:
+    """One date's items on the grid: per cell the value of the item that saw most of it clear (the first in sort
+    order among equals), NaN where any item's cloud touches the cell; where any item had data; and, when the
+    items have mask samples, the date's clear and cloudy share of each cell (all items' samples merged: a cloud
+    wins over a clear sky, a clear sky over no data)."""
     mosaic = np.full(shape, np.nan, np.float32)
     observed = np.zeros(shape, bool)
+    if all(getattr(r, "samples", 1) == 1 for r in results if r.values is not None):
+        # one mask sample a cell (full resolution): a cell is clear or not, the first valid value wins, and the
+        # counts are the cells' own (no shares: a date of millions of cells costs no float copies of them)
+        for result in sorted(results, key=lambda r: (r.sort_key, r.item_id)):
+            if result.values is not None:
+                target = mosaic[_view(result)]
+                empty = np.isnan(target) & np.isfinite(result.values)
+                target[empty] = result.values[empty]
+                observed[_view(result)] |= result.observed
+        flagged = cloud_flags(results, shape)
+        mosaic[flagged] = np.nan
+        return DateMosaic(mosaic, observed, flagged)
+    best = np.full(shape, -1.0, np.float32)
     for result in sorted(results, key=lambda r: (r.sort_key, r.item_id)):
         if result.values is None:
             continue
         view = _view(result)
-        target = mosaic[view]
-        empty = np.isnan(target) & np.isfinite(result.values)
-        target[empty] = result.values[empty]
+        share = _cell_shares(result.sky, result.samples, CLEAR) if _has_sky(result) else None
+        own = np.where(np.isfinite(result.values), 1.0 if share is None else share, -1.0)
+        better = own > best[view]
+        mosaic[view] = np.where(better, result.values, mosaic[view])
+        best[view] = np.maximum(best[view], own)
         observed[view] |= result.observed
-    mosaic[cloud_flags(results, shape)] = np.nan
-    return mosaic, observed
+    flagged = cloud_flags(results, shape)
+    mosaic[flagged] = np.nan
+    clear, cloudy = _sky_shares(results, shape)
+    return DateMosaic(mosaic, observed, flagged, clear, cloudy)
+
+
+def _has_sky(result: Any) -> bool:
+    return getattr(result, "sky", None) is not None
+
+
+def _cell_shares(codes: np.ndarray, k: int, code: int) -> np.ndarray:
+    rows, cols = codes.shape
+    return (codes == code).reshape(rows // k, k, cols // k, k).mean(axis=(1, 3), dtype=np.float32)
+
+
+def _sky_shares(results: list[Any], shape: tuple[int, int]) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(clear share, cloudy share) of each cell from every item's mask samples; (None, None) without a mask."""
+    with_sky = [r for r in results if r.values is not None and _has_sky(r)]
+    if not with_sky:
+        return None, None
+    ks = {r.samples for r in with_sky}
+    if len(ks) == 1:  # one sample grid for every item: merge the samples themselves
+        k = ks.pop()
+        merged = np.zeros((shape[0] * k, shape[1] * k), np.uint8)  # CLOUD > CLEAR > NO_SAMPLE: the largest wins
+        for result in with_sky:
+            row, col = result.window
+            rows, cols = result.sky.shape
+            view = merged[row * k:row * k + rows, col * k:col * k + cols]
+            np.maximum(view, result.sky, out=view)
+        return _cell_shares(merged, k, CLEAR), _cell_shares(merged, k, CLOUD)
+    clear, cloudy = np.zeros(shape, np.float32), np.zeros(shape, np.float32)  # masks of several resolutions
+    for result in with_sky:
+        view = _view(result)
+        np.maximum(cloudy[view], _cell_shares(result.sky, result.samples, CLOUD), out=cloudy[view])
+        np.maximum(clear[view], _cell_shares(result.sky, result.samples, CLEAR), out=clear[view])
+    return np.minimum(clear, 1 - cloudy), cloudy
 
 
 def cloud_flags(results: list[Any], shape: tuple[int, int]) -> np.ndarray:

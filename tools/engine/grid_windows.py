@@ -4,7 +4,9 @@ the bytes a read makes the server send (GDAL's 16 kB chunks, counted from the CO
 
 from __future__ import annotations
 
+import functools
 import math
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +42,7 @@ def item_window(ds: Any, grid: Grid) -> tuple[tuple[int, int], Grid] | None:
     gt = ds.GetGeoTransform()
     points = [(gt[0] + gt[1] * c + gt[2] * r, gt[3] + gt[4] * c + gt[5] * r)
               for c in np.linspace(0, ds.RasterXSize, 5) for r in np.linspace(0, ds.RasterYSize, 5)]
-    (left, bottom, right, top), reprojected = _envelope(points, ds.GetProjection(), grid.crs_wkt)
+    (left, bottom, right, top), reprojected = _envelope(points, ds.GetProjectionRef(), grid.crs_wkt)
     pad = 1 if reprojected else 0
     if not all(math.isfinite(v) for v in (left, bottom, right, top)):
         return (0, 0), grid
@@ -63,7 +65,6 @@ def aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int, int] | Non
     """(m, column, row) when the grid is `band`'s own pixel grid or one m × finer (a 20 m mask under 10 m bands):
     same CRS, the band's pixel m grid pixels wide, the grid's corner on a grid pixel of the band's lattice, at
     (column, row) grid pixels from the band's corner. None otherwise (the band is warped)."""
-    from osgeo import osr
 
     gt = ds.GetGeoTransform()
     if gt[2] or gt[4] or gt[5] >= 0:
@@ -76,9 +77,17 @@ def aligned_offset(ds: Any, band: Any, grid: Grid) -> tuple[int, int, int] | Non
     col, row = (grid.bounds[0] - gt[0]) / res_x, (gt[3] - grid.bounds[3]) / res_y
     if abs(col - round(col)) > 1e-6 or abs(row - round(row)) > 1e-6:
         return None
-    if not osr.SpatialReference(wkt=ds.GetProjection()).IsSame(osr.SpatialReference(wkt=grid.crs_wkt)):
+    if not same_srs(ds.GetProjectionRef(), grid.crs_wkt):
         return None
     return m, round(col), round(row)
+
+
+@functools.lru_cache(maxsize=64)
+def same_srs(a_wkt: str, b_wkt: str) -> bool:
+    """Whether two WKTs are one CRS (parsing and comparing them cost ~1 ms; a read asks several times)."""
+    from osgeo import osr
+
+    return bool(a_wkt and b_wkt) and bool(osr.SpatialReference(wkt=a_wkt).IsSame(osr.SpatialReference(wkt=b_wkt)))
 
 
 def level_index(level: str) -> int:
@@ -91,22 +100,19 @@ def overview_level(ds: Any, grid: Grid) -> tuple[str, int]:
     band = ds.GetRasterBand(1)
     chosen, chosen_factor = "full resolution", 1
     for k in range(band.GetOverviewCount()):
-        factor = ds.RasterXSize / band.GetOverview(k).XSize
+        # the nominal factor: an overview of 1,830 pixels by 16 has 115 (1,830 / 115 = 15.9) or 114 (16.05), and
+        # refusing the 16.05 one for being 0.3 % coarser than the grid read the 8× overview: twice the bytes
+        factor = round(ds.RasterXSize / band.GetOverview(k).XSize)
         if native * factor <= grid.resolution * 1.001:
-            chosen, chosen_factor = f"overview {k + 1}", round(factor)
+            chosen, chosen_factor = f"overview {k + 1}", factor
     return chosen, chosen_factor
 
 
 def native_resolution_in_grid(ds: Any, grid: Grid) -> float:
-    from osgeo import osr
-
     gt = ds.GetGeoTransform()
-    src, dst = osr.SpatialReference(wkt=ds.GetProjection()), osr.SpatialReference(wkt=grid.crs_wkt)
-    if src.IsSame(dst):
+    tr = transformation(ds.GetProjectionRef(), grid.crs_wkt)
+    if tr is None:
         return abs(gt[1])
-    for s in (src, dst):
-        s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-    tr = osr.CoordinateTransformation(src, dst)
     cx, cy = gt[0] + gt[1] * ds.RasterXSize / 2, gt[3] + gt[5] * ds.RasterYSize / 2
     a, b = tr.TransformPoint(cx, cy)[:2], tr.TransformPoint(cx + gt[1], cy)[:2]
     return math.hypot(b[0] - a[0], b[1] - a[1]) or abs(gt[1])
@@ -116,7 +122,7 @@ def source_window(ds: Any, grid: Grid) -> tuple[int, int, int, int] | None:
     """Full-resolution pixel window of the source covering the grid, or None when they do not meet."""
     minx, miny, maxx, maxy = grid.bounds
     points = [(float(x), float(y)) for x in np.linspace(minx, maxx, 5) for y in np.linspace(miny, maxy, 5)]  # ends exact
-    (minx, miny, maxx, maxy), _reprojected = _envelope(points, grid.crs_wkt, ds.GetProjection())
+    (minx, miny, maxx, maxy), _reprojected = _envelope(points, grid.crs_wkt, ds.GetProjectionRef())
     gt = ds.GetGeoTransform()
     c0 = max(0, math.floor((minx - gt[0]) / gt[1]))
     c1 = min(ds.RasterXSize, math.ceil((maxx - gt[0]) / gt[1]))
@@ -131,17 +137,36 @@ def _envelope(points: list[tuple[float, float]], from_wkt: str, to_wkt: str
               ) -> tuple[tuple[float, float, float, float], bool]:
     """((minx, miny, maxx, maxy), reprojected): the box around `points` (in `from_wkt`) drawn in `to_wkt`, and
     whether the two CRSs differ (the box of a curved outline is then only as good as its samples)."""
+    tr = transformation(from_wkt, to_wkt)
+    if tr is not None:
+        points = [p[:2] for p in tr.TransformPoints(points)]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys)), tr is not None
+
+
+_transformations = threading.local()  # PROJ transformations are not to be shared between threads
+
+
+def transformation(from_wkt: str, to_wkt: str) -> Any:
+    """The transformation between two CRSs (x/y order), None when they are one CRS; kept per thread, since
+    building one costs more than a read's whole grid arithmetic."""
     from osgeo import osr
 
-    src, dst = osr.SpatialReference(wkt=from_wkt), osr.SpatialReference(wkt=to_wkt)
-    reprojected = not src.IsSame(dst)
-    if reprojected:
-        for s in (src, dst):
-            s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
-        tr = osr.CoordinateTransformation(src, dst)
-        points = [tr.TransformPoint(x, y)[:2] for x, y in points]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return (min(xs), min(ys), max(xs), max(ys)), reprojected
+    cache = getattr(_transformations, "cache", None)
+    if cache is None:
+        cache = _transformations.cache = {}
+    key = (from_wkt, to_wkt)
+    if key not in cache:
+        if len(cache) > 32:
+            cache.clear()
+        tr = None
+        if not same_srs(from_wkt, to_wkt):
+            src, dst = osr.SpatialReference(wkt=from_wkt), osr.SpatialReference(wkt=to_wkt)
+            for s in (src, dst):
+                s.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+            tr = osr.CoordinateTransformation(src, dst)
+        cache[key] = tr
+    return cache[key]
 
 
 def file_size(path: str) -> int | None:

@@ -14,6 +14,8 @@ from typing import AsyncIterator, Awaitable, Callable, Sequence
 from .stats_worker import ItemResult, ItemTask, read_item
 
 DEFAULT_CONCURRENCY = 8  # HTTP range reads overlap well beyond the core count; GDAL work per item is small
+MAX_CONCURRENCY = 64  # small reads (overviews) wait on the network, not on the cores: up to this many at once
+READS_MEMORY = 256_000_000  # bytes the reads in flight may hold together (bands, index, mask samples per cell)
 
 ProgressFn = Callable[[int, int, str], Awaitable[None]]
 
@@ -45,10 +47,24 @@ class Progress:
         return min(by_rate, by_item)
 
 
+def read_concurrency(tasks: Sequence[ItemTask]) -> int:
+    """How many items to read at once: as many as the memory allows, from DEFAULT_CONCURRENCY (full resolution,
+    large windows: the cores are the limit) to MAX_CONCURRENCY (overviews: a read is mostly waiting on the
+    network, ~10 round trips an item, so a distant server needs many in flight)."""
+    grid = getattr(tasks[0], "grid", None) if tasks else None
+    if grid is None:
+        return DEFAULT_CONCURRENCY
+    bands = len(getattr(tasks[0], "bands", {}) or {}) + 2  # the bands, the index, the data mask
+    per_cell = 4 * bands + (64 if getattr(tasks[0], "mask", None) is not None else 0)  # up to 8 × 8 mask samples
+    fits = READS_MEMORY // max(1, grid.width * grid.height * per_cell)
+    return int(max(DEFAULT_CONCURRENCY, min(MAX_CONCURRENCY, fits)))
+
+
 async def run_items(tasks: Sequence[ItemTask], *, progress: ProgressFn | None = None,
-                    concurrency: int = DEFAULT_CONCURRENCY, scheduler: str = "",
+                    concurrency: int | None = None, scheduler: str = "",
                     min_interval_s: float = 0.2) -> AsyncIterator[ItemResult]:
     """Yields each item's result as it completes. `scheduler` = a Dask address: the reads run there."""
+    concurrency = read_concurrency(tasks) if concurrency is None else concurrency
     state = Progress(total=len(tasks), started=time.perf_counter(), workers=1 if scheduler else max(1, concurrency))
     source = _dask_results(tasks, scheduler) if scheduler else _thread_results(tasks, concurrency)
     last = 0.0

@@ -8,6 +8,7 @@ ways. GDAL options are thread-local; each call opens its own datasets (one datas
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -17,8 +18,10 @@ import numpy as np
 from osgeo import gdal
 
 from . import index_formulas
+from .date_stats import CLEAR, CLOUD, NO_SAMPLE
 from .gdal_env import open_dataset, read_options
 from .grid_windows import (
+    CHUNK_BYTES,
     Grid,
     aligned_offset,
     fetched_bytes,
@@ -27,13 +30,17 @@ from .grid_windows import (
     level_index,
     native_resolution_in_grid,
     overview_level,
+    same_srs,
     source_window,
 )
+from .pixel_shift import lattice_of, read_resampled, read_window
 
-MASK_SAMPLES = 4  # the cloud mask is read up to 4 × 4 samples per grid cell: a cell with any flagged sample is out
+MASK_SAMPLES = 8  # the cloud mask is read up to 8 × 8 samples per grid cell: what share of a cell is clear, and
+# whether a cloud touches it (its bands' average then holds cloud); masks compress to little, so this costs few bytes
 WARP_CHUNK_BYTES = 2_000_000  # warp chunks of 0.5 M float pixels; Stop is checked through GDAL's progress, every
 # few rows (150 kB chunks, each planned and read on its own, were 1.4× slower on bench_vs_odc_stac.py's world)
 ALIGNED_READS = True  # a grid on the file's own pixels is read directly, not warped (bench/ compares both)
+ALIGNED_READ_PIXELS = 16_000_000  # pixels of one direct read (32 MB of 16-bit values): a whole window, mostly
 
 
 class Cancelled(Exception):
@@ -96,6 +103,8 @@ class ItemResult:
     flagged: np.ndarray | None = None  # bool: the item has data and its cloud mask flags the cell (any sample)
     seconds: float = 0.0  # how long the read took, for the time-left estimate
     window: tuple[int, int] = (0, 0)  # (row, column) of the grid where the arrays' first cell lies
+    sky: np.ndarray | None = None  # uint8 NO_SAMPLE/CLEAR/CLOUD of each mask sample, `samples` × `samples` a cell
+    samples: int = 1
 
 
 @contextlib.contextmanager
@@ -132,11 +141,10 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
         if task.mask is not None:
             sky = _mask_cells(task.mask, task.mask_classes, grid, cancel, task.mask_no_data, first_ds)
             total_bytes += sky.nbytes
-            if sky.flagged is not None and sky.no_data is not None:  # it excludes every cell: no band is read
-                observed = ~sky.unknown & ~sky.no_data  # where its mask says the tile has data
+            if sky.codes is not None and not sky.clear.any():  # no clear sample anywhere: no band is read
                 return ItemResult(task.item_id, task.date, task.sort_key,
-                                  np.full(observed.shape, np.nan, np.float32), observed, total_bytes, "",
-                                  sky.flagged & observed, time.perf_counter() - started, window)
+                                  np.full(sky.data.shape, np.nan, np.float32), sky.data, total_bytes, "",
+                                  sky.flagged, time.perf_counter() - started, window, sky.codes, sky.k)
         for name, ref in task.bands.items():
             values, nbytes, level = _warp(ref, grid, "average", cancel, ds=first_ds if ref is first else None)
             total_bytes += nbytes
@@ -151,13 +159,14 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
         observed = np.ones(values.shape, bool)
         for band_values in arrays.values():
             observed &= np.isfinite(band_values)
-        flagged = None
-        if sky is not None and sky.flagged is not None:
-            flagged = sky.flagged
-            values = np.where(flagged | sky.unknown, np.nan, values).astype(np.float32, copy=False)
-            flagged &= observed  # where this item has no data (its swath's end) it says nothing of the sky
+        flagged, codes, k = None, None, 1
+        if sky is not None and sky.codes is not None:
+            flagged, codes, k = sky.flagged, sky.codes, sky.k
+            # a cell a cloud touches holds cloud in its bands' average; a cell with no clear sample is not seen
+            values = np.where(flagged | ~sky.clear, np.nan, values).astype(np.float32, copy=False)
+            flagged = flagged & observed  # where this item has no data (its swath's end) it says nothing of the sky
         return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32, copy=False), observed,
-                          total_bytes, level, flagged, time.perf_counter() - started, window)
+                          total_bytes, level, flagged, time.perf_counter() - started, window, codes, k)
 
 
 def mask_samples(native: float, grid: Grid) -> int:
@@ -167,32 +176,46 @@ def mask_samples(native: float, grid: Grid) -> int:
 
 @dataclass
 class _Sky:
-    flagged: np.ndarray | None  # cells where any mask sample is an excluded class
-    unknown: np.ndarray | None  # cells with no mask sample at all
+    codes: np.ndarray | None  # NO_SAMPLE/CLEAR/CLOUD per mask sample, k × k samples a cell; None: no mask here
+    k: int
     nbytes: int
-    no_data: np.ndarray | None = None  # set only when the mask excludes every cell: cells all of whose samples
-    # are a no-data class (the tile has no data there)
+
+    def _cells(self, code: int) -> np.ndarray:
+        rows, cols = self.codes.shape
+        return (self.codes == code).reshape(rows // self.k, self.k, cols // self.k, self.k).any(axis=(1, 3))
+
+    @functools.cached_property
+    def flagged(self) -> np.ndarray:
+        """Cells a cloud (any excluded class but no data) touches."""
+        return self._cells(CLOUD)
+
+    @functools.cached_property
+    def clear(self) -> np.ndarray:
+        """Cells with at least one clear sample."""
+        return self._cells(CLEAR)
+
+    @property
+    def data(self) -> np.ndarray:
+        """Cells where the mask says the tile has data (clear or cloud)."""
+        return self.clear | self.flagged
 
 
 def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any, no_data: tuple[int, ...] = (),
                 ds: Any = None) -> _Sky:
-    """What the cloud mask says of each cell. The mask is sampled k × k times per cell (nearest, from the overview
-    matching that finer grid): a classification averaged or sampled once per cell lets a cloud's pixels into the
-    bands' cell average."""
+    """What the cloud mask says of each sample, k × k samples a cell (nearest, from the overview matching that
+    finer grid): the share of a cell that is clear, and whether a cloud touches it. One sample per cell lets a
+    cloud's pixels into the bands' cell average, or leaves a cell's clear part uncounted."""
     _stop_if_cancelled(cancel)
     ds = ds if ds is not None else open_dataset(ref.path)
     k = mask_samples(native_resolution_in_grid(ds, grid), grid)
     fine = Grid(grid.crs_wkt, grid.bounds, grid.width * k, grid.height * k)
     samples, nbytes, _ = _warp(ref, fine, "nearest", cancel, scaled=False, ds=ds)
     if samples is None:
-        return _Sky(None, None, nbytes)
-    shape = (grid.height, k, grid.width, k)
-    flagged = np.isin(samples, np.asarray(classes, dtype=np.float32)).reshape(shape).any(axis=(1, 3))
-    unknown = np.isnan(samples).reshape(shape).all(axis=(1, 3))
-    sky = _Sky(flagged, unknown, nbytes)
-    if (flagged | unknown).all():
-        sky.no_data = np.isin(samples, np.asarray(no_data, dtype=np.float32)).reshape(shape).all(axis=(1, 3))
-    return sky
+        return _Sky(None, k, nbytes)
+    codes = np.full(samples.shape, CLEAR, np.uint8)
+    codes[np.isin(samples, np.asarray([c for c in classes if c not in no_data], dtype=np.float32))] = CLOUD
+    codes[np.isnan(samples) | np.isin(samples, np.asarray(no_data, dtype=np.float32))] = NO_SAMPLE
+    return _Sky(codes, k, nbytes)
 
 
 def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True, ds: Any = None
@@ -209,11 +232,19 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         return None, 0, level
     _stop_if_cancelled(cancel)  # each step below may wait on the network: Stop is checked between them
     read_band = source_band if factor == 1 else source_band.GetOverview(level_index(level))
-    nbytes = fetched_bytes(read_band, window, factor, file_size(ref.path))
-    _stop_if_cancelled(cancel)
     corner = aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
+    lattice = None if corner is not None or not ALIGNED_READS else lattice_of(
+        ds, read_band, grid, same_srs(ds.GetProjectionRef(), grid.crs_wkt))
+    if lattice is not None:  # the blocks of the window it reads, in the read band's own pixels
+        nbytes = fetched_bytes(read_band, read_window(read_band, lattice, grid) or (0, 0, 1, 1), 1,
+                               file_size(ref.path))
+    else:
+        nbytes = fetched_bytes(read_band, window, factor, file_size(ref.path))
+    _stop_if_cancelled(cancel)
     if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
         values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path)
+    elif lattice is not None:  # the same CRS on another lattice (a neighbouring tile): read, resample in numpy
+        values = _read_resampled(read_band, lattice, grid, nodata, resampling, ref.path)
     else:
         values = _warped(ds, ref, grid, resampling, nodata, factor, level, cancel)
     if scaled:
@@ -226,11 +257,21 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     return values, nbytes, level
 
 
+def _read_resampled(band: Any, lattice: tuple[float, float, float, float], grid: Grid, nodata: float | None,
+                    resampling: str, path: str) -> np.ndarray:
+    try:
+        return read_resampled(band, lattice, grid, nodata, resampling)
+    except (RuntimeError, OSError) as exc:  # GDAL's exception mode, when the process has it on
+        raise OSError(f"reading {path} failed: {exc}") from None
+
+
 def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: float | None, cancel: Any,
                   path: str) -> np.ndarray:
     """The grid's pixels straight from the band (each band pixel repeated m × m times when the grid is m × finer),
-    one strip of blocks at a time (Stop is checked between them); NaN outside the band and at nodata: what the
-    warp gives on such a grid, without resampling any pixel."""
+    in as few reads as ALIGNED_READ_PIXELS allows (Stop is checked between them): one read lets GDAL fetch exactly
+    the blocks it needs in one request, where strip after strip made its read-ahead double and fetch blocks past
+    the window (3.8 MB for a 2.5 MB window); NaN outside the band and at nodata: what the warp gives on such a
+    grid, without resampling any pixel."""
     out = np.full((grid.height, grid.width), np.nan, np.float32)
     m, col, row = corner
     c0, c1 = max(0, col // m), min(band.XSize, -(-(col + grid.width) // m))
@@ -238,10 +279,15 @@ def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: f
     if c1 <= c0 or r1 <= r0:
         return out
     strip = band.GetBlockSize()[1]
+    size = file_size(path)
+    # a file within GDAL's first 16 kB chunk is already here: strips read it from that cache, where one read of
+    # several blocks asks the server again for each block's bytes (GDAL 3.6's multi-range read skips the cache)
+    whole = size is None or size > CHUNK_BYTES
+    step = max(strip, ALIGNED_READ_PIXELS // (c1 - c0) // strip * strip) if whole else strip
     top = r0
     while top < r1:
         _stop_if_cancelled(cancel)
-        bottom = min(r1, (top // strip + 1) * strip)
+        bottom = min(r1, max(top + 1, (top + step) // strip * strip))
         try:
             data = band.ReadAsArray(c0, top, c1 - c0, bottom - top)
         except RuntimeError as exc:  # GDAL's exception mode, when the process has it on

@@ -1,6 +1,7 @@
 """Serves a folder over HTTP with Range support (starlette StaticFiles under uvicorn, in a thread),
-counting the bytes sent and the requests per path, so tests can say how much GDAL fetched; with
-`latency_s`, each answer waits that long first, like a server across the internet."""
+counting the bytes sent, the requests per path (HEAD requests apart) and the most requests in flight at once,
+so tests can say how much and how a client fetched. Like a cloud object store seen from the same region:
+`latency_s` before each answer's first byte, and `bandwidth` (bytes/s) shared by every answer's body."""
 
 from __future__ import annotations
 
@@ -31,8 +32,10 @@ class _Counting:
 
         async def counting_send(message):
             if message["type"] == "http.response.body":
+                body = len(message.get("body", b""))
                 with self.server.lock:
-                    self.server.bytes_sent[path] += len(message.get("body", b""))
+                    self.server.bytes_sent[path] += body
+                await self.server.on_the_link(body)
             await send(message)
 
         with self.server.lock:
@@ -40,21 +43,34 @@ class _Counting:
             self.server.connections.add(tuple(scope.get("client") or ()))  # (host, port): one per TCP connection
             if any(k == b"range" for k, _ in scope.get("headers", [])):
                 self.server.range_requests[path] += 1
-        if self.server.latency_s:
-            await asyncio.sleep(self.server.latency_s)
-        return await self.app(scope, receive, counting_send)
+            if scope.get("method") == "HEAD":
+                self.server.head_requests[path] += 1
+            self.server.in_flight += 1
+            self.server.peak_in_flight = max(self.server.peak_in_flight, self.server.in_flight)
+        try:
+            if self.server.latency_s:
+                await asyncio.sleep(self.server.latency_s)
+            return await self.app(scope, receive, counting_send)
+        finally:
+            with self.server.lock:
+                self.server.in_flight -= 1
 
 
 class CogServer:
-    def __init__(self, root: Path, routes: Sequence[BaseRoute] = (), latency_s: float = 0.0) -> None:
+    def __init__(self, root: Path, routes: Sequence[BaseRoute] = (), latency_s: float = 0.0,
+                 bandwidth: float = 0.0) -> None:
         self.root = Path(root)
         self.latency_s = latency_s
+        self.bandwidth = bandwidth  # bytes/s of the link every answer shares; 0: loopback's own
+        self._link_free_at = 0.0  # when the link has sent everything queued on it
         self.port = free_port()
         self.lock = threading.Lock()
         self.bytes_sent: Counter = Counter()
         self.requests: Counter = Counter()
         self.range_requests: Counter = Counter()
+        self.head_requests: Counter = Counter()
         self.connections: set = set()
+        self.in_flight = self.peak_in_flight = 0
         app = Starlette(routes=[*routes, Mount("/", app=StaticFiles(directory=str(self.root)))])
         config = uvicorn.Config(_Counting(app, self), host="127.0.0.1", port=self.port, log_level="warning",
                                 lifespan="off")
@@ -73,7 +89,19 @@ class CogServer:
             self.bytes_sent.clear()
             self.requests.clear()
             self.range_requests.clear()
+            self.head_requests.clear()
             self.connections.clear()
+            self.peak_in_flight = self.in_flight
+
+    async def on_the_link(self, size: int) -> None:
+        """Waits until `size` more bytes have crossed the shared link (queued behind what other answers sent)."""
+        if not self.bandwidth or not size:
+            return
+        now = time.monotonic()
+        with self.lock:
+            self._link_free_at = max(now, self._link_free_at) + size / self.bandwidth
+            done_at = self._link_free_at
+        await asyncio.sleep(done_at - now)
 
     def start(self) -> CogServer:
         self._thread = threading.Thread(target=self._server.run, name="cog-server", daemon=True)

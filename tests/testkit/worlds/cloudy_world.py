@@ -144,4 +144,5 @@ def full_resolution_truth(world: CloudyWorld, date: str) -> dict:
     valid = observed & ~flagged
     return {"mean": float(ndvi[valid].mean()), "median": float(np.median(ndvi[valid])),
             "valid_pixels": int(valid.sum()), "flagged_pixels": int((observed & flagged).sum()),
+            "area_pixels": int(inside.sum()),
             "flagged_share": float((observed & flagged).sum() / observed.sum())}
