@@ -21,10 +21,12 @@ import functools
 import math
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Iterable
 
 from . import speech_sphinx
+from .speech_sphinx import GIL_BREATH_S
 from .speech_words import DOMAIN_VOCABULARY, EXAMPLE_REQUESTS, normalise
 
 # The example requests of the tools' descriptions ("E.g. '…'") when this model was written; tool_phrases()
@@ -79,8 +81,12 @@ def tool_phrases(tools: Path = TOOLS) -> tuple[str, ...]:
     clauses, and the example requests it quotes."""
     phrases: list[str] = []
     for path in sorted(tools.rglob("*.py")):
+        time.sleep(GIL_BREATH_S)  # parsing holds Python's lock: the GUI thread gets a turn between files
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            source = path.read_text(encoding="utf-8")
+            if "@tool" not in source:
+                continue
+            tree = ast.parse(source)
         except (OSError, SyntaxError, ValueError):
             continue
         for node in ast.walk(tree):
@@ -101,6 +107,7 @@ def _is_tool(decorator: ast.expr) -> bool:
 def dock_phrases() -> tuple[str, ...]:
     """The dock's request templates filled with the gazetteer's places (speech_sphinx's sentences)."""
     places = speech_sphinx.place_names(pronunciations()) if pronunciations() else []
+    time.sleep(GIL_BREATH_S)
     return tuple(" ".join(words) for words in speech_sphinx.requests(places))
 
 
@@ -155,7 +162,9 @@ class DomainModel:
         self.history: collections.Counter = collections.Counter()
         self.followers: dict[tuple, set] = collections.defaultdict(set)
         written: dict[str, str] = {}
-        for sentence in sentences:
+        for n, sentence in enumerate(sentences):
+            if n % 200 == 0:
+                time.sleep(GIL_BREATH_S)
             words = ["<s>", "<s>", *normalise(sentence), "</s>"]
             for i in range(2, len(words)):
                 self.unigrams[words[i]] += 1
@@ -189,7 +198,9 @@ class DomainModel:
     def _targets_by_length(self):
         if self._by_length is None:
             by_length = collections.defaultdict(list)
-            for key, written in self._targets.items():
+            for n, (key, written) in enumerate(self._targets.items()):
+                if n % 200 == 0:
+                    time.sleep(GIL_BREATH_S)
                 for phones in phrase_phones(key.split()):
                     by_length[len(phones)].append((written, key, phones))
             self._by_length = dict(by_length)
