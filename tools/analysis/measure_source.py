@@ -56,7 +56,7 @@ class LayerSnapshot:
 def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
     """GUI thread: what the worker needs; the selection is read here (a list of ids)."""
     from qgis.core import QgsFeatureRequest, QgsFields, QgsGeometry
-    from qgis.PyQt.QtCore import QVariant
+    from qgis.PyQt.QtCore import QMetaType
 
     names = layer.fields().names()
     ids = None
@@ -85,7 +85,7 @@ def snapshot(layer: Any, wanted: FeatureFilter) -> LayerSnapshot:
         if ids is not None:
             request.setFilterFids(ids)
         rows = [(f.id(), dict(zip(names, f.attributes())), QgsGeometry(f.geometry())) for f in layer.getFeatures(request)]
-    label = next((f.name() for f in fields if f.type() == QVariant.String), None)  # the first text field names a feature
+    label = next((f.name() for f in fields if f.type() == QMetaType.Type.QString), None)  # the first text field names a feature
     return LayerSnapshot(layer.name(), layer.providerType(), layer.source(), layer.crs(), int(layer.wkbType()),
                          names, rows, ids, label)
 

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from qgis.core import QgsFeatureRequest, QgsLayoutItemLabel, QgsLayoutItemMap, QgsPrintLayout
-from qgis.PyQt.QtCore import QVariant
+from qgis.PyQt.QtCore import QMetaType
 
 from ...analysis.expressions import filter_atlas, template_field, template_number, template_text
 from ...common import ToolInputError
@@ -53,7 +53,7 @@ def name_field(layer: Any) -> str | None:
     for wanted in NAME_FIELDS:
         if wanted in by_lower:
             return by_lower[wanted]
-    texts = [f for f in fields if f.type() == QVariant.String]
+    texts = [f for f in fields if f.type() == QMetaType.Type.QString]
     named = next((f.name() for f in texts if f.name().lower().endswith(("name", "nom"))), None)
     return named or next((f.name() for f in texts if not _ID_FIELD.match(f.name())), None)
 
@@ -63,7 +63,7 @@ def _decimals(layer: Any, fields: list[str]) -> dict[str, int]:
     10,000), read from at most SAMPLED_FEATURES features on this (GUI) thread."""
     if not fields:
         return {}
-    whole = (QVariant.Int, QVariant.UInt, QVariant.LongLong, QVariant.ULongLong)
+    whole = (QMetaType.Type.Int, QMetaType.Type.UInt, QMetaType.Type.LongLong, QMetaType.Type.ULongLong)
     integer = {f for f in fields if layer.fields().field(f).type() in whole}
     largest = dict.fromkeys(fields, 0.0)
     fractional = dict.fromkeys(fields, False)
