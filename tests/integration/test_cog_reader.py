@@ -156,3 +156,35 @@ def test_only_checked_names_are_fetched_and_an_outside_clients_host_rules_hold(z
         from_href(other_host, outside)  # the guard refuses before any reader sees it
     allowed = from_href(href, outside)
     assert cog_reader.open_many([allowed])[allowed] is not None  # the catalog's own host: read, by the reader
+
+
+def test_a_server_closing_a_kept_alive_connection_is_no_error(caplog):
+    """Object stores close idle keep-alive connections: the reader takes it as the end of that connection, with
+    no "Fatal error: protocol.get_buffer() call failed" in the log (it offered an empty buffer for the EOF)."""
+    from stacgis_agent.tools.engine import cog_http
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def answer_once_then_close() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(4096)
+            connection.sendall(b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-3/10\r\n"
+                               b"Content-Length: 4\r\n\r\nabcd")
+            time.sleep(0.2)  # the connection now waits idle in the reader's pool; then the server drops it
+
+    server = threading.Thread(target=answer_once_then_close, daemon=True)
+    server.start()
+    client = cog_http.client()
+    with caplog.at_level("ERROR", logger="asyncio"):
+        body, size = cog_http.submit(client.get_range(f"http://127.0.0.1:{port}/a.tif", 0, 4)).result(5)
+        server.join(5)
+        idle = client._idle[("http", "127.0.0.1", port)]
+        deadline = time.monotonic() + 5
+        while idle and not idle[0].closed and time.monotonic() < deadline:
+            time.sleep(0.02)
+    listener.close()
+    assert (bytes(body), size) == (b"abcd", 10)
+    assert idle and idle[0].closed  # the reader saw the server close it
+    assert not [r for r in caplog.records if "get_buffer" in r.getMessage()]

@@ -60,13 +60,18 @@ class _Response(asyncio.BufferedProtocol):
             else:
                 self.waiter.set_exception(HttpError(f"the connection closed: {exc or 'by the server'}"))
 
+    def _filling(self) -> bool:
+        """A body of known length is still arriving (once it is whole, what comes - an EOF, stray bytes - goes to
+        the scratch buffer: an empty buffer offered to asyncio is a fatal error of the connection, and logged)."""
+        return self.body is not None and self.received < len(self.body)
+
     def get_buffer(self, sizehint: int) -> memoryview:
-        if self.body is not None:
+        if self._filling():
             return memoryview(self.body)[self.received:]
         return memoryview(self.scratch)
 
     def buffer_updated(self, nbytes: int) -> None:
-        if self.body is not None:
+        if self._filling():
             self.received += nbytes
         else:
             self.buffer += memoryview(self.scratch)[:nbytes]
