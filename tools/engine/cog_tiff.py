@@ -107,11 +107,10 @@ class Level:
         if len(raw) < needed:
             raise OSError(f"a tile decoded to {len(raw)} bytes where {needed} were expected")
         values = np.frombuffer(raw, self.dtype, count=rows * self.tile_width * per_tile)
-        values = values.reshape(rows, self.tile_width, per_tile)[:, :columns]
-        values = values.astype(out_type)  # a copy, in this machine's byte order
-        if self.predictor == 2:
-            np.cumsum(values, axis=1, dtype=out_type, out=values)  # integer sums wrap as the predictor's do
-        return values[:, :, band - 1 if self.planar == 1 else 0]
+        values = values.reshape(rows, self.tile_width, per_tile)[:, :columns, band - 1 if self.planar == 1 else 0]
+        if self.predictor == 2:  # one pass from the decoded bytes; integer sums wrap as the predictor's do
+            return np.cumsum(values, axis=1, dtype=out_type)
+        return values.astype(out_type, copy=False)  # read-only when the bytes are already in this machine's order
 
 
 @dataclass(frozen=True)

@@ -195,7 +195,8 @@ def _read_item(task: ItemTask, cancel: Any, files: _Files, started: float) -> It
     if sky is not None and sky.codes is not None:
         flagged, codes, k = sky.flagged, sky.codes, sky.k
         # a cell a cloud touches holds cloud in its bands' average; a cell with no clear sample is not seen
-        values = np.where(flagged | ~sky.clear, np.nan, values).astype(np.float32, copy=False)
+        values = values.astype(np.float32, copy=False)  # this read's own array: NaN goes in in place
+        values[flagged | ~sky.clear] = np.nan
         flagged = flagged & observed  # where this item has no data (its swath's end) it says nothing of the sky
     return ItemResult(task.item_id, task.date, task.sort_key, values.astype(np.float32, copy=False), observed,
                       total_bytes, level, flagged, time.perf_counter() - started, window, codes, k)
@@ -334,19 +335,27 @@ def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: f
             raise OSError(f"reading {path} failed: {exc}") from None
         if data is None:
             raise OSError(f"reading {path} failed: {gdal.GetLastErrorMsg() or 'unreadable block'}")
-        values = data.astype(np.float32, copy=False)
-        if nodata is not None:
-            values[data == nodata] = np.nan
-        if m > 1:
-            values = np.repeat(np.repeat(values, m, axis=0), m, axis=1)
-        y0, x0 = top * m - row, c0 * m - col  # where the strip's first pixel falls on the grid
-        sy, sx = max(0, -y0), max(0, -x0)
-        rows = min(values.shape[0] - sy, grid.height - (y0 + sy))
-        cols = min(values.shape[1] - sx, grid.width - (x0 + sx))
-        if rows > 0 and cols > 0:
-            out[y0 + sy:y0 + sy + rows, x0 + sx:x0 + sx + cols] = values[sy:sy + rows, sx:sx + cols]
+        _place(out, data, nodata, m, top * m - row, c0 * m - col)
         top = bottom
     return out
+
+
+def _place(out: np.ndarray, data: np.ndarray, nodata: float | None, m: int, y0: int, x0: int) -> None:
+    """`data` (band pixels, each m × m grid cells) onto `out` with its first pixel's cells at (y0, x0), NaN at
+    nodata: cast and masked in place, no float copy of a whole window (a fresh 13 MB array is paged in each time)."""
+    sy, sx = max(0, -y0), max(0, -x0)  # grid cells of `data`'s first pixels that fall before the grid's edge
+    rows = min(data.shape[0] * m - sy, out.shape[0] - (y0 + sy))
+    cols = min(data.shape[1] * m - sx, out.shape[1] - (x0 + sx))
+    if rows <= 0 or cols <= 0:
+        return
+    target = out[y0 + sy:y0 + sy + rows, x0 + sx:x0 + sx + cols]
+    if m > 1:  # the band pixel under each cell
+        data = data[np.arange(sy, sy + rows) // m][:, np.arange(sx, sx + cols) // m]
+    else:
+        data = data[sy:sy + rows, sx:sx + cols]
+    np.copyto(target, data, casting="unsafe")
+    if nodata is not None:
+        target[data == nodata] = np.nan
 
 
 def _warped(ds: Any, ref: BandRef, grid: Grid, resampling: str, nodata: float | None, factor: int, level: str,
