@@ -19,7 +19,7 @@ import numpy as np
 from osgeo import gdal
 
 from . import index_formulas, warp_maps
-from .cog_reader import Cancelled, is_cog, memory_copy, open_many
+from .cog_reader import Cancelled, CogBand, is_cog, memory_copy, open_many
 from .date_stats import CLEAR, CLOUD, NO_SAMPLE, cell_any
 from .gdal_env import open_dataset, read_options
 from .grid_windows import (
@@ -330,7 +330,8 @@ def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: f
         _stop_if_cancelled(cancel)
         bottom = min(r1, max(top + 1, (top + step) // strip * strip))
         try:
-            data = band.ReadAsArray(c0, top, c1 - c0, bottom - top)
+            window = (c0, top, c1 - c0, bottom - top)  # the COG reader's samples in its scratch: _place copies them
+            data = band.ReadAsArray(*window, reuse=True) if isinstance(band, CogBand) else band.ReadAsArray(*window)
         except RuntimeError as exc:  # GDAL's exception mode, when the process has it on
             raise OSError(f"reading {path} failed: {exc}") from None
         if data is None:
