@@ -18,7 +18,7 @@ import numpy as np
 from .grid_windows import Grid
 
 MAPS_KEPT = 16  # (tile footprint, grid) pairs remembered: a year's dates of a few tiles of another zone
-_maps: OrderedDict[tuple, np.ndarray] = OrderedDict()
+_maps: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # key -> (cells with a pixel, its number)
 _lock = threading.Lock()
 
 
@@ -27,19 +27,21 @@ def nearest(mem: Any, grid: Grid, nodata: float | None, warp: Callable[[Any, Gri
     off the source and at nodata); `warp(dataset, grid)` is GDAL's warp of a dataset to float32 cells."""
     key = (mem.GetProjectionRef(), mem.GetGeoTransform(), mem.RasterXSize, mem.RasterYSize, grid)
     with _lock:
-        picked = _maps.get(key)
-        if picked is not None:
+        kept = _maps.get(key)
+        if kept is not None:
             _maps.move_to_end(key)
-    if picked is None:
+    if kept is None:
         picked = _pixel_map(mem, grid, warp)
+        inside = picked >= 0
+        kept = inside, picked[inside].astype(np.int32)  # < 2^24 pixels; kept, not gathered again each date
         with _lock:
-            _maps[key] = picked
+            _maps[key] = kept
             while len(_maps) > MAPS_KEPT:
                 _maps.popitem(last=False)
+    inside, numbers = kept
     source = mem.GetRasterBand(1).ReadAsArray()
-    out = np.full(picked.shape, np.nan, np.float32)
-    inside = picked >= 0
-    values = source.ravel()[picked[inside]]
+    out = np.full(inside.shape, np.nan, np.float32)
+    values = source.ravel()[numbers]
     taken = values.astype(np.float32)
     if nodata is not None:
         taken[values == nodata] = np.nan
