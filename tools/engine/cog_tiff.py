@@ -4,16 +4,20 @@ their tiles' byte ranges, the georeferencing as an EPSG code, nodata, scale/offs
 Unsupported, and GDAL reads that file: LZW, JPEG, JPEG 2000, the floating-point predictor, strips, masks and
 alpha bands, rotated or user-defined georeferencing, pixel-is-point.
 
-numpy and the standard library only (it runs on Dask workers too).
+numpy and the standard library only (it runs on Dask workers too); DEFLATE through the system's libdeflate where
+there is one (GDAL's own decoder), else zlib.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
 import struct
+import threading
 import zlib
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 from xml.etree import ElementTree
 
 import numpy as np
@@ -36,6 +40,52 @@ def _zstd() -> Callable[[bytes], bytes] | None:
         return None
 
 
+class _Libdeflate:
+    """The system's libdeflate (GDAL's own DEFLATE decoder, ~4× faster than zlib on these tiles, the GIL released),
+    through ctypes: one decompressor a thread, freed with the thread. Not there: zlib decodes."""
+
+    def __init__(self) -> None:
+        self._lib: Any = None
+        self._local = threading.local()
+        try:
+            lib = ctypes.CDLL(ctypes.util.find_library("deflate") or "libdeflate.so.0")
+            lib.libdeflate_alloc_decompressor.restype = ctypes.c_void_p
+            lib.libdeflate_alloc_decompressor.argtypes = []
+            lib.libdeflate_free_decompressor.argtypes = [ctypes.c_void_p]
+            lib.libdeflate_zlib_decompress.restype = ctypes.c_int
+            lib.libdeflate_zlib_decompress.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                                                       ctypes.c_void_p, ctypes.c_size_t,
+                                                       ctypes.POINTER(ctypes.c_size_t)]
+        except (OSError, AttributeError):
+            return
+        self._lib = lib
+
+    def inflate(self, data: bytes, size: int) -> np.ndarray | None:
+        """A zlib stream's bytes (at most `size`); None when libdeflate is not here or refuses the stream."""
+        if self._lib is None:
+            return None
+        holder = getattr(self._local, "decompressor", None)
+        if holder is None:
+            holder = self._local.decompressor = _Decompressor(self._lib)
+        source = np.frombuffer(data, np.uint8)
+        out = np.empty(size, np.uint8)
+        got = ctypes.c_size_t()
+        if self._lib.libdeflate_zlib_decompress(holder.handle, source.ctypes.data, source.size, out.ctypes.data,
+                                                size, ctypes.byref(got)) != 0:
+            return None  # corrupt, or longer than a tile: zlib says why
+        return out[:got.value]
+
+
+class _Decompressor:
+    def __init__(self, lib: Any) -> None:
+        self.lib, self.handle = lib, lib.libdeflate_alloc_decompressor()
+
+    def __del__(self) -> None:
+        if self.handle:
+            self.lib.libdeflate_free_decompressor(self.handle)
+
+
+_LIBDEFLATE = _Libdeflate()
 _DECOMPRESS: dict[int, Callable[[bytes], bytes] | None] = {
     NONE: bytes, DEFLATE: zlib.decompress, ADOBE_DEFLATE: zlib.decompress, ZSTD: _zstd()}
 _TYPES = {1: "B", 2: "s", 3: "H", 4: "I", 5: "II", 6: "b", 7: "B", 8: "h", 9: "i", 10: "ii", 11: "f", 12: "d",
@@ -101,7 +151,9 @@ class Level:
         if self.compression == NONE:
             raw = data[:needed]
         elif self.compression in (DEFLATE, ADOBE_DEFLATE):
-            raw = zlib.decompressobj().decompress(data, needed)
+            raw = _LIBDEFLATE.inflate(data, self.tile_height * row_bytes)  # the whole tile: libdeflate stops nowhere
+            if raw is None:
+                raw = zlib.decompressobj().decompress(data, needed)
         else:
             raw = _DECOMPRESS[self.compression](data)
         if len(raw) < needed:
