@@ -34,17 +34,22 @@ MAX_EXACT_PIXELS = 16_000_000
 
 
 @contextlib.contextmanager
-def read_options(options: Mapping[str, str] | None = None) -> Iterator[None]:
-    """READ_OPTIONS, then `options` over them, on this thread only; the thread's previous values are back after."""
-    merged = {**READ_OPTIONS, **(options or {})}
-    previous = {key: gdal.GetThreadLocalConfigOption(key, None) for key in merged}
-    for key, value in merged.items():
+def thread_options(options: Mapping[str, str]) -> Iterator[None]:
+    """GDAL config `options` on this thread only while the block runs; the thread's previous values are back after
+    (never gdal.SetConfigOption: other plugins' reads would feel it)."""
+    previous = {key: gdal.GetThreadLocalConfigOption(key, None) for key in options}
+    for key, value in options.items():
         gdal.SetThreadLocalConfigOption(key, value)
     try:
         yield
     finally:
         for key, value in previous.items():
             gdal.SetThreadLocalConfigOption(key, value)
+
+
+def read_options(options: Mapping[str, str] | None = None) -> contextlib.AbstractContextManager[None]:
+    """READ_OPTIONS, then `options` over them, on this thread only; the thread's previous values are back after."""
+    return thread_options({**READ_OPTIONS, **(options or {})})
 
 
 REMOTE_PREFIXES = ("/vsicurl", "/vsis3", "/vsigs", "/vsiaz", "/vsiadls", "/vsioss", "/vsiswift", "/vsiwebhdfs",

@@ -28,6 +28,7 @@ import httpx
 from osgeo import gdal
 
 from ...agent.config import CatalogConfig
+from ..engine.gdal_env import thread_options
 from ..engine.gdal_names import GdalName, ReadRules, with_header_file
 from ..engine.gdal_scope import gdal_messages
 from .access import PC_SAS_ENDPOINT, CatalogAccess, CatalogSecrets, GdalRead, explain_read_failure
@@ -117,15 +118,8 @@ def signing_in_this_thread(reads: Iterable[ReadOptions]) -> Iterator[None]:
     """The reads' own SAS token endpoint as this thread's GDAL option while the block runs (then as before): a
     worker that opens or reads their signed paths asks that endpoint when GDAL renews a token (a token living
     less than GDAL's one-minute margin is renewed at every request), never the public default."""
-    options = {k: v for read in reads for k, v in read.items() if k in SAS_KEYS}
-    previous = {k: gdal.GetThreadLocalConfigOption(k, None) for k in options}
-    for key, value in options.items():
-        gdal.SetThreadLocalConfigOption(key, value)
-    try:
+    with thread_options({k: v for read in reads for k, v in read.items() if k in SAS_KEYS}):
         yield
-    finally:
-        for key, value in previous.items():
-            gdal.SetThreadLocalConfigOption(key, value)
 
 
 def plan_read(access: CatalogAccess | None, href: str, secrets: CatalogSecrets, private_dir: Path,
