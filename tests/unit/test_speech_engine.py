@@ -93,3 +93,27 @@ def test_the_request_model_is_a_valid_bigram_arpa_of_the_templates(tmp_path):
     seen = {b[2] for b in bigrams if b[1] == "zoom"}
     rest = sum(10 ** float(u[0]) for u in unigrams if u[1] not in seen and u[1] != "<s>")
     assert math.isclose(after_zoom + backoff * rest, 1.0, rel_tol=0.01)  # and so is what follows "zoom"
+
+
+def test_the_second_opinion_is_whisper_base_joined_from_its_two_packages_only_when_its_hash_matches(tmp_path,
+                                                                                                    monkeypatch):
+    import hashlib
+    import importlib.util
+    from types import SimpleNamespace
+
+    halves = {}
+    for i, name in enumerate(speech_whisper.COMPANION_PACKAGES, 1):
+        data = tmp_path / name / "data"
+        data.mkdir(parents=True)
+        (tmp_path / name / "__init__.py").write_text("")
+        (data / f"model.bin.part{i}").write_bytes(b"half %d " % i)
+        halves[name] = SimpleNamespace(origin=str(tmp_path / name / "__init__.py"))
+    for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
+        (tmp_path / speech_whisper.COMPANION_PACKAGES[0] / "data" / name).write_text(name)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: halves.get(name))
+    assert speech_whisper.companion_files() is None  # two halves that are not Whisper base's: not loaded
+    monkeypatch.setattr(speech_whisper, "COMPANION_WEIGHTS_SHA256", hashlib.sha256(b"half 1 half 2 ").hexdigest())
+    files = speech_whisper.companion_files()
+    assert files["model.bin"] == b"half 1 half 2 " and files["tokenizer.json"] == b"tokenizer.json"
+    del halves[speech_whisper.COMPANION_PACKAGES[1]]
+    assert speech_whisper.companion_files() is None  # one half missing: the main model works alone

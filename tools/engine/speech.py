@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 SAMPLE_RATE = 16_000
 INSTALL_HINT = ("Voice input needs an offline recogniser: click “Install voice input” in the dock (it installs "
-                "Whisper tiny.en through faster-whisper, about 150 MB, into the plugin's own folder), then press "
+                "Whisper through faster-whisper, about 310 MB, into the plugin's own folder), then press "
                 "Speak again.")
 
 

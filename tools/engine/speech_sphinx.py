@@ -20,10 +20,12 @@ import math
 import os
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Iterable
 
 SAMPLE_RATE = 16_000
+GIL_BREATH_S = 0.001  # a pause in long pure-Python loops of a worker: Python's lock goes to the GUI thread
 
 INDICES = ("ndvi", "ndwi", "evi", "savi", "nbr", "ndsi", "ndbi", "ndmi")
 SPELLED = {  # how analysts say the acronyms: letter by letter, some also as a word
@@ -75,7 +77,9 @@ def _pronunciations() -> dict[str, list[str]]:
 
     found: dict[str, list[str]] = collections.defaultdict(list)
     with open(os.path.join(get_model_path(), "en-us", "cmudict-en-us.dict"), encoding="utf-8") as lines:
-        for line in lines:
+        for n, line in enumerate(lines):
+            if n % 4000 == 0:
+                time.sleep(GIL_BREATH_S)  # a worker reading 130,000 lines lets the GUI thread turn now and then
             word, *phones = line.split()
             found[re.sub(r"\(\d+\)$", "", word)].append(" ".join(phones))
     for word, spelled in SPELLED.items():
