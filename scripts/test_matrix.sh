@@ -21,7 +21,8 @@ current_root=""
 cleanup() { if [ -n "$current_root" ]; then "$here/matrix_mounts.sh" umount "$current_root"; fi; }  # returns 0: the exit status stays the suites'
 trap cleanup EXIT INT TERM
 
-req_hash=$(cat "$repo/requirements.txt" "$repo/requirements-dev.txt" | sha1sum | cut -c1-12)
+# The venv is rebuilt when what it is made from changes: the requirements and the hashed lock files make installs.
+req_hash=$(cat "$repo"/requirements*.txt "$repo"/requirements*.lock | sha1sum | cut -c1-12)
 status=0
 summary=()
 for suite in "${suites[@]}"; do
@@ -44,6 +45,7 @@ for suite in "${suites[@]}"; do
   set +e
   nice -n 10 chroot "$root" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
     CI="${CI:-}" PIP_CERT=/etc/ssl/certs/host-ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 \
+    NODE_EXTRA_CA_CERTS=/etc/ssl/certs/host-ca-certificates.crt npm_config_cafile=/etc/ssl/certs/host-ca-certificates.crt \
     PIP_DISABLE_PIP_VERSION_CHECK=1 REQ_HASH="$req_hash" TIERS="$tiers" SUITE="$suite" \
     TIER_TIMEOUT="${MATRIX_TIER_TIMEOUT:-1500}" MATRIX_COMMAND="${MATRIX_COMMAND:-}" \
     bash -c "cd /work/stacgis && scripts/matrix_inside.sh"

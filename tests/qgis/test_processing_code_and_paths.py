@@ -14,7 +14,8 @@ from mcp_types import ElicitResult
 from osgeo import ogr
 from qgis.core import Qgis, QgsApplication, QgsProject, QgsVectorLayer
 
-from stacgis_agent.tools.canvas.processing.allowlist import UNCHECKED, is_listed, role_of
+from stacgis_agent.tools.canvas.processing import allowlist
+from stacgis_agent.tools.canvas.processing.allowlist import UNCHECKED, is_listed, listed_id, role_of
 from stacgis_agent.tools.server import build_server
 from testkit.qgis_drivers.canvas_layers import city_layer
 from testkit.servers.canvas_servers import canvas_deps
@@ -194,10 +195,10 @@ async def test_an_output_that_is_its_own_input_is_refused_before_anyone_is_asked
 
 def test_every_listed_algorithm_has_a_role_for_each_parameter(qgis_processing):
     """The list is read parameter by parameter: a free-text parameter nobody judged is a gap in the list."""
-    listed = [alg for alg in QgsApplication.processingRegistry().algorithms() if is_listed(alg.id())]
+    listed = [alg for alg in QgsApplication.processingRegistry().algorithms() if is_listed(listed_id(alg))]
     assert len(listed) > 300
     unjudged = [(alg.id(), p.name()) for alg in listed for p in alg.parameterDefinitions()
-                if not p.isDestination() and role_of(alg.id(), p.name(), p.type()) == UNCHECKED
+                if not p.isDestination() and role_of(listed_id(alg), p.name(), p.type()) == UNCHECKED
                 and p.type() not in ("dxflayers", "vectortilewriterlayers", "tininputlayers", "idw_interpolation_data")
                 and p.name() not in ("XYZ_TEMPLATE", "DEVICE", "PORT", "FORMAT")]
     if Qgis.QGIS_VERSION_INT < 32300:  # the QGIS the list was read from: every free-text parameter judged
@@ -211,3 +212,15 @@ def test_every_listed_algorithm_has_a_role_for_each_parameter(qgis_processing):
         alg = registry.algorithmById(algorithm_id)
         definition = alg.parameterDefinition(name)
         assert _parameter_effect(None, alg, definition, "-co SOMETHING=1"), (algorithm_id, name)
+
+
+def test_an_algorithm_qgis_renamed_after_3_22_is_judged_by_its_listed_entry(qgis_processing):
+    """QGIS 3.40 runs qgis:basicstatisticsforfields, qgis:concavehull… as native:… (the old id an alias): every listed
+    id still finds an algorithm judged as listed, not an unknown one whose every call asks and whose checks
+    (the unweighted rate, the units of the lengths it adds) are skipped."""
+    registry = QgsApplication.processingRegistry()
+    found = {i: registry.algorithmById(i) for i in sorted(allowlist.DATA_ONLY | set(allowlist.TEXT_ROLES))}
+    unknown = [(i, alg.id()) for i, alg in found.items() if alg is not None and not is_listed(listed_id(alg))]
+    assert unknown == []
+    statistics = registry.algorithmById("qgis:basicstatisticsforfields")
+    assert listed_id(statistics) == "qgis:basicstatisticsforfields"

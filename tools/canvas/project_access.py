@@ -12,6 +12,21 @@ from ..deps import ToolDeps
 from .undo.history import TurnHistory
 
 
+def layer_abstract(layer: QgsMapLayer) -> str:
+    """The layer's abstract: QGIS 3.38+ keeps it in the layer's server properties (QgsMapLayer.abstract() is
+    deprecated there, and gone in QGIS 4)."""
+    server = layer.serverProperties()
+    return (server.abstract() if hasattr(server, "abstract") else layer.abstract()) or ""
+
+
+def set_layer_abstract(layer: QgsMapLayer, text: str) -> None:
+    server = layer.serverProperties()
+    if hasattr(server, "setAbstract"):
+        server.setAbstract(text)
+    else:
+        layer.setAbstract(text)
+
+
 def project_of(deps: ToolDeps) -> QgsProject:
     return deps.project() or QgsProject.instance()
 

@@ -37,7 +37,8 @@ class Outside:
 async def world(qgis_iface, qgis_new_project, qgis_processing, tmp_path):
     data = tmp_path / "data"
     data.mkdir()
-    roads = QgsVectorLayer(f"{write_gpkg(data / 'roads.gpkg', spacing=1.0)}|layername=roads", "roads", "ogr")
+    # in EPSG:4326: QGIS 3.40 gives a table written without a CRS none (3.22 read GDAL's "Undefined geographic SRS")
+    roads = QgsVectorLayer(f"{write_gpkg(data / 'roads.gpkg', spacing=1.0, epsg=4326)}|layername=roads", "roads", "ogr")
     assert roads.isValid()
     QgsProject.instance().addMapLayer(roads)
     QgsProject.instance().addMapLayer(city_layer())

@@ -22,7 +22,7 @@ from ...engine.provenance import analysis_record
 from ...output_names import new_output_file
 from ...stac.search import MAX_ITEMS, ItemSearch
 from ...stac.timeutil import normalise_interval
-from ..project_access import add_to_project
+from ..project_access import add_to_project, set_layer_abstract
 from ..zoom import bring_into_view
 from .raster_styles import pseudocolor
 from .stac_layers import _link_metadata, _set_time
@@ -71,7 +71,7 @@ async def compute_index(
     bound = max(abs(data["p2"]), abs(data["p98"])) or 1.0
     renderer = pseudocolor(layer, 1, -bound, bound, data["ramp"], data["invert_ramp"])
     _label_legend(renderer, data["index"], data["formula"])
-    layer.setAbstract(f"{data['legend']}. Items: {', '.join(data['items'])}. Read at {data['resolution']}.")
+    set_layer_abstract(layer, f"{data['legend']}. Items: {', '.join(data['items'])}. Read at {data['resolution']}.")
     _link_metadata(layer, items, data["items"], cat.config.url)  # a print layout's credits read these
     used = sorted(str((i.get("properties") or {}).get("datetime") or "") for i in items
                   if str(i.get("id")) in data["items"])

@@ -17,6 +17,7 @@ from qgis.core import (
     QgsRasterLayer,
 )
 
+from ..project_access import layer_abstract
 from .page_parts import place, plain
 
 
@@ -128,7 +129,9 @@ def _text_sizes(legend: QgsLayoutItemLegend) -> dict[str, float]:
 
     sizes = {}
     for part in _LEGEND_PARTS:
-        size = legend.style(getattr(QgsLegendStyle, part)).font().pointSizeF()
+        style = legend.style(getattr(QgsLegendStyle, part))
+        # QGIS 3.30+ keeps the size in the style's text format; its font() is deprecated and may not carry it
+        size = style.textFormat().size() if hasattr(style, "textFormat") else style.font().pointSizeF()
         sizes[part] = size if size > 0 else 10.0
     return sizes
 
@@ -138,14 +141,19 @@ def _set_text_sizes(legend: QgsLayoutItemLegend, base: dict[str, float], scale: 
 
     for part in _LEGEND_PARTS:
         style = legend.style(getattr(QgsLegendStyle, part))
-        font = style.font()
-        font.setPointSizeF(max(5.0, base[part] * scale))
-        style.setFont(font)
+        if hasattr(style, "textFormat"):
+            text_format = style.textFormat()
+            text_format.setSize(max(5.0, base[part] * scale))
+            style.setTextFormat(text_format)
+        else:
+            font = style.font()
+            font.setPointSizeF(max(5.0, base[part] * scale))
+            style.setFont(font)
         legend.setStyle(getattr(QgsLegendStyle, part), style)
 
 
 def formula_of(layer: QgsMapLayer) -> str:
     """An index layer's formula, as compute_index wrote it into the layer's abstract ("NDVI = …. Items: …")."""
-    abstract = layer.abstract() or ""
+    abstract = layer_abstract(layer)
     head = abstract.split(". Items:", 1)[0]
     return head if "=" in head and len(head) < 80 else ""

@@ -31,7 +31,7 @@ from ...deps import ToolDeps
 from ...engine.gdal_names import GdalName, dataset, project_source
 from ..layers.raster_styles import measured_unit, style_for, what_it_measures
 from ..layers.styles import band_range
-from ..project_access import history_of
+from ..project_access import history_of, layer_abstract
 from .credits import catalog_for, collection_of
 
 log = logging.getLogger(__name__)
@@ -127,7 +127,7 @@ async def styled_for_page(deps: ToolDeps, layers: list[QgsMapLayer]) -> tuple[di
 async def _described(deps: ToolDeps, layer: QgsRasterLayer) -> dict[str, Any]:
     """What the layer's band is, from its STAC item when it has one, else from its file (read in a worker)."""
     file_band = await asyncio.to_thread(_file_band, project_source(layer.source()))
-    words = [layer.name(), layer.abstract() or "", file_band["description"]]
+    words = [layer.name(), layer_abstract(layer), file_band["description"]]
     unit, roles = "", []
     try:
         band = await _stac_band(deps, layer, file_band["description"])

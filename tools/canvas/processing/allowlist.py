@@ -10,6 +10,8 @@ role named in TEXT_ROLES: a text parameter without a role is unknown, so the cal
 
 from __future__ import annotations
 
+from typing import Any
+
 # roles of parameters
 DATA = "data"  # numbers, layers, fields, choices, names and labels: nothing is run or read from elsewhere
 READ = "read"  # a file or folder the algorithm reads: checked like any file an outside client names
@@ -235,6 +237,21 @@ def refusal(algorithm_id: str, provider_id: str) -> str | None:
     if why is None:
         return None
     return f"{algorithm_id} is not offered by this plugin: {why}."
+
+
+def listed_id(alg: Any) -> str:
+    """The id the lists name `alg` by. QGIS after 3.22 moved algorithms from its Python provider to C++ and kept
+    the old id as an alias (qgis:basicstatisticsforfields runs native:basicstatisticsforfields in 3.40): such an
+    algorithm is judged by its 3.22 entry, neither unknown nor missed by the checks that name it."""
+    current = alg.id()
+    provider, _, name = current.partition(":")
+    former = f"qgis:{name}"
+    if provider != "native" or is_listed(current) or not is_listed(former):
+        return current
+    from qgis.core import QgsApplication
+
+    found = QgsApplication.processingRegistry().algorithmById(former)
+    return former if found is not None and found.id() == current else current
 
 
 def is_listed(algorithm_id: str) -> bool:

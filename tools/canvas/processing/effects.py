@@ -55,12 +55,12 @@ def inside(path: Path, folder: Path) -> bool:
 
 def offered(alg: Any) -> bool:
     """Whether the plugin offers this algorithm at all (search lists only these)."""
-    return allow.refusal(alg.id(), alg.provider().id() if alg.provider() else "") is None
+    return allow.refusal(allow.listed_id(alg), alg.provider().id() if alg.provider() else "") is None
 
 
 def refuse_if_not_offered(alg: Any) -> None:
     """Code-running algorithms are not offered on any path: no OK makes them safe to run for a model."""
-    why = allow.refusal(alg.id(), alg.provider().id() if alg.provider() else "")
+    why = allow.refusal(allow.listed_id(alg), alg.provider().id() if alg.provider() else "")
     if why:
         raise ToolInputError(f"{why} Choose another algorithm with search_processing_algorithms.")
 
@@ -84,7 +84,7 @@ async def assess_algorithm(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> A
     sources = _input_sources(alg, given, project)
     effects += await asyncio.to_thread(_destination_effects, targets, outputs, sources)
     return Assessment(bool(effects), tuple(effects), action=action_words(alg, given, project),
-                      kind=new_files_kind(alg.id(), effects, [target for _n, target, _g, _l in targets]))
+                      kind=new_files_kind(allow.listed_id(alg), effects, [target for _n, target, _g, _l in targets]))
 
 
 def new_files_kind(algorithm_id: str, effects: list[str], targets: list[Target]) -> str:
@@ -99,10 +99,10 @@ def new_files_kind(algorithm_id: str, effects: list[str], targets: list[Target])
 
 def _algorithm_effects(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> list[str]:
     provider = alg.provider().id() if alg.provider() else ""
-    if not allow.is_listed(alg.id()):
+    if not allow.is_listed(allow.listed_id(alg)):
         return [f"runs {alg.id()} from provider '{provider or 'unknown'}', whose effects on files cannot be "
                 "checked beforehand (it is not on the plugin's list of known algorithms)"]
-    effects = [f"{allow.ALWAYS_ASKS[alg.id()]}"] if alg.id() in allow.ALWAYS_ASKS else []
+    effects = [allow.ALWAYS_ASKS[allow.listed_id(alg)]] if allow.listed_id(alg) in allow.ALWAYS_ASKS else []
     for definition in alg.parameterDefinitions():
         value = given.get(definition.name())
         if definition.isDestination() or value in (None, "", []):
@@ -114,10 +114,10 @@ def _algorithm_effects(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> list[
 
 
 def _parameter_effect(deps: ToolDeps, alg: Any, definition: Any, value: Any) -> str | None:
-    name, role = definition.name(), allow.role_of(alg.id(), definition.name(), definition.type())
+    name, role = definition.name(), allow.role_of(allow.listed_id(alg), definition.name(), definition.type())
     shown = value if isinstance(value, str) else str(value)
     if role == allow.CODE:
-        if alg.id() in IN_PLACE:
+        if allow.listed_id(alg) in IN_PLACE:
             return None  # the in-place sentence states the SQL
         if name in ("SQL", "WHERE") or definition.type() == "execute_sql":
             return f"runs the SQL {name} = {shown!r}"
@@ -271,7 +271,7 @@ def _in_place_effect(alg: Any, given: dict[str, Any], project: Any) -> str:
                         if d.type() in ("vector", "raster", "source", "layer", "mesh", "multilayer")), None)
     value = given.get(first_input.name()) if first_input is not None else None
     layer, source = describe_layer(project, value)
-    template = IN_PLACE.get(alg.id())
+    template = IN_PLACE.get(allow.listed_id(alg))
     if template:
         return template.format(layer=layer, source=source, sql=repr(str(given.get("SQL", ""))),
                                connection=repr(str(given.get("DATABASE", ""))))

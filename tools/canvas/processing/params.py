@@ -61,11 +61,11 @@ def prepare_parameters(deps: ToolDeps, alg: Any, given: dict[str, Any]) -> dict[
 
 def _check_locations(deps: ToolDeps, alg: Any, definition: Any, value: Any) -> None:
     """Outside clients read only what the user allowed: files, URLs (downloads) and paths in disguise."""
-    role = allow.role_of(alg.id(), definition.name(), definition.type())
+    role = allow.role_of(allow.listed_id(alg), definition.name(), definition.type())
     texts = [v for v in strings_in(value)]
     if role in (allow.READ, allow.URL):
         checked = texts
-    elif definition.type() in LOADED_FROM_TEXT or role == allow.UNCHECKED or not allow.is_listed(alg.id()):
+    elif definition.type() in LOADED_FROM_TEXT or role == allow.UNCHECKED or not allow.is_listed(allow.listed_id(alg)):
         checked = [t for t in texts if _LOCATION.match(t)]
     else:
         checked = []

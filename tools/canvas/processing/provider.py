@@ -169,7 +169,8 @@ class SearchFootprints(_ToolAlgorithm):
                 geometry.convertToMultiType()  # footprints may be Polygon or MultiPolygon; the layer is multi
                 feature.setGeometry(geometry)
                 if not sink.addFeature(feature, QgsFeatureSink.FastInsert):
-                    raise QgsProcessingException(f"Could not write the footprint of item {feature.id()}.")
+                    raise QgsProcessingException(f"Could not write the footprint of item {feature.id()}: "
+                                                 f"{sink.lastError() or 'the output gave no reason'}.")
         del sink  # closes the file now: the tool call may leave a reference cycle that keeps this frame alive
         return {"OUTPUT": dest}
 
@@ -189,7 +190,9 @@ def _plain_fields(fields: QgsFields) -> QgsFields:
     """The items' fields with nested values (links, lists of assets) as text: every output format takes them."""
     plain = QgsFields()
     for field in fields:
-        plain.append(_field(field.name(), QMetaType.Type.QString) if field.type() in _NESTED else QgsField(field))
+        # GDAL 3.13 reads an array of objects as a "JSON" string field whose values are still Python lists
+        nested = field.type() in _NESTED or field.typeName().lower() == "json"
+        plain.append(_field(field.name(), QMetaType.Type.QString) if nested else QgsField(field))
     return plain
 
 

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from ...analysis.measure_method import crs_unit
+from .allowlist import listed_id
 from .inputs import processing_ellipsoid
 
 CHECKED = 5_000  # features a check reads from one input
@@ -77,23 +78,23 @@ def _unit_of(name: str, layer: Any, field: Any) -> str:
 
 def traps_after(alg: Any, params: dict[str, Any], project: Any) -> list[str]:
     """The known traps of this run, each a sentence to put next to its numbers."""
-    notes = []
+    notes, algorithm_id = [], listed_id(alg)
     notes += _flat_lengths(alg, params, project)
-    if alg.id() == "native:centroids":
+    if algorithm_id == "native:centroids":
         notes += _centroids_outside(_layer(project, params, "INPUT"), bool(params.get("ALL_PARTS")))
-    if alg.id() in LOCATION_ALGORITHMS:
-        notes += _points_on_boundaries(alg.id(), *(_layer(project, params, n) for n in LOCATION_ALGORITHMS[alg.id()]))
+    if algorithm_id in LOCATION_ALGORITHMS:
+        notes += _points_on_boundaries(algorithm_id, *(_layer(project, params, n) for n in LOCATION_ALGORITHMS[algorithm_id]))
     notes += _unweighted_rates(alg, params, project)
     return notes
 
 
 def field_units(alg: Any, params: dict[str, Any], project: Any) -> dict[str, str]:
     """What the numbers in the fields an algorithm adds are (the measuring ones)."""
-    ellipsoid = processing_ellipsoid(project).words()
-    if alg.id() == "native:sumlinelengths":
+    ellipsoid, algorithm_id = processing_ellipsoid(project).words(), listed_id(alg)
+    if algorithm_id == "native:sumlinelengths":
         return {str(params.get("LEN_FIELD") or "LENGTH"): f"metres, {ellipsoid}, 2D (heights not used)",
                 str(params.get("COUNT_FIELD") or "COUNT"): "a count of lines"}
-    if alg.id() == "qgis:exportaddgeometrycolumns":
+    if algorithm_id == "qgis:exportaddgeometrycolumns":
         method = params.get("CALC_METHOD", 0)
         layer = _first_input(alg, params, project)
         if method == 2:
@@ -109,7 +110,7 @@ def field_units(alg: Any, params: dict[str, Any], project: Any) -> dict[str, str
 def _flat_lengths(alg: Any, params: dict[str, Any], project: Any) -> list[str]:
     from qgis.core import QgsWkbTypes
 
-    measures = alg.id() in LENGTH_ALGORITHMS or any(
+    measures = listed_id(alg) in LENGTH_ALGORITHMS or any(
         re.search(r"\$length|\blength\s*\(|\$perimeter", str(params.get(n) or ""), re.IGNORECASE)
         for n in ("FORMULA", "EXPRESSION"))
     if not measures:
@@ -183,11 +184,12 @@ def _points_on_boundaries(algorithm_id: str, tested: Any, against: Any) -> list[
 
 
 def _unweighted_rates(alg: Any, params: dict[str, Any], project: Any) -> list[str]:
-    if alg.id() == "qgis:basicstatisticsforfields":
+    algorithm_id = listed_id(alg)
+    if algorithm_id == "qgis:basicstatisticsforfields":
         layer, fields = _layer(project, params, "INPUT_LAYER"), [params.get("FIELD_NAME")]
-    elif alg.id() == "qgis:statisticsbycategories":
+    elif algorithm_id == "qgis:statisticsbycategories":
         layer, fields = _layer(project, params, "INPUT"), [params.get("VALUES_FIELD_NAME")]
-    elif alg.id() == "native:aggregate":
+    elif algorithm_id == "native:aggregate":
         layer = _layer(project, params, "INPUT")
         fields = [a.get("input", "").strip('"') for a in params.get("AGGREGATES") or []
                   if isinstance(a, dict) and a.get("aggregate") == "mean"]

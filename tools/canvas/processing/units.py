@@ -44,7 +44,7 @@ def qualify_inputs(alg: Any, params: dict[str, Any], project: Any) -> list[str]:
     for definition in alg.parameterDefinitions():
         name = definition.name()
         parent = definition.parentParameterName() if definition.type() == "distance" else \
-            NUMBER_DISTANCES.get((alg.id(), name))
+            NUMBER_DISTANCES.get((allow.listed_id(alg), name))
         if parent is None:
             continue
         value = params.get(name)
@@ -53,7 +53,7 @@ def qualify_inputs(alg: Any, params: dict[str, Any], project: Any) -> list[str]:
             continue
         if value == "" or (isinstance(value, (int, float)) and value == 0):
             continue
-        converted, note = _distance(alg.id(), name, value, *_parent(params.get(parent), project))
+        converted, note = _distance(allow.listed_id(alg), name, value, *_parent(params.get(parent), project))
         params[name] = converted
         notes.append(note)
     notes += _measure_expressions(alg, params, project)
@@ -175,7 +175,7 @@ def utm_zone(crs: Any, extent: Any) -> str:
 def _measure_expressions(alg: Any, params: dict[str, Any], project: Any) -> list[str]:
     """Planar measure functions refused where their unit is not the metre; ellipsoidal ones stated."""
     texts = [t for d in alg.parameterDefinitions() if not d.isDestination()
-             and allow.role_of(alg.id(), d.name(), d.type()) == allow.CODE for t in strings_in(params.get(d.name()))]
+             and allow.role_of(allow.listed_id(alg), d.name(), d.type()) == allow.CODE for t in strings_in(params.get(d.name()))]
     if not texts:
         return []
     layer = next((project.mapLayer(params.get(d.name())) for d in alg.parameterDefinitions()

@@ -33,9 +33,9 @@ def _measured_polygons(alg: Any, params: dict[str, Any], project: Any) -> Any:
     """The polygon layer this call measures, or None."""
     from qgis.core import QgsVectorLayer, QgsWkbTypes
 
-    measures = alg.id() in MEASURING_ALGORITHMS or any(
+    measures = allow.listed_id(alg) in MEASURING_ALGORITHMS or any(
         MEASURED.search(code_of(text)) for d in alg.parameterDefinitions() if not d.isDestination()
-        and allow.role_of(alg.id(), d.name(), d.type()) == allow.CODE for text in strings_in(params.get(d.name())))
+        and allow.role_of(allow.listed_id(alg), d.name(), d.type()) == allow.CODE for text in strings_in(params.get(d.name())))
     if not measures:
         return None
     for definition in alg.parameterDefinitions():

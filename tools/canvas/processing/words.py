@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .allowlist import listed_id
+
 INPUT_TYPES = ("source", "vector", "raster", "layer", "mesh", "multilayer", "pointcloud")
 PHRASES = {  # algorithm id → how an analyst says it; {NAME} is a parameter's value in words
     "native:buffer": "Buffer {INPUT} by {DISTANCE}",
@@ -30,7 +32,7 @@ MOST_SHOWN = 4  # parameters listed after the generic "<Algorithm> <input>"
 def action_words(alg: Any, given: dict[str, Any], project: Any) -> str:
     definitions = {d.name(): d for d in alg.parameterDefinitions()}
     words = {name: _value_words(project, d, given.get(name), given) for name, d in definitions.items()}
-    phrase = PHRASES.get(alg.id())
+    phrase = PHRASES.get(listed_id(alg))
     if phrase:
         try:
             return phrase.format(**words)
