@@ -75,7 +75,9 @@ async def test_a_dask_cluster_gives_the_same_numbers_as_this_process(deps, gdal_
     local = await _stats(deps, world)
     remote = await _stats(_on(deps, cluster.scheduler_address), world)
     assert remote["rows"] == local["rows"] and len(local["rows"]) == 3
-    assert remote["bytes_read"] == local["bytes_read"]
+    # the COG reader learns per process how many first bytes hold an item's headers (cog_reader.Hints), from the
+    # calls before: the cluster's workers ask for some header bytes more or fewer; another overview would be 4x
+    assert abs(remote["bytes_read"] - local["bytes_read"]) <= 0.10 * local["bytes_read"]
     # the workers ran the code the plugin uploaded, not a copy of the plugin of their own
     client = await dask_runner.client_for(cluster.scheduler_address)
     origins = await client.run(getattr, stats_worker, "__file__")  # the module is imported by name there

@@ -70,7 +70,7 @@ async def test_a_scheduler_and_workers_started_apart_give_the_same_rows(deps, gd
     assert remote["rows"] == local["rows"] and len(local["rows"]) == 3
     # the COG reader learns per process how many first bytes hold an item's headers (cog_reader.py): fresh workers
     # ask for a few header bytes more or fewer than this process did; the windows read, and so the rows, are the same
-    assert abs(remote["bytes_read"] - local["bytes_read"]) <= 0.05 * local["bytes_read"]
+    assert abs(remote["bytes_read"] - local["bytes_read"]) <= 0.10 * local["bytes_read"]
     client = await dask_runner.client_for(scheduler_address)
     origins = await client.run(getattr, stats_worker, "__file__")
     assert len(origins) == WORKERS and all(".zip" in o for o in origins.values()), origins

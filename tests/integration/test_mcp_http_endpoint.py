@@ -314,7 +314,7 @@ async def test_one_clients_concurrent_heavy_calls_run_one_at_a_time_and_the_surp
     assert all(r.structured_content["rows"][0]["valid_pixels"] == 64 * 64 for r in done)
     waited = [p for p in progress if any(m.startswith("waiting: ") for m in p)]
     assert len(waited) == 2  # the queued calls were told why nothing happens yet
-    assert slow.peak_in_flight == 1  # their reads never overlapped
+    assert slow.peak_files_in_flight == 1  # their reads never overlapped (each call reads its own file)
 
 
 async def test_the_docks_own_chat_is_not_held_up_by_an_outside_clients_heavy_calls(slow_world):

@@ -1,5 +1,5 @@
 """A folder served over loopback HTTP (Range included) `delay_s` late on every request, counting how many
-requests are in flight at once (tests see whether tool calls read one after the other or together) and
+requests (and how many files) are in flight at once (tests see whether tool calls read one after the other or together) and
 which file each request asked for."""
 
 from __future__ import annotations
@@ -24,12 +24,19 @@ class _InFlight:
             self.server.peak_in_flight = max(self.server.peak_in_flight, self.server.in_flight)
             self.server.requests += 1
             self.server.paths.append(scope["path"])
+            reading = self.server.files_in_flight
+            reading[scope["path"]] = reading.get(scope["path"], 0) + 1
+            self.server.peak_files_in_flight = max(self.server.peak_files_in_flight, len(reading))
         try:
             await asyncio.sleep(self.server.delay_s)
             return await self.app(scope, receive, send)
         finally:
             with self.server.lock:
                 self.server.in_flight -= 1
+                reading = self.server.files_in_flight
+                reading[scope["path"]] -= 1
+                if not reading[scope["path"]]:
+                    del reading[scope["path"]]
 
 
 class SlowCogServer(LoopbackServer):
@@ -41,6 +48,9 @@ class SlowCogServer(LoopbackServer):
         self.lock = threading.Lock()
         self.in_flight = self.peak_in_flight = self.requests = 0
         self.paths: list[str] = []  # each request's path, in the order they came
+        # files with a request in flight: one call may read one file in several ranges at once, two calls may not
+        self.files_in_flight: dict[str, int] = {}
+        self.peak_files_in_flight = 0
         self._serve(_InFlight(StaticFiles(directory=str(self.root)), self), "slow COG server")
 
     def start(self) -> SlowCogServer:
