@@ -18,8 +18,29 @@ suites=("$@")
 [ "$(id -u)" -eq 0 ] || { echo "test_matrix: needs root (debootstrap, chroot, mounts)" >&2; exit 1; }
 
 current_root=""
-cleanup() { if [ -n "$current_root" ]; then "$here/matrix_mounts.sh" umount "$current_root"; fi; }  # returns 0: the exit status stays the suites'
-trap cleanup EXIT INT TERM
+# Every process whose root is the chroot (a tier runs in a process group of its own under `timeout`, so a signal
+# to this script alone would leave it running, writing into the next run's logs and holding the mounts).
+stop_root_processes() {
+  local root=$1 pid pids=() round
+  for round in TERM TERM KILL; do
+    pids=()
+    for pid in /proc/[0-9]*; do
+      [ "$(readlink "$pid/root" 2>/dev/null)" = "$root" ] && pids+=("${pid#/proc/}")
+    done
+    [ ${#pids[@]} -eq 0 ] && return 0
+    kill -s "$round" "${pids[@]}" 2>/dev/null
+    sleep 2
+  done
+}
+cleanup() {  # returns 0: the exit status stays the suites'
+  if [ -n "$current_root" ]; then
+    stop_root_processes "$current_root"
+    "$here/matrix_mounts.sh" umount "$current_root"
+    current_root=""
+  fi
+}
+trap cleanup EXIT
+trap 'cleanup; exit 143' INT TERM
 
 # The venv is rebuilt when what it is made from changes: the requirements and the hashed lock files make installs.
 req_hash=$(cat "$repo"/requirements*.txt "$repo"/requirements*.lock | sha1sum | cut -c1-12)
@@ -48,7 +69,8 @@ for suite in "${suites[@]}"; do
     NODE_EXTRA_CA_CERTS=/etc/ssl/certs/host-ca-certificates.crt npm_config_cafile=/etc/ssl/certs/host-ca-certificates.crt \
     PIP_DISABLE_PIP_VERSION_CHECK=1 REQ_HASH="$req_hash" TIERS="$tiers" SUITE="$suite" \
     TIER_TIMEOUT="${MATRIX_TIER_TIMEOUT:-1500}" MATRIX_COMMAND="${MATRIX_COMMAND:-}" \
-    bash -c "cd /work/stacgis && scripts/matrix_inside.sh"
+    bash -c "cd /work/stacgis && scripts/matrix_inside.sh" &
+  wait $!  # in the background so that a signal to this script runs its trap now, not when the suite ends
   rc=$?
   set -e
   finished=$(date +%s)
