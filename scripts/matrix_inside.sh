@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs inside a matrix root (see test_matrix.sh), in the copied checkout: venvs, then the tiers.
-# Full logs: /work/logs/TIER.log inside the root. Env: TIERS ("unit qgis integration e2e"), SUITE, TIER_TIMEOUT
+# Full logs: /work/logs/TIER.log inside the root. Env: TIERS ("unit qgis traps integration e2e security"), SUITE, TIER_TIMEOUT
 # (seconds per tier, default 1500), REQ_HASH (the venv is rebuilt when the requirements change), MATRIX_COMMAND
 # (run this instead of the tiers, e.g. a bench).
 set -uo pipefail
@@ -29,7 +29,7 @@ mkdir -p /work/logs
 for tier in $TIERS; do
   echo "== matrix[$SUITE] tier $tier"
   plugins=()
-  [ "$tier" = unit ] && plugins=(-p no:pytest_qgis)
+  case $tier in unit|security) plugins=(-p no:pytest_qgis);; esac  # as make test-unit and test-security run them
   start=$(date +%s)
   mkdir -p "$(dirname "/work/logs/$tier.log")"  # a tier may be one file: tests/qgis/test_x.py
   QT_QPA_PLATFORM=offscreen timeout "${TIER_TIMEOUT:-1500}" $venv/bin/python -m pytest "${plugins[@]}" "tests/$tier" -q \

@@ -2,7 +2,7 @@
 # The test matrix: the suite inside Debian roots with newer QGIS (root only; CI runs it after `make test`).
 #   trixie: QGIS 3.40 LTR, Python 3.13        sid: QGIS 3.44, Python 3.14
 # Usage: scripts/test_matrix.sh [SUITE...]      (default: trixie sid)
-#   MATRIX_TIERS="unit qgis integration e2e"  tiers to run in each root (all but the model tier)
+#   MATRIX_TIERS="unit qgis traps integration e2e security"  tiers to run in each root (all but the model tier)
 #   MATRIX_CACHE=/var/cache/stacgis-agent-matrix  where roots are kept and reused between runs
 #   MATRIX_TIER_TIMEOUT=1500  seconds a tier may take before it is stopped (and fails)
 #   MATRIX_COMMAND="python bench/bench_gdal_reads.py"  run this in each root's checkout instead of the tiers
@@ -12,7 +12,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cache=${MATRIX_CACHE:-/var/cache/stacgis-agent-matrix}
-tiers=${MATRIX_TIERS:-unit qgis integration e2e}
+tiers=${MATRIX_TIERS:-unit qgis traps integration e2e security}
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=(trixie sid)
 [ "$(id -u)" -eq 0 ] || { echo "test_matrix: needs root (debootstrap, chroot, mounts)" >&2; exit 1; }

@@ -9,9 +9,10 @@ from pathlib import Path
 from osgeo import ogr
 
 
-def write_gpkg(path: Path, table: str = "roads", rows: int = 3, spacing: float = 0.1, epsg: int | None = None) -> Path:
-    """`rows` points named '<table> <i>', `spacing` apart along y = 45 from x = 5 (degrees, or the units of `epsg`
-    when given: the table's coordinate system). A file that exists gets the table added."""
+def write_gpkg(path: Path, table: str = "roads", rows: int = 3, spacing: float = 0.1, epsg: int | None = 4326) -> Path:
+    """`rows` points named '<table> <i>', `spacing` apart along y = 45 from x = 5 (in the units of `epsg`, the table's
+    coordinate system: degrees of EPSG:4326 unless told; None writes no CRS, which QGIS 3.22 reads as GDAL's
+    undefined geographic SRS and 3.40+ as none). A file that exists gets the table added."""
     from osgeo import osr
 
     ogr.UseExceptions()  # in this test process only

@@ -95,7 +95,9 @@ def field_units(alg: Any, params: dict[str, Any], project: Any) -> dict[str, str
         return {str(params.get("LEN_FIELD") or "LENGTH"): f"metres, {ellipsoid}, 2D (heights not used)",
                 str(params.get("COUNT_FIELD") or "COUNT"): "a count of lines"}
     if algorithm_id == "qgis:exportaddgeometrycolumns":
-        method = params.get("CALC_METHOD", 0)
+        # CALC_METHOD up to QGIS 3.40; METHOD once the algorithm moved to C++ (native:exportaddgeometrycolumns, 3.44)
+        choice = "CALC_METHOD" if alg.parameterDefinition("CALC_METHOD") is not None else "METHOD"
+        method = params.get(choice, 0)
         layer = _first_input(alg, params, project)
         if method == 2:
             return {"*": f"{ellipsoid}, in the project's units (metres / square metres by default), 2D"}
@@ -103,7 +105,7 @@ def field_units(alg: Any, params: dict[str, Any], project: Any) -> dict[str, str
         if crs is not None and crs.isValid():
             unit = crs_unit(crs)
             base = "degrees" if unit.geographic else unit.plural
-            return {"*": f"planar in {unit.crs}: {base} and square {base}, 2D (CALC_METHOD 2 measures on the ellipsoid)"}
+            return {"*": f"planar in {unit.crs}: {base} and square {base}, 2D ({choice} 2 measures on the ellipsoid)"}
     return {}
 
 
