@@ -22,6 +22,9 @@ TIMEOUT_S = 30.0  # no byte for this long: the read fails (GDAL then tries)
 RETRIES = 2  # a dropped connection or a 5xx/429 answer is tried again, as GDAL_HTTP_MAX_RETRY does
 RETRY_DELAY_S = 0.5
 MAX_HEADER_BYTES = 65_536
+# A body longer than this and twice the range asked is refused (GDAL then reads the file): a server that ignores
+# Range sends the whole file, and 64 reads in flight each holding a whole large file would exhaust QGIS's memory
+MIN_BODY_LIMIT = 4 * 1024 * 1024
 CA_FILE: str | None = None  # the certificate authorities of https reads (None: the system's)
 
 
@@ -48,6 +51,7 @@ class _Response(asyncio.BufferedProtocol):
         self.body_start = 0
         self.closed = False
         self.keep_alive = True
+        self.limit = MIN_BODY_LIMIT  # the most body bytes this request may receive
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
@@ -81,8 +85,9 @@ class _Response(asyncio.BufferedProtocol):
             except HttpError as exc:
                 self.waiter.set_exception(exc)
 
-    def request(self, text: bytes) -> asyncio.Future:
+    def request(self, text: bytes, limit: int = MIN_BODY_LIMIT) -> asyncio.Future:
         self.buffer.clear()
+        self.limit = limit
         self.body, self.received = None, 0
         self.head, self.body_start = None, 0
         self.waiter = asyncio.get_running_loop().create_future()
@@ -108,6 +113,9 @@ class _Response(asyncio.BufferedProtocol):
             connection = headers.get("connection", "").lower()
             self.keep_alive = parts[0] == "HTTP/1.1" and "close" not in connection
             length = self._length()
+            if length is not None and length > self.limit:
+                raise HttpError(f"the server sends {length:,} bytes where at most {self.limit:,} were asked "
+                                "(no range support?)")
             if length is not None:  # from here on the body goes straight into its own buffer
                 arrived = self.buffer[self.body_start:self.body_start + length]
                 self.body, self.received = bytearray(length), len(arrived)
@@ -117,6 +125,8 @@ class _Response(asyncio.BufferedProtocol):
         if self.body is not None:
             if self.received >= len(self.body):
                 self._finish(self.body)
+        elif len(self.buffer) - self.body_start > self.limit:
+            raise HttpError(f"the server sends more than the {self.limit:,} bytes asked (no range support?)")
         elif self._chunked():
             body = _dechunked(self.buffer, self.body_start)
             if body is not None:
@@ -179,7 +189,7 @@ class RangeClient:
         for attempt in range(RETRIES + 1):
             async with slots:
                 try:
-                    status, headers, body = await self._exchange(key, text)
+                    status, headers, body = await self._exchange(key, text, max(2 * (end - start), MIN_BODY_LIMIT))
                 except (OSError, asyncio.TimeoutError) as exc:
                     if attempt == RETRIES or isinstance(exc, ssl.SSLError):
                         raise HttpError(f"GET {url}: {exc or type(exc).__name__}") from None
@@ -190,7 +200,7 @@ class RangeClient:
             return _ranged(url, status, headers, body, start, end)
         raise HttpError(f"GET {url}: no answer")  # not reached: the last attempt returns or raises
 
-    async def _exchange(self, key: tuple[str, str, int], text: bytes) -> tuple[int, dict[str, str], bytes]:
+    async def _exchange(self, key: tuple[str, str, int], text: bytes, limit: int) -> tuple[int, dict[str, str], bytes]:
         idle = self._idle.setdefault(key, [])
         connection = None
         while idle:
@@ -204,13 +214,13 @@ class RangeClient:
         done = False
         try:
             self.requests += 1
-            answer = await asyncio.wait_for(connection.request(text), TIMEOUT_S)
+            answer = await asyncio.wait_for(connection.request(text, limit), TIMEOUT_S)
             done = True
         except HttpError:
             if reused:  # a kept-alive connection the server had closed: once more on a new one
                 connection.transport.close()
                 connection = await self._connect(key)
-                answer = await asyncio.wait_for(connection.request(text), TIMEOUT_S)
+                answer = await asyncio.wait_for(connection.request(text, limit), TIMEOUT_S)
                 done = True
             else:
                 raise
