@@ -58,3 +58,21 @@ def test_the_system_decoder_is_used_where_the_system_has_it():
     values = np.arange(HEIGHT * WIDTH, dtype=np.uint16).reshape(HEIGHT, WIDTH)
     raw = cog_tiff._LIBDEFLATE.inflate(_tile(values, 1), values.nbytes)
     assert raw is not None and bytes(raw) == values.astype("<u2").tobytes()
+
+
+LAUGHS = ('<?xml version="1.0"?><!DOCTYPE m [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+          '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><GDALMetadata><Item name="SCALE" sample="0" role="scale">'
+          '&c;</Item></GDALMetadata>')
+PLAIN = ('<GDALMetadata><Item name="SCALE" sample="0" role="scale">0.0001</Item>'
+         '<Item name="OFFSET" sample="0" role="offset">-0.1</Item></GDALMetadata>')
+
+
+def test_gdal_metadata_with_a_dtd_is_left_to_gdal_and_plain_metadata_gives_the_scales():
+    """A remote file's GDAL_METADATA tag is untrusted XML: a DTD (entities that expand: 'billion laughs') is never
+    parsed here, the file goes to GDAL (whose own parser expands no entity); GDAL's plain items give the band's
+    scale and offset."""
+    with pytest.raises(cog_tiff.Unsupported):
+        cog_tiff._scales({42112: [LAUGHS]})
+    with pytest.raises(cog_tiff.Unsupported):
+        cog_tiff._scales({42112: ["<GDALMetadata><Item"]})
+    assert cog_tiff._scales({42112: [PLAIN]}) == {1: (0.0001, -0.1)}

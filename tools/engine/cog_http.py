@@ -142,8 +142,8 @@ class _Response(asyncio.BufferedProtocol):
         return bool(self.head) and "chunked" in self.head[1].get("transfer-encoding", "").lower()
 
     def _finish(self, body: bytes | bytearray) -> None:
-        assert self.head is not None and self.waiter is not None
-        self.waiter.set_result((self.head[0], self.head[1], body))
+        if self.head is not None and self.waiter is not None:  # only ever called once the head is parsed
+            self.waiter.set_result((self.head[0], self.head[1], body))
 
 
 def _dechunked(buffer: bytearray, start: int) -> bytes | None:

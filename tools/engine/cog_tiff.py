@@ -18,7 +18,7 @@ import threading
 import zlib
 from dataclasses import dataclass
 from typing import Any, Callable
-from xml.etree import ElementTree
+from xml.etree import ElementTree  # nosec B405 # only DTD-free GDAL metadata is parsed: _scales refuses any '<!'
 
 import numpy as np
 
@@ -322,10 +322,12 @@ def _scales(tags: dict) -> dict[int, tuple[float | None, float | None]]:
     out: dict[int, tuple[float | None, float | None]] = {}
     if not isinstance(text, str):
         return out
+    if "<!" in text:  # a DTD (entities that expand), a comment or CDATA: GDAL writes none of them, and GDAL reads it
+        raise Unsupported("the file's GDAL metadata holds a declaration")
     try:
-        root = ElementTree.fromstring(text)
+        root = ElementTree.fromstring(text)  # nosec B314 # no DTD reaches here (refused above): no entity can expand
     except ElementTree.ParseError:
-        return out
+        raise Unsupported("the file's GDAL metadata is not well-formed XML") from None
     for item in root.iter("Item"):
         role, sample = item.get("role"), item.get("sample")
         if role not in ("scale", "offset") or sample is None or not sample.isdigit():
