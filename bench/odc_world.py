@@ -141,6 +141,32 @@ def area_lonlat() -> dict:
     return {"type": "Polygon", "coordinates": [ring + [ring[0]]]}
 
 
+def s2_asset(href: str, name: str, shape: list[int], transform: list[float]) -> dict:
+    """A band's asset as Sentinel-2 L2A catalogs publish it: the SCL classes, or reflectance with scale/offset."""
+    asset = {"href": href, "roles": ["data"], "type": "image/tiff; application=geotiff; profile=cloud-optimized",
+             "proj:shape": shape, "proj:transform": transform}
+    if name == "scl":
+        asset["raster:bands"] = [{"data_type": "uint8"}]
+    else:
+        asset["eo:bands"] = [{"name": name, "common_name": name}]
+        asset["raster:bands"] = [{"nodata": NODATA, "data_type": "uint16", "scale": SCALE, "offset": OFFSET}]
+    return asset
+
+
+def s2_item(item_id: str, collection: str, date: str, epsg: int, corners: list, assets: dict) -> dict:
+    """A STAC 1.0 item with the eo, raster and projection extensions over the lon/lat `corners` of its footprint."""
+    ring = [list(c) for c in corners]
+    xs, ys = [c[0] for c in ring], [c[1] for c in ring]
+    return {"type": "Feature", "stac_version": "1.0.0", "id": item_id, "collection": collection,
+            "stac_extensions": ["https://stac-extensions.github.io/eo/v1.1.0/schema.json",
+                                "https://stac-extensions.github.io/raster/v1.1.0/schema.json",
+                                "https://stac-extensions.github.io/projection/v1.1.0/schema.json"],
+            "geometry": {"type": "Polygon", "coordinates": [ring + [ring[0]]]},
+            "bbox": [min(xs), min(ys), max(xs), max(ys)], "links": [], "assets": assets,
+            "properties": {"datetime": f"{date}T10:30:00Z", "proj:epsg": epsg, "eo:cloud_cover": 20,
+                           "platform": "sentinel-2a"}}
+
+
 def items(base_url: str, root: Path | None = None, zones: int = 1) -> list[dict]:
     """STAC 1.0 items as a real Sentinel-2 L2A catalog publishes them (eo, raster and projection fields). With
     zones=2, the east tiles are the UTM 33N files of make_other_zone (read under `root` for their grids)."""
@@ -164,28 +190,9 @@ def items(base_url: str, root: Path | None = None, zones: int = 1) -> list[dict]
             tr = transformer(epsg, 4326)
             corners = [tr.TransformPoint(x, y)[:2] for x, y in
                        ((x0, y0 + rows * py), (x0 + cols * px, y0 + rows * py), (x0 + cols * px, y0), (x0, y0))]
-            ring = [list(c) for c in corners]
-            xs, ys = [c[0] for c in corners], [c[1] for c in corners]
-            assets = {}
-            for name in ("red", "nir", "scl"):
-                asset = {"href": f"{base_url}/{folder}/{tile}-{date}/{name}.tif", "roles": ["data"],
-                         "type": "image/tiff; application=geotiff; profile=cloud-optimized",
-                         "proj:shape": grids[name][0], "proj:transform": grids[name][1]}
-                if name == "scl":
-                    asset["raster:bands"] = [{"data_type": "uint8"}]
-                else:
-                    asset["eo:bands"] = [{"name": name, "common_name": name}]
-                    asset["raster:bands"] = [{"nodata": NODATA, "data_type": "uint16", "scale": SCALE,
-                                              "offset": OFFSET}]
-                assets[name] = asset
-            out.append({"type": "Feature", "stac_version": "1.0.0", "id": f"{tile}-{date}", "collection": COLLECTION,
-                        "stac_extensions": ["https://stac-extensions.github.io/eo/v1.1.0/schema.json",
-                                            "https://stac-extensions.github.io/raster/v1.1.0/schema.json",
-                                            "https://stac-extensions.github.io/projection/v1.1.0/schema.json"],
-                        "geometry": {"type": "Polygon", "coordinates": [ring + [ring[0]]]},
-                        "bbox": [min(xs), min(ys), max(xs), max(ys)], "links": [], "assets": assets,
-                        "properties": {"datetime": f"{date}T10:30:00Z", "proj:epsg": epsg, "eo:cloud_cover": 20,
-                                       "platform": "sentinel-2a"}})
+            assets = {name: s2_asset(f"{base_url}/{folder}/{tile}-{date}/{name}.tif", name, *grids[name])
+                      for name in ("red", "nir", "scl")}
+            out.append(s2_item(f"{tile}-{date}", COLLECTION, date, epsg, corners, assets))
     return out
 
 

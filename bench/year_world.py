@@ -21,6 +21,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
+from odc_world import s2_asset, s2_item  # noqa: E402  (the same item documents as the one-zone world's)
+
 from testkit.worlds.collection_world import transformer  # noqa: E402
 
 EPSG, OTHER_EPSG = 32632, 32633
@@ -222,27 +224,10 @@ def items(base_url: str, root: Path) -> list[dict]:
         size = SIZE * PIXEL
         ring = [list(tr.TransformPoint(x, y)[:2]) for x, y in
                 ((west, north - size), (west + size, north - size), (west + size, north), (west, north))]
-        xs, ys = [c[0] for c in ring], [c[1] for c in ring]
-        assets = {}
-        for key, pixel in (("red", PIXEL), ("nir", PIXEL), ("scl", SCL_PIXEL)):
-            n = int(round(size / pixel))
-            asset = {"href": f"{base_url}/files/{name}/{key}.tif", "roles": ["data"],
-                     "type": "image/tiff; application=geotiff; profile=cloud-optimized",
-                     "proj:shape": [n, n], "proj:transform": [pixel, 0, west, 0, -pixel, north]}
-            if key == "scl":
-                asset["raster:bands"] = [{"data_type": "uint8"}]
-            else:
-                asset["eo:bands"] = [{"name": key, "common_name": key}]
-                asset["raster:bands"] = [{"nodata": NODATA, "data_type": "uint16", "scale": SCALE, "offset": OFFSET}]
-            assets[key] = asset
-        out.append({"type": "Feature", "stac_version": "1.0.0", "id": name, "collection": COLLECTION,
-                    "stac_extensions": ["https://stac-extensions.github.io/eo/v1.1.0/schema.json",
-                                        "https://stac-extensions.github.io/raster/v1.1.0/schema.json",
-                                        "https://stac-extensions.github.io/projection/v1.1.0/schema.json"],
-                    "geometry": {"type": "Polygon", "coordinates": [ring + [ring[0]]]},
-                    "bbox": [min(xs), min(ys), max(xs), max(ys)], "links": [], "assets": assets,
-                    "properties": {"datetime": f"{date}T10:30:00Z", "proj:epsg": epsg, "eo:cloud_cover": 20,
-                                   "platform": "sentinel-2a"}})
+        assets = {key: s2_asset(f"{base_url}/files/{name}/{key}.tif", key, [n, n], [pixel, 0, west, 0, -pixel, north])
+                  for key, pixel in (("red", PIXEL), ("nir", PIXEL), ("scl", SCL_PIXEL))
+                  for n in [int(round(size / pixel))]}
+        out.append(s2_item(name, COLLECTION, date, epsg, ring, assets))
     return out
 
 
