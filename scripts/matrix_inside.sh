@@ -36,6 +36,8 @@ for tier in $TIERS; do
     -p no:cacheprovider --timeout 300 -W "default::DeprecationWarning" >/work/logs/$tier.log 2>&1
   rc=$?
   tail -25 /work/logs/$tier.log
+  # Every failing test's id, also those the tail leaves out (a tier stopped by its timeout prints none: see its log)
+  [ "$rc" -eq 0 ] || grep -aE '^(FAILED|ERROR) ' /work/logs/$tier.log | head -40
   echo "== matrix[$SUITE] tier $tier: exit $rc in $(($(date +%s) - start)) s"
   [ "$rc" -eq 0 ] || status=1
 done
