@@ -248,10 +248,17 @@ def listed_id(alg: Any) -> str:
     former = f"qgis:{name}"
     if provider != "native" or is_listed(current) or not is_listed(former):
         return current
-    from qgis.core import QgsApplication
+    if current not in _ALIASES:  # the registry is asked once an id, not at each of a call's checks
+        from qgis.core import QgsApplication
 
-    found = QgsApplication.processingRegistry().algorithmById(former)
-    return former if found is not None and found.id() == current else current
+        found = QgsApplication.processingRegistry().algorithmById(former)
+        if found is None:  # Processing not loaded yet: asked again next time
+            return current
+        _ALIASES[current] = former if found.id() == current else current
+    return _ALIASES[current]
+
+
+_ALIASES: dict[str, str] = {}  # native id -> the listed id it answers to (itself when the old id is not its alias)
 
 
 def is_listed(algorithm_id: str) -> bool:
