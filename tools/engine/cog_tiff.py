@@ -135,16 +135,16 @@ class Level:
         return plane * per_plane + row * self.tiles_across + column
 
     def decode(self, data: bytes, band: int, fill: float | None, rows: int | None = None,
-               columns: int | None = None) -> np.ndarray:
-        """One tile's samples of `band` (native byte order): its first `rows` rows and `columns` columns (the
-        whole tile by default; a tile at the image's edge holds padding, and a read needs only its part: zlib
-        stops there and the predictor is undone there only)."""
+               columns: int | None = None, top: int = 0) -> np.ndarray:
+        """One tile's samples of `band` (native byte order): its rows `top` to `rows` and first `columns` columns
+        (the whole tile by default; a tile at the image's edge holds padding, and a read needs only its part: zlib
+        stops there and the predictor, undone row by row, is undone there only)."""
         out_type = self.dtype.newbyteorder("=")
         per_tile = self.samples if self.planar == 1 else 1
         rows = self.tile_height if rows is None else rows
         columns = self.tile_width if columns is None else columns
         if not data:  # a sparse tile: nodata, or 0 without one (as GDAL fills it)
-            return np.full((rows, columns), 0 if fill is None or (math.isnan(fill) and out_type.kind != "f") else fill,
+            return np.full((rows - top, columns), 0 if fill is None or (math.isnan(fill) and out_type.kind != "f") else fill,
                            out_type)
         row_bytes = self.tile_width * per_tile * self.dtype.itemsize
         needed = rows * row_bytes
@@ -159,7 +159,7 @@ class Level:
         if len(raw) < needed:
             raise OSError(f"a tile decoded to {len(raw)} bytes where {needed} were expected")
         values = np.frombuffer(raw, self.dtype, count=rows * self.tile_width * per_tile)
-        values = values.reshape(rows, self.tile_width, per_tile)[:, :columns, band - 1 if self.planar == 1 else 0]
+        values = values.reshape(rows, self.tile_width, per_tile)[top:, :columns, band - 1 if self.planar == 1 else 0]
         if self.predictor == 2:  # one pass from the decoded bytes; integer sums wrap as the predictor's do
             return np.cumsum(values, axis=1, dtype=out_type)
         return values.astype(out_type, copy=False)  # read-only when the bytes are already in this machine's order

@@ -44,7 +44,9 @@ class PeriodAccumulator:
             self.cloud_excluded += float((seen & date.flagged).sum())
             counted = valid
         else:
-            self.weights.append(date.clear[valid])
+            shares = date.clear[valid]
+            # whole cells only (full resolution, mostly): no weights kept, none concatenated (a month's 100 MB)
+            self.weights.append(None if not shares.size or shares.min() == 1 else shares)
             self.clear_cells += float(date.clear[seen].sum(dtype=np.float64))
             self.cloud_excluded += float(date.cloudy[seen].sum(dtype=np.float64))
             counted = seen & (date.clear > 0)

@@ -11,7 +11,6 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-import numpy as np
 from osgeo import gdal
 
 CHUNK_BYTES = 16_384  # GDAL fetches a remote file in 16 kB chunks (CPL_VSIL_CURL_CHUNK_SIZE), the first at open
@@ -42,7 +41,7 @@ def item_window(ds: Any, grid: Grid) -> tuple[tuple[int, int], Grid] | None:
 
     gt = ds.GetGeoTransform()
     points = [(gt[0] + gt[1] * c + gt[2] * r, gt[3] + gt[4] * c + gt[5] * r)
-              for c in np.linspace(0, ds.RasterXSize, 5) for r in np.linspace(0, ds.RasterYSize, 5)]
+              for c in _five(0, ds.RasterXSize) for r in _five(0, ds.RasterYSize)]
     (left, bottom, right, top), reprojected = _envelope(points, ds.GetProjectionRef(), grid.crs_wkt)
     pad = 1 if reprojected else 0
     if not all(math.isfinite(v) for v in (left, bottom, right, top)):
@@ -122,7 +121,7 @@ def native_resolution_in_grid(ds: Any, grid: Grid) -> float:
 def source_window(ds: Any, grid: Grid) -> tuple[int, int, int, int] | None:
     """Full-resolution pixel window of the source covering the grid, or None when they do not meet."""
     minx, miny, maxx, maxy = grid.bounds
-    points = [(float(x), float(y)) for x in np.linspace(minx, maxx, 5) for y in np.linspace(miny, maxy, 5)]  # ends exact
+    points = [(x, y) for x in _five(minx, maxx) for y in _five(miny, maxy)]  # ends exact
     (minx, miny, maxx, maxy), _reprojected = _envelope(points, grid.crs_wkt, ds.GetProjectionRef())
     gt = ds.GetGeoTransform()
     c0 = max(0, math.floor((minx - gt[0]) / gt[1]))
@@ -132,6 +131,12 @@ def source_window(ds: Any, grid: Grid) -> tuple[int, int, int, int] | None:
     if c1 <= c0 or r1 <= r0:
         return None
     return c0, r0, c1 - c0, r1 - r0
+
+
+def _five(start: float, stop: float) -> list[float]:
+    """np.linspace(start, stop, 5), the same floats, in a tenth of its time (two calls a band read, 64 threads)."""
+    step = (stop - start) / 4
+    return [i * step + start for i in range(4)] + [float(stop)]
 
 
 def _envelope(points: list[tuple[float, float]], from_wkt: str, to_wkt: str

@@ -9,7 +9,6 @@ ways. GDAL options are thread-local; each call opens its own datasets (one datas
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -19,7 +18,8 @@ import numpy as np
 from osgeo import gdal
 
 from . import index_formulas, warp_maps
-from .cog_reader import Cancelled, CogBand, is_cog, memory_copy, open_many
+from .cloud_codes import code_table, codes_of
+from .cog_reader import Cancelled, CogBand, compute_turns, is_cog, memory_copy, open_many
 from .date_stats import CLEAR, CLOUD, NO_SAMPLE, cell_any
 from .gdal_env import open_dataset, read_options
 from .grid_windows import (
@@ -147,7 +147,7 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
     cells the mask flags. The result's arrays cover only that part (`window`): a tile of a large area is not a
     whole grid. When the mask excludes every cell (an overcast tile), the bands are not read at all."""
     started = time.perf_counter()
-    with gdal_config(task.options):
+    with gdal_config(task.options), compute_turns(cancel):
         _stop_if_cancelled(cancel)  # every step below may wait on the network: Stop is checked between them
         files = _Files(task, cancel)
         result = _read_item(task, cancel, files, started)
@@ -212,19 +212,14 @@ class _Sky:
     codes: np.ndarray | None  # NO_SAMPLE/CLEAR/CLOUD per mask sample, k × k samples a cell; None: no mask here
     k: int
     nbytes: int
+    flagged: np.ndarray | None = field(init=False, default=None)  # cells a cloud (an excluded class) touches
+    clear: np.ndarray | None = field(init=False, default=None)  # cells with at least one clear sample
 
-    def _cells(self, code: int) -> np.ndarray:
-        return cell_any(self.codes, self.k, code)
-
-    @functools.cached_property
-    def flagged(self) -> np.ndarray:
-        """Cells a cloud (any excluded class but no data) touches."""
-        return self._cells(CLOUD)
-
-    @functools.cached_property
-    def clear(self) -> np.ndarray:
-        """Cells with at least one clear sample."""
-        return self._cells(CLEAR)
+    def __post_init__(self) -> None:
+        # computed here, not as cached properties: Python 3.11's hold one lock for every instance, and 64 reading
+        # threads queued on it
+        if self.codes is not None:
+            self.flagged, self.clear = cell_any(self.codes, self.k, CLOUD), cell_any(self.codes, self.k, CLEAR)
 
     @property
     def data(self) -> np.ndarray:
@@ -241,17 +236,18 @@ def _mask_cells(ref: BandRef, classes: tuple[int, ...], grid: Grid, cancel: Any,
     ds = ds if ds is not None else open_dataset(ref.path)
     k = mask_samples(native_resolution_in_grid(ds, grid), grid)
     fine = Grid(grid.crs_wkt, grid.bounds, grid.width * k, grid.height * k)
-    samples, nbytes, _ = _warp(ref, fine, "nearest", cancel, scaled=False, ds=ds)
+    samples, nbytes, _ = _warp(ref, fine, "nearest", cancel, scaled=False, ds=ds, classes=(classes, no_data))
     if samples is None:
         return _Sky(None, k, nbytes)
-    codes = np.full(samples.shape, CLEAR, np.uint8)
-    codes[np.isin(samples, np.asarray([c for c in classes if c not in no_data], dtype=np.float32))] = CLOUD
-    codes[np.isnan(samples) | np.isin(samples, np.asarray(no_data, dtype=np.float32))] = NO_SAMPLE
+    codes = samples if samples.dtype == np.uint8 else codes_of(samples, classes, no_data)  # uint8: codes already
     return _Sky(codes, k, nbytes)
 
 
-def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True, ds: Any = None
-          ) -> tuple[np.ndarray | None, int, str]:
+def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool = True, ds: Any = None,
+          classes: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> tuple[np.ndarray | None, int, str]:
+    """The band's values on the grid (float32, NaN where none); with `classes` (a cloud mask's excluded and
+    no-data classes), read or gathered without resampling: uint8 codes (cloud_codes) where the mask's type has a
+    table."""
     _stop_if_cancelled(cancel)
     ds = ds if ds is not None else open_dataset(ref.path)
     if ref.band > ds.RasterCount:
@@ -275,21 +271,22 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     else:
         nbytes = fetched_bytes(read_band, window, factor, file_size(ref.path))
     _stop_if_cancelled(cancel)
+    table = None if classes is None else code_table(*classes, nodata, read_band.DataType)
     if corner is not None:  # the grid is the file's own pixel grid (or its overview's): read, no warp
         values = _read_aligned(read_band, corner, grid, nodata, cancel, ref.path,
-                               None if is_cog(ds) else file_size(ref.path))
+                               None if is_cog(ds) else file_size(ref.path), table)
     elif lattice is not None:  # the same CRS on another lattice (a neighbouring tile): read, resample in numpy
         values = _read_resampled(read_band, lattice, grid, nodata, resampling, ref.path)
     elif is_cog(ds):  # another CRS: GDAL warps the window's pixels from memory (nearest: through a kept map)
         mem = memory_copy(ds, read_band, window, factor)
         if resampling == "nearest":
             values = warp_maps.nearest(mem, grid, nodata, lambda src, cells: _warped(
-                src, ref, cells, "nearest", None, 1, level, cancel, single_band=True))
+                src, ref, cells, "nearest", None, 1, level, cancel, single_band=True), table)
         else:
             values = _warped(mem, ref, grid, resampling, nodata, 1, level, cancel, single_band=True)
     else:
         values = _warped(ds, ref, grid, resampling, nodata, factor, level, cancel)
-    if scaled:
+    if scaled and values.dtype != np.uint8:  # uint8: a mask's codes
         scale = ref.scale if ref.scale is not None else (source_band.GetScale() or 1.0)
         offset = ref.offset if ref.offset is not None else (source_band.GetOffset() or 0.0)
         if scale != 1.0:
@@ -308,13 +305,14 @@ def _read_resampled(band: Any, lattice: tuple[float, float, float, float], grid:
 
 
 def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: float | None, cancel: Any,
-                  path: str, size: int | None) -> np.ndarray:
+                  path: str, size: int | None, table: np.ndarray | None = None) -> np.ndarray:
     """The grid's pixels straight from the band (each band pixel repeated m × m times when the grid is m × finer),
     in as few reads as ALIGNED_READ_PIXELS allows (Stop is checked between them): one read lets GDAL fetch exactly
     the blocks it needs in one request, where strip after strip made its read-ahead double and fetch blocks past
     the window (3.8 MB for a 2.5 MB window); NaN outside the band and at nodata: what the warp gives on such a
-    grid, without resampling any pixel."""
-    out = np.full((grid.height, grid.width), np.nan, np.float32)
+    grid, without resampling any pixel. With `table`: each pixel's code (uint8, NO_SAMPLE outside the band)."""
+    out = np.full((grid.height, grid.width), np.nan, np.float32) if table is None else np.full(
+        (grid.height, grid.width), NO_SAMPLE, np.uint8)
     m, col, row = corner
     c0, c1 = max(0, col // m), min(band.XSize, -(-(col + grid.width) // m))
     r0, r1 = max(0, row // m), min(band.YSize, -(-(row + grid.height) // m))
@@ -336,12 +334,13 @@ def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: f
             raise OSError(f"reading {path} failed: {exc}") from None
         if data is None:
             raise OSError(f"reading {path} failed: {gdal.GetLastErrorMsg() or 'unreadable block'}")
-        _place(out, data, nodata, m, top * m - row, c0 * m - col)
+        _place(out, data, nodata, m, top * m - row, c0 * m - col, table)
         top = bottom
     return out
 
 
-def _place(out: np.ndarray, data: np.ndarray, nodata: float | None, m: int, y0: int, x0: int) -> None:
+def _place(out: np.ndarray, data: np.ndarray, nodata: float | None, m: int, y0: int, x0: int,
+           table: np.ndarray | None = None) -> None:
     """`data` (band pixels, each m × m grid cells) onto `out` with its first pixel's cells at (y0, x0), NaN at
     nodata: cast and masked in place, no float copy of a whole window (a fresh 13 MB array is paged in each time)."""
     sy, sx = max(0, -y0), max(0, -x0)  # grid cells of `data`'s first pixels that fall before the grid's edge
@@ -354,6 +353,9 @@ def _place(out: np.ndarray, data: np.ndarray, nodata: float | None, m: int, y0: 
         data = data[np.arange(sy, sy + rows) // m][:, np.arange(sx, sx + cols) // m]
     else:
         data = data[sy:sy + rows, sx:sx + cols]
+    if table is not None:  # the codes of the values (nodata's among them)
+        target[...] = table[data]
+        return
     np.copyto(target, data, casting="unsafe")
     if nodata is not None:
         target[data == nodata] = np.nan

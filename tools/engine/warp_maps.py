@@ -22,9 +22,11 @@ _maps: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # key 
 _lock = threading.Lock()
 
 
-def nearest(mem: Any, grid: Grid, nodata: float | None, warp: Callable[[Any, Grid], np.ndarray]) -> np.ndarray:
+def nearest(mem: Any, grid: Grid, nodata: float | None, warp: Callable[[Any, Grid], np.ndarray],
+            table: np.ndarray | None = None) -> np.ndarray:
     """The grid's cells from `mem` (a one-band dataset in memory) as GDAL's nearest warp gives them (float32, NaN
-    off the source and at nodata); `warp(dataset, grid)` is GDAL's warp of a dataset to float32 cells."""
+    off the source and at nodata); `warp(dataset, grid)` is GDAL's warp of a dataset to float32 cells. With
+    `table` (a code for each value, nodata's included): each cell's code, uint8, 0 off the source."""
     key = (mem.GetProjectionRef(), mem.GetGeoTransform(), mem.RasterXSize, mem.RasterYSize, grid)
     with _lock:
         kept = _maps.get(key)
@@ -40,6 +42,10 @@ def nearest(mem: Any, grid: Grid, nodata: float | None, warp: Callable[[Any, Gri
                 _maps.popitem(last=False)
     inside, numbers = kept
     source = mem.GetRasterBand(1).ReadAsArray()
+    if table is not None:
+        codes = np.zeros(inside.shape, np.uint8)
+        codes[inside] = table[source.ravel()[numbers]]
+        return codes
     out = np.full(inside.shape, np.nan, np.float32)
     values = source.ravel()[numbers]
     taken = values.astype(np.float32)
