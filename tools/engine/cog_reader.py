@@ -19,6 +19,7 @@ import contextlib
 import functools
 import math
 import os
+import queue
 import statistics
 import threading
 from collections import deque
@@ -144,7 +145,9 @@ async def _open(url: str, purpose: Any) -> tuple[cog_tiff.Header, bytes, int | N
 
 
 COMPUTE_TURNS = (os.cpu_count() or 2) + 1  # reading threads decoding and computing at once; the others wait
-_turns = threading.Semaphore(COMPUTE_TURNS)
+_turns: queue.SimpleQueue = queue.SimpleQueue()  # the free turns (a C queue: no Python-level wake-ups)
+for _ in range(COMPUTE_TURNS):
+    _turns.put(None)
 _turn = threading.local()
 
 
@@ -164,17 +167,16 @@ def compute_turns(cancel: Any = None) -> Iterator[None]:
 def _take_turn() -> None:
     if not getattr(_turn, "active", False) or getattr(_turn, "held", False):
         return
-    cancel = _turn.cancel
-    while not _turns.acquire(timeout=WAIT_S):
-        if cancel is not None and cancel.is_set():
-            raise Cancelled()
+    _turns.get()  # no polling for Stop: a turn comes back within one tile's work, and Stop is checked after it
     _turn.held = True
+    if _turn.cancel is not None and _turn.cancel.is_set():
+        raise Cancelled()
 
 
 def _give_turn() -> None:
     if getattr(_turn, "held", False):
         _turn.held = False
-        _turns.release()
+        _turns.put(None)
 
 
 def wait(coroutine: Any, cancel: Any = None) -> Any:

@@ -53,22 +53,31 @@ class PeriodAccumulator:
         self.ever_valid = counted if self.ever_valid is None else (self.ever_valid | counted)
 
     def row(self, period: str) -> dict[str, Any]:
-        values = np.concatenate(self.values) if self.values else np.empty(0, np.float32)
+        parts = [v for v in self.values if v.size]
         whole = all(w is None for w in self.weights)  # no copy of millions of ones at full resolution
-        weights = None if whole else np.concatenate(
-            [np.ones(v.size, np.float32) if w is None else w for v, w in zip(self.values, self.weights)])
         area_pixels = int(self.area.sum())
         row: dict[str, Any] = {"period": period, "items": self.items, "valid_pixels": round(self.clear_cells),
                                "cloud_excluded_pixels": round(self.cloud_excluded)}
         covered = int(self.ever_valid.sum()) if self.ever_valid is not None else 0
         row["valid_fraction"] = round(covered / area_pixels, 4) if area_pixels else 0.0
-        if values.size and (whole or weights.sum(dtype=np.float64) > 0):
-            whole = whole or bool((weights == 1).all())  # sums in float64, without a float64 copy of the values
+        row.update(mean=None, median=None, min=None, max=None, std=None)
+        if not parts:
+            return row
+        if whole:  # the dates' values as they are: a month at full resolution is never copied into one array
+            count = sum(v.size for v in parts)
+            mean = sum(float(np.sum(v, dtype=np.float64)) for v in parts) / count
+            row.update(mean=mean, median=_median_of_parts(parts), min=min(float(v.min()) for v in parts),
+                       max=max(float(v.max()) for v in parts),
+                       std=float(np.sqrt(sum(_squares(v, mean) for v in parts) / count)))
+            return row
+        values = np.concatenate(parts)
+        weights = np.concatenate(
+            [np.ones(v.size, np.float32) if w is None else w for v, w in zip(self.values, self.weights) if v.size])
+        if weights.sum(dtype=np.float64) > 0:
+            whole = bool((weights == 1).all())  # sums in float64, without a float64 copy of the values
             mean = float(np.mean(values, dtype=np.float64)) if whole else _weighted_mean(values, weights)
-            row.update(mean=mean, median=_median(values) if whole else _weighted_median(values, weights),
+            row.update(mean=mean, median=_median_of_parts([values]) if whole else _weighted_median(values, weights),
                        min=float(values.min()), max=float(values.max()), std=_std(values, mean, weights, whole))
-        else:
-            row.update(mean=None, median=None, min=None, max=None, std=None)
         return row
 
 
@@ -94,16 +103,39 @@ def _std(values: np.ndarray, mean: float, weights: np.ndarray, whole: bool) -> f
     return float(np.sqrt(total / (values.size if whole else float(np.sum(weights, dtype=np.float64)))))
 
 
-def _median(values: np.ndarray) -> float:
-    """numpy's median (the mean of the two middle values when there is an even number), partitioning `values`
-    in place: they are this period's own copy."""
-    n = values.size
-    middle = n // 2
-    if n % 2:
-        values.partition(middle)
-        return float(values[middle])
-    values.partition((middle - 1, middle))
-    return (float(values[middle - 1]) + float(values[middle])) / 2
+def _squares(values: np.ndarray, mean: float) -> float:
+    """The sum of the values' squared deviations from `mean`, in float64."""
+    total, centre = 0.0, np.float32(mean)
+    for i in range(0, values.size, STAT_CHUNK):
+        deviations = values[i:i + STAT_CHUNK] - centre
+        deviations *= deviations
+        total += float(np.sum(deviations, dtype=np.float64))
+    return total
+
+
+def _median_of_parts(parts: list[np.ndarray]) -> float:
+    """numpy's median of the parts' values together (the mean of the two middle values when there is an even
+    number), without joining them: which of 65,536 buckets of float32 order holds each middle value (a count of
+    every part's values by their top 16 bits), then that bucket's few values, partitioned."""
+    count = sum(v.size for v in parts)
+    ranks = (count // 2,) if count % 2 else (count // 2 - 1, count // 2)
+    keys = [_bucket_keys(v) for v in parts]
+    ends = np.cumsum(sum(np.bincount(k, minlength=1 << 16) for k in keys))
+    buckets = [int(np.searchsorted(ends, rank, side="right")) for rank in ranks]
+    low, high = min(buckets), max(buckets)  # the two middle values' buckets: mostly one, else neighbours in order
+    inside = np.concatenate([v[(k >= low) & (k <= high)] for v, k in zip(parts, keys)])
+    before = int(ends[low - 1]) if low else 0
+    at = [rank - before for rank in ranks]
+    inside.partition(at)
+    picked = [float(inside[a]) for a in at]
+    return picked[0] if len(picked) == 1 else (picked[0] + picked[1]) / 2
+
+
+def _bucket_keys(values: np.ndarray) -> np.ndarray:
+    """Each float32 value's bucket, 0 to 65,535 in the values' order: its top 16 bits, the sign bit flipped for
+    positives and every bit for negatives."""
+    top = (np.ascontiguousarray(values, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    return np.where(top >= 0x8000, ~top, top | np.uint16(0x8000))
 
 
 def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
