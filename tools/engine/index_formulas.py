@@ -26,10 +26,12 @@ class SpectralIndex:
     range: tuple[float, float]  # the values the index can take, for the legend
 
 
-def _normalised(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def _normalised(a: np.ndarray, b: np.ndarray, in_place: bool = False) -> np.ndarray:
+    """(a − b) / (a + b); `in_place`: into `a` (the caller's own array, not needed after)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        difference = a - b
-        return np.divide(difference, a + b, out=difference)  # in place: one array of a window fewer
+        total = a + b
+        difference = np.subtract(a, b, out=a if in_place else None)
+        return np.divide(difference, total, out=difference)  # in place: one array of a window fewer
 
 
 def _evi(b: dict[str, np.ndarray]) -> np.ndarray:
@@ -61,24 +63,24 @@ INDICES: dict[str, SpectralIndex] = {i.name: i for i in (
                   "1.5 × (nir − red) / (nir + red + 0.5)", "RdYlGn", False, (-1.5, 1.5)),
 )}
 
-_FORMULAS: dict[str, Callable[[dict[str, np.ndarray]], np.ndarray]] = {
-    "NDVI": lambda b: _normalised(b["nir"], b["red"]),
-    "NDWI": lambda b: _normalised(b["green"], b["nir"]),
-    "NDMI": lambda b: _normalised(b["nir"], b["swir16"]),
-    "NBR": lambda b: _normalised(b["nir"], b["swir22"]),
-    "NDSI": lambda b: _normalised(b["green"], b["swir16"]),
-    "NDBI": lambda b: _normalised(b["swir16"], b["nir"]),
-    "EVI": _evi,
-    "SAVI": _savi,
-}
+_PAIRS = {"NDVI": ("nir", "red"), "NDWI": ("green", "nir"), "NDMI": ("nir", "swir16"), "NBR": ("nir", "swir22"),
+          "NDSI": ("green", "swir16"), "NDBI": ("swir16", "nir")}  # the normalised differences: (a − b) / (a + b)
+_FORMULAS: dict[str, Callable[[dict[str, np.ndarray]], np.ndarray]] = {"EVI": _evi, "SAVI": _savi}
 
 
 def index_named(name: str) -> SpectralIndex | None:
     return INDICES.get(name.strip().upper())
 
 
-def evaluate(name: str, bands: dict[str, np.ndarray]) -> np.ndarray:
-    """The index from reflectances (scale/offset applied, NaN where invalid); NaN where undefined."""
-    values = _FORMULAS[name](bands).astype(np.float32, copy=False)
+def evaluate(name: str, bands: dict[str, np.ndarray], in_place: bool = False) -> np.ndarray:
+    """The index from reflectances (scale/offset applied, NaN where invalid); NaN where undefined. `in_place`: the
+    bands' arrays are the caller's own and not needed after (a normalised difference is computed in one of them:
+    a full-resolution window's array fewer paged in)."""
+    if name in _PAIRS:
+        a, b = _PAIRS[name]
+        values = _normalised(bands[a], bands[b], in_place and bands[a].dtype == np.float32 and a != b)
+    else:
+        values = _FORMULAS[name](bands)
+    values = values.astype(np.float32, copy=False)
     values[~np.isfinite(values)] = np.nan
     return values

@@ -184,13 +184,13 @@ def _read_item(task: ItemTask, cancel: Any, files: _Files, started: float) -> It
             return ItemResult(task.item_id, task.date, task.sort_key, None, None, total_bytes, level,
                               seconds=time.perf_counter() - started)
         arrays[name] = values
-    if task.index:
-        values = index_formulas.evaluate(task.index, arrays)
-    else:
-        values = next(iter(arrays.values()))
-    observed = np.ones(values.shape, bool)
+    observed = np.ones(next(iter(arrays.values())).shape, bool)
     for band_values in arrays.values():
         observed &= np.isfinite(band_values)
+    if task.index:  # the bands are this read's own arrays, not needed after: the index goes into one of them
+        values = index_formulas.evaluate(task.index, arrays, in_place=True)
+    else:
+        values = next(iter(arrays.values()))
     flagged, codes, k = None, None, 1
     if sky is not None and sky.codes is not None:
         flagged, codes, k = sky.flagged, sky.codes, sky.k

@@ -18,7 +18,7 @@ import numpy as np
 from .grid_windows import Grid
 
 MAPS_KEPT = 16  # (tile footprint, grid) pairs remembered: a year's dates of a few tiles of another zone
-_maps: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # key -> (cells with a pixel, its number)
+_maps: OrderedDict[tuple, np.ndarray] = OrderedDict()  # key -> each cell's pixel number (the source's size: none)
 _lock = threading.Lock()
 
 
@@ -34,25 +34,22 @@ def nearest(mem: Any, grid: Grid, nodata: float | None, warp: Callable[[Any, Gri
             _maps.move_to_end(key)
     if kept is None:
         picked = _pixel_map(mem, grid, warp)
-        inside = picked >= 0
-        kept = inside, picked[inside].astype(np.int32)  # < 2^24 pixels; kept, not gathered again each date
+        off = mem.RasterXSize * mem.RasterYSize  # cells off the source take the slot past the source's pixels
+        kept = np.where(picked >= 0, picked, off).astype(np.int32)  # < 2^24 pixels; kept, not made again each date
         with _lock:
             _maps[key] = kept
             while len(_maps) > MAPS_KEPT:
                 _maps.popitem(last=False)
-    inside, numbers = kept
-    source = mem.GetRasterBand(1).ReadAsArray()
+    source = mem.GetRasterBand(1).ReadAsArray().ravel()
     if table is not None:
-        codes = np.zeros(inside.shape, np.uint8)
-        codes[inside] = table[source.ravel()[numbers]]
-        return codes
-    out = np.full(inside.shape, np.nan, np.float32)
-    values = source.ravel()[numbers]
-    taken = values.astype(np.float32)
+        codes = np.empty(source.size + 1, np.uint8)
+        codes[:-1], codes[-1] = table[source], 0
+        return codes[kept]  # one gather (a boolean scatter into the cells was 2-3 times slower)
+    padded = np.empty(source.size + 1, np.float32)
+    padded[:-1], padded[-1] = source, np.nan
     if nodata is not None:
-        taken[values == nodata] = np.nan
-    out[inside] = taken
-    return out
+        padded[:-1][source == nodata] = np.nan
+    return padded[kept]
 
 
 def _pixel_map(mem: Any, grid: Grid, warp: Callable[[Any, Grid], np.ndarray]) -> np.ndarray:
