@@ -74,7 +74,7 @@ def test_the_user_can_cancel_the_wait(queued_chat, qloop):
         return time.monotonic() - start, await gate.capacity(panel.session.session_id)
 
     took, capacity = qloop.run_until_complete(scenario())
-    assert took < 0.2 and capacity.queue_position is None  # left the queue at once
+    assert took < 1.0 and capacity.queue_position is None  # left the queue at once, not when the colleague is done
     assert len(emu.chat_requests()) == 1  # nothing was sent for the cancelled message
     assert panel.conversation.items()[-1].text().startswith("Stopped.")
     assert panel.queue_label.isHidden()

@@ -117,7 +117,7 @@ async def test_cancelling_closes_the_sse_stream_promptly(emu, provider):
     with pytest.raises(asyncio.CancelledError):
         await task
     assert await asyncio.to_thread(emu.wait_for_disconnect, 1.0)
-    assert time.monotonic() - cancelled_at < 0.1
+    assert time.monotonic() - cancelled_at < 1.0  # the stream had 19 s to go (a busy CI machine takes tenths)
 
 
 async def test_embeddings_and_models(emu, provider):
