@@ -41,10 +41,11 @@ def available() -> bool:
 
 def worker_code_zip(folder: Path) -> Path:
     """The worker-side modules (stats_worker, grid_windows, pixel_shift, date_stats, index_formulas, gdal_env, gdal_names,
-    cog_reader, cog_tiff, cog_http, warp_maps) as a zip under the plugin's own package path, so tasks
+    cog_reader, cog_tiff, cog_http, warp_maps, cloud_codes) as a zip under the plugin's own package path, so tasks
     and results name the same modules on both sides. A new file name per upload: a worker's zip importer
     caches archives by path, so a zip rewritten under the same name would break it."""
     from . import (
+        cloud_codes,
         cog_http,
         cog_reader,
         cog_tiff,
@@ -64,7 +65,7 @@ def worker_code_zip(folder: Path) -> Path:
         for depth in range(1, len(parts) + 1):
             archive.writestr("/".join(parts[:depth]) + "/__init__.py", "")
         for module in (stats_worker, grid_windows, pixel_shift, date_stats, index_formulas, gdal_env, gdal_names,
-                       cog_reader, cog_tiff, cog_http, warp_maps):
+                       cog_reader, cog_tiff, cog_http, warp_maps, cloud_codes):
             archive.write(str(module.__file__), "/".join(parts) + "/" + Path(str(module.__file__)).name)
     return path
 

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Sequence
 
+from .cog_reader import compute_turns
 from .stats_worker import ItemResult, ItemTask, read_item
 
 DEFAULT_CONCURRENCY = 8  # HTTP range reads overlap well beyond the core count; GDAL work per item is small
@@ -93,11 +94,11 @@ async def _thread_results(tasks: Sequence[ItemTask], concurrency: int) -> AsyncI
     loop = asyncio.get_running_loop()
     scouts = _scouts(tasks)
     queued = iter([t for t in tasks if id(t) not in {id(s) for s in scouts}])
-    pending: set = {loop.run_in_executor(pool, read_item, task, cancel) for task in scouts}
+    pending: set = {loop.run_in_executor(pool, _read_in_turns, task, cancel) for task in scouts}
 
     def refill() -> None:
         for task in itertools.islice(queued, 2 * workers - len(pending)):
-            pending.add(loop.run_in_executor(pool, read_item, task, cancel))
+            pending.add(loop.run_in_executor(pool, _read_in_turns, task, cancel))
 
     scouting = len(pending)
     try:
@@ -114,6 +115,13 @@ async def _thread_results(tasks: Sequence[ItemTask], concurrency: int) -> AsyncI
         for future in pending:
             future.cancel()
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _read_in_turns(task: ItemTask, cancel: threading.Event) -> ItemResult:
+    """read_item, computing only in one of the COG reader's compute turns (this process's threads; a Dask
+    worker's own threads are its own)."""
+    with compute_turns(cancel):
+        return read_item(task, cancel)
 
 
 def _scouts(tasks: Sequence[ItemTask]) -> list[ItemTask]:

@@ -19,7 +19,7 @@ from osgeo import gdal
 
 from . import index_formulas, warp_maps
 from .cloud_codes import code_table, codes_of
-from .cog_reader import Cancelled, CogBand, compute_turns, is_cog, memory_copy, open_many
+from .cog_reader import Cancelled, CogBand, is_cog, memory_copy, open_many
 from .date_stats import CLEAR, CLOUD, NO_SAMPLE, cell_any
 from .gdal_env import open_dataset, read_options
 from .grid_windows import (
@@ -147,7 +147,7 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
     cells the mask flags. The result's arrays cover only that part (`window`): a tile of a large area is not a
     whole grid. When the mask excludes every cell (an overcast tile), the bands are not read at all."""
     started = time.perf_counter()
-    with gdal_config(task.options), compute_turns(cancel):
+    with gdal_config(task.options):
         _stop_if_cancelled(cancel)  # every step below may wait on the network: Stop is checked between them
         files = _Files(task, cancel)
         result = _read_item(task, cancel, files, started)
