@@ -52,6 +52,8 @@ for suite in "${suites[@]}"; do
   root="$cache/$suite"
   current_root=$root
   "$here/matrix_mounts.sh" mount "$root"
+  # The last runs' temporary files (QGIS profiles, worlds, pip's builds: 0.5 GB after a few runs) are not kept.
+  find "$root/tmp" -xdev -mindepth 1 -delete 2>/dev/null || true
   cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
   cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/host-ca-certificates.crt"
 
