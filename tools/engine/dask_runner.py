@@ -1,7 +1,7 @@
 """Per-item reads as Dask tasks on a cluster named in the settings (`tcp://host:8786`, or a Dask Gateway URL).
 
-The worker-side code (stats_worker, grid_windows, pixel_shift, date_stats, index_formulas, gdal_env, gdal_names and the COG
-reader: cog_reader, cog_tiff, cog_http, warp_maps) is uploaded to the cluster as a small zip when the client connects,
+The worker-side code (stats_worker and the engine modules it imports: grid_windows, pixel_shift, date_stats, the COG
+reader, gdal_names…; worker_modules reads them from the code) is uploaded to the cluster as a small zip when the client connects,
 to the workers and to a scheduler in another process (it unpickles each task), so they need only GDAL and numpy
 besides Dask, not the plugin. A worker that dies mid-job has its tasks rescheduled by the scheduler; a task that
 raises is retried. Cancelling the caller cancels the cluster's outstanding tasks.
@@ -9,6 +9,7 @@ raises is retried. Cancelling the caller cancels the cluster's outstanding tasks
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import logging
 import os
@@ -40,34 +41,40 @@ def available() -> bool:
 
 
 def worker_code_zip(folder: Path) -> Path:
-    """The worker-side modules (stats_worker, grid_windows, pixel_shift, date_stats, index_formulas, gdal_env, gdal_names,
-    cog_reader, cog_tiff, cog_http, warp_maps, cloud_codes) as a zip under the plugin's own package path, so tasks
-    and results name the same modules on both sides. A new file name per upload: a worker's zip importer
-    caches archives by path, so a zip rewritten under the same name would break it."""
-    from . import (
-        cloud_codes,
-        cog_http,
-        cog_reader,
-        cog_tiff,
-        date_stats,
-        gdal_env,
-        gdal_names,
-        grid_windows,
-        index_formulas,
-        pixel_shift,
-        stats_worker,
-        warp_maps,
-    )
+    """The worker-side modules (stats_worker and the engine modules it imports, found in their code: see
+    worker_modules) as a zip under the plugin's own package path, so tasks and results name the same modules on
+    both sides. A new file name per upload: a worker's zip importer caches archives by path, so a zip rewritten
+    under the same name would break it."""
+    from . import stats_worker
 
-    parts = stats_worker.__name__.split(".")[:-1]  # e.g. ["stacgis_agent", "tools"]
+    parts = stats_worker.__name__.split(".")[:-1]  # e.g. ["stacgis_agent", "tools", "engine"]
+    here = Path(str(stats_worker.__file__)).parent
     path = folder / f"stacgis-worker-{uuid.uuid4().hex[:12]}.zip"
     with zipfile.ZipFile(path, "w") as archive:
         for depth in range(1, len(parts) + 1):
             archive.writestr("/".join(parts[:depth]) + "/__init__.py", "")
-        for module in (stats_worker, grid_windows, pixel_shift, date_stats, index_formulas, gdal_env, gdal_names,
-                       cog_reader, cog_tiff, cog_http, warp_maps, cloud_codes):
-            archive.write(str(module.__file__), "/".join(parts) + "/" + Path(str(module.__file__)).name)
+        for name in worker_modules():
+            archive.write(str(here / f"{name}.py"), "/".join(parts) + f"/{name}.py")
     return path
+
+
+def worker_modules(start: str = "stats_worker") -> list[str]:
+    """The engine modules a worker needs: `start` and every module of this folder it imports, and they import, as
+    their code says (`from . import x`, `from .x import y`): a module added to the reads is never left out of the
+    zip (a worker without it cannot unpickle a task, and the job waits)."""
+    here = Path(__file__).parent
+    found, queue = [], [start]
+    while queue:
+        name = queue.pop()
+        if name in found:
+            continue
+        found.append(name)
+        tree = ast.parse((here / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                named = [node.module] if node.module else [alias.name for alias in node.names]
+                queue += [n for n in named if (here / f"{n}.py").is_file()]
+    return sorted(found)
 
 
 async def client_for(scheduler: str) -> Any:
