@@ -375,18 +375,20 @@ def memory_copy(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int]
     """A GDAL dataset in memory holding `band`'s pixels around `window` (full-resolution pixels of `ds`), with
     the georeferencing GDAL gives that level (its pixel size scaled by the full resolution's size over the
     level's): GDAL's warp reads it with no network."""
-    from osgeo import gdal
+    from osgeo import gdal_array
 
     fx, fy = ds.RasterXSize / band.XSize, ds.RasterYSize / band.YSize
     c0 = max(0, math.floor(window[0] / fx) - pad)
     r0 = max(0, math.floor(window[1] / fy) - pad)
     c1 = min(band.XSize, math.ceil((window[0] + window[2]) / fx) + pad)
     r1 = min(band.YSize, math.ceil((window[1] + window[3]) / fy) + pad)
-    values = band.ReadAsArray(c0, r0, c1 - c0, r1 - r0, reuse=True)  # WriteArray copies it
+    # GDAL reads this thread's scratch array in place (a MEM copy paged in 7 MB afresh per warp): valid until the
+    # thread's next read, and the warp that takes it runs before that
+    values = band.ReadAsArray(c0, r0, c1 - c0, r1 - r0, reuse=True)
     gt = ds.GetGeoTransform()
     px, py = gt[1] * fx, gt[5] * fy  # as GDAL's overview datasets scale it
-    mem = gdal.GetDriverByName("MEM").Create("", c1 - c0, r1 - r0, 1, band.DataType)
+    mem = gdal_array.OpenArray(values)
     mem.SetGeoTransform((gt[0] + c0 * px, px, 0.0, gt[3] + r0 * py, 0.0, py))
     mem.SetProjection(ds.GetProjectionRef())
-    mem.GetRasterBand(1).WriteArray(values)
+    mem.samples = values  # the array outlives the dataset over it
     return mem

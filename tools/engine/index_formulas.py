@@ -26,12 +26,26 @@ class SpectralIndex:
     range: tuple[float, float]  # the values the index can take, for the legend
 
 
+STRIP_VALUES = 65_536  # a strip's sum: 256 kB, in cache
+
+
 def _normalised(a: np.ndarray, b: np.ndarray, in_place: bool = False) -> np.ndarray:
     """(a − b) / (a + b); `in_place`: into `a` (the caller's own array, not needed after)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        total = a + b
-        difference = np.subtract(a, b, out=a if in_place else None)
-        return np.divide(difference, total, out=difference)  # in place: one array of a window fewer
+        if not in_place or a.ndim != 2 or b.shape != a.shape or b.dtype != a.dtype:
+            total = a + b
+            difference = np.subtract(a, b, out=a if in_place else None)
+            return np.divide(difference, total, out=difference)
+        # in place, a strip of rows at a time: the sum in one small array, no window-sized one paged in afresh
+        rows = max(1, STRIP_VALUES // max(1, a.shape[1]))
+        total = np.empty((rows, a.shape[1]), a.dtype)
+        for top in range(0, a.shape[0], rows):
+            strip_a, strip_b = a[top:top + rows], b[top:top + rows]
+            strip_total = total[:strip_a.shape[0]]
+            np.add(strip_a, strip_b, out=strip_total)
+            np.subtract(strip_a, strip_b, out=strip_a)
+            np.divide(strip_a, strip_total, out=strip_a)
+        return a
 
 
 def _evi(b: dict[str, np.ndarray]) -> np.ndarray:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 import numpy as np
-from osgeo import gdal
+from osgeo import gdal, gdal_array
 
 from . import index_formulas, warp_maps
 from .cloud_codes import code_table, codes_of
@@ -370,22 +370,26 @@ def _warped(ds: Any, ref: BandRef, grid: Grid, resampling: str, nodata: float | 
     def progress(_fraction: float, _message: Any, _data: Any) -> int:
         return 0 if cancel is not None and cancel.is_set() else 1
 
+    cells = np.empty((grid.height, grid.width), np.float32)  # GDAL warps into it (INIT_DEST): no copy after
+    target = gdal_array.OpenArray(cells)
+    target.SetGeoTransform(grid.geotransform)
+    target.SetProjection(grid.crs_wkt)
     options = gdal.WarpOptions(
-        format="MEM", outputBounds=grid.bounds, width=grid.width, height=grid.height, dstSRS=grid.crs_wkt,
-        resampleAlg=resampling, outputType=gdal.GDT_Float32, srcNodata=nodata, dstNodata=float("nan"),
+        resampleAlg=resampling, srcNodata=nodata, dstNodata=float("nan"),
         overviewLevel=("NONE" if factor == 1 else level_index(level)), multithread=False,
         warpOptions=["INIT_DEST=NO_DATA"], warpMemoryLimit=WARP_CHUNK_BYTES, callback=progress)
     try:
-        out = gdal.Warp("", src, options=options)
+        out = gdal.Warp(target, src, options=options)
     except RuntimeError as exc:
         if cancel is not None and cancel.is_set():
             raise Cancelled() from None
         raise OSError(f"reading {ref.path} failed: {exc}") from None
-    if out is None:
+    if out is None or out == 0:
         if cancel is not None and cancel.is_set():
             raise Cancelled()
         raise OSError(f"reading {ref.path} failed: {gdal.GetLastErrorMsg()}")
-    return out.GetRasterBand(1).ReadAsArray().astype(np.float32, copy=False)
+    del target
+    return cells
 
 
 def _stop_if_cancelled(cancel: Any) -> None:
