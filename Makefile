@@ -129,7 +129,8 @@ test-model:
 QT6_TESTS := $(addprefix tests/qgis/test_ui_,batching.py chat_turns.py conversation.py event_bridge.py exports.py \
   i18n_catalogs.py queue.py sessions.py voice.py)
 QT6_NEEDS_QGIS_CORE := tests/qgis/test_ui_sessions.py::test_export_markdown_and_pyqgis_write_files \
-  tests/qgis/test_ui_sessions.py::test_export_report_writes_a_pdf_from_the_sessions_tab  # QgsSettings
+  tests/qgis/test_ui_sessions.py::test_export_report_writes_a_pdf_from_the_sessions_tab \
+  tests/qgis/test_ui_sessions.py::test_a_row_picked_while_the_list_refreshes_stays_picked_and_what_an_export_said_stays  # QgsSettings
 
 $(QT6_VENV)/.ready: requirements-qt6.txt requirements.txt
 	@/usr/bin/python3 -m venv $(QT6_VENV)

@@ -55,6 +55,7 @@ class SessionsPanel(QWidget):
         self.list.itemDoubleClicked.connect(lambda _item: self._start(self.open_selected()))
         layout.addWidget(self.list)
         self.message = QLabel()
+        self._said = ""  # what the last action said (saved, gone): a refresh of the list leaves it showing
         self.message.setTextFormat(Qt.TextFormat.PlainText)  # titles and store errors are shown as written
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
@@ -118,8 +119,10 @@ class SessionsPanel(QWidget):
         return [self.list.item(i).text().split("\n")[0] for i in range(self.list.count())]
 
     async def refresh(self) -> None:
+        sessions = await self.store.list(self.user)
+        # the row picked now, after the store answered: one the analyst picked meanwhile stays picked
         current = self.selected_id()
-        self.sessions = await self.store.list(self.user)
+        self.sessions = sessions
         self.list.clear()
         for info in self.sessions:
             title = info.title or tr("(untitled)")
@@ -129,7 +132,15 @@ class SessionsPanel(QWidget):
             self.list.addItem(item)
         if current:
             self.select(current)
-        self.message.setText("" if self.sessions else tr("No saved conversations yet."))
+        if not self.sessions:
+            self.message.setText(tr("No saved conversations yet."))
+        elif self.message.text() != self._said:  # the empty-list note or a store error goes; an action's result stays
+            self.message.setText("")
+
+    def _say(self, text: str) -> None:
+        """An action's result, shown until the next action says something."""
+        self._said = text
+        self.message.setText(text)
 
     async def open_selected(self) -> None:
         session_id = self.selected_id()
@@ -137,7 +148,7 @@ class SessionsPanel(QWidget):
             return
         record = await self.store.history(session_id)
         if record is None:
-            self.message.setText(tr("That session no longer exists; the list was refreshed."))
+            self._say(tr("That session no longer exists; the list was refreshed."))
             await self.refresh()
             return
         self.session_opened.emit(record)
@@ -194,7 +205,7 @@ class SessionsPanel(QWidget):
                  "pyqgis": tr("Saved a script that rebuilds the map as it is now to {path}."),
                  "report": tr("Saved the report to {path}."),
                  "model": tr("Saved the Processing model to {path}.")}[kind]
-        self.message.setText(saved.format(path=target) + empty)
+        self._say(saved.format(path=target) + empty)
         return target
 
     # -- dialogs

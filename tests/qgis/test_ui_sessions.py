@@ -147,3 +147,31 @@ async def test_sessions_tab_lists_what_the_store_holds_when_opened(qgis_app, sto
             break
     assert panel.sessions.titles() == ["Landsat over Nantes", "Sentinel-2 over Lyon"]
     panel.close()
+
+
+async def test_a_row_picked_while_the_list_refreshes_stays_picked_and_what_an_export_said_stays(panel, store,
+                                                                                              tmp_path, monkeypatch):
+    """A turn's end refreshes the list while the analyst works in it: the row they picked while the store answered
+    stays picked (it was lost, so Export did nothing), and "Saved the conversation to …" is not wiped by the
+    refresh that follows (it was, leaving an empty line)."""
+    sessions = panel.sessions
+    answered, real_list = asyncio.Event(), store.list
+
+    async def list_when_answered(*args, **kwargs):
+        await answered.wait()
+        return await real_list(*args, **kwargs)
+
+    monkeypatch.setattr(store, "list", list_when_answered)
+    refreshing = asyncio.ensure_future(sessions.refresh())
+    await asyncio.sleep(0.01)
+    sessions.select("s-old")  # picked while the store answers
+    answered.set()
+    await refreshing
+    assert sessions.selected_id() == "s-old"
+
+    sessions.ask_export_path = lambda suggested, suffix: str(tmp_path / "chat.md")
+    await sessions.export_selected("markdown")
+    assert sessions.message.text().startswith("Saved the conversation to")
+    await sessions.refresh()  # the next turn's end
+    assert sessions.message.text().startswith("Saved the conversation to")
+    assert (tmp_path / "chat.md").read_text(encoding="utf-8").count("Sentinel-2 over Lyon") >= 1
