@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,6 +62,8 @@ def run(recognisers: dict, data: dict, show: bool) -> dict[str, dict[str, tuple[
 
 
 def main() -> None:
+    if shutil.which("espeak-ng") is None:
+        raise SystemExit("espeak-ng is missing: `make setup-test` installs it (scripts/test_packages.sh)")
     which = next((a for a in sys.argv[1:] if not a.startswith("-")), "held_out")
     data = json.loads((DATA / f"{which}_requests.json").read_text())
     dock = speech_whisper.WhisperRecogniser()
