@@ -30,11 +30,13 @@ import bench_vs_odc_stac as versus  # noqa: E402
 import year_world  # noqa: E402
 
 import conftest  # noqa: E402,F401  (makes the checkout importable as stacgis_agent)
-from stacgis_agent.tools.engine import date_stats, stats_worker, warp_maps  # noqa: E402
+from stacgis_agent.tools.engine import date_stats, stats_worker, warp_average, warp_maps  # noqa: E402
 
 STEPS = (  # (module, function, what it is)
     (stats_worker, "_read_aligned", "same-zone band reads (decode, predictor, placing)"),
-    (stats_worker, "_warped", "other-zone average warps (GDAL)"),
+    (stats_worker, "_warped", "GDAL warps (the other zone's maps, the first time)"),
+    (warp_average, "average", "other-zone average (kept maps)"),
+    (warp_average, "_build", "other-zone average maps (the first time)"),
     (warp_maps, "nearest", "other-zone nearest maps (cloud mask)"),
     (stats_worker, "_mask_cells", "cloud-mask cells (all of the mask's read)"),
     (stats_worker, "memory_copy", "other-zone windows copied for GDAL"),

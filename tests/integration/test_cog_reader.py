@@ -1,8 +1,8 @@
 """Collection statistics read plain-HTTP(S) COGs with the COG reader (tools/engine/cog_reader.py) instead of GDAL's
 network: no HEAD request, the header with one ranged GET, the tiles as ranged GETs; the same numbers as GDAL's
-reads on a world over two UTM zones (same-zone tiles placed by numpy, the other zone's warped by GDAL from
-memory); GDAL still reads what the reader does not decode; Stop closes the requests in flight; only names the
-guard of GDAL's dataset names checked are fetched, so an outside client's host rules hold."""
+reads on a world over two UTM zones (same-zone tiles placed by numpy, the other zone's averaged from memory over
+its cells' footprints); GDAL still reads what the reader does not decode; Stop closes the requests in flight; only
+names the guard of GDAL's dataset names checked are fetched, so an outside client's host rules hold."""
 
 from __future__ import annotations
 
@@ -55,8 +55,11 @@ async def test_the_cog_reader_gives_gdals_numbers_over_two_zones(deps, zones, co
     for a, b in zip(mine["rows"], gdal["rows"]):
         assert a["valid_pixels"] == b["valid_pixels"] and a["cloud_excluded_pixels"] == b["cloud_excluded_pixels"]
         assert a["items"] == b["items"] == 3
-        for key in ("mean", "median", "min", "max", "std"):
-            assert a[key] == pytest.approx(b[key], rel=1e-6, abs=1e-7), (a["period"], key)
+        # the other zone's cells: each the average of its footprint (warp_average.py), where GDAL's warp shifts the
+        # footprint by up to a tenth of a pixel; the same cells counted, the same mean, the spread within 2e-5
+        assert a["mean"] == pytest.approx(b["mean"], rel=1e-6, abs=1e-7), a["period"]
+        for key in ("median", "min", "max", "std"):
+            assert a[key] == pytest.approx(b[key], rel=5e-5, abs=1e-7), (a["period"], key)
     assert all(r["valid_pixels"] > 0 and r["cloud_excluded_pixels"] > 0 for r in mine["rows"])
 
 

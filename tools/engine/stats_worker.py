@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import numpy as np
 from osgeo import gdal, gdal_array
 
-from . import index_formulas, warp_maps
+from . import index_formulas, warp_average, warp_maps
 from .cloud_codes import code_table, codes_of
 from .cog_reader import Cancelled, CogBand, is_cog, memory_copy, open_many
 from .date_stats import CLEAR, CLOUD, NO_SAMPLE, cell_any
@@ -282,6 +282,9 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
         if resampling == "nearest":
             values = warp_maps.nearest(mem, grid, nodata, lambda src, cells: _warped(
                 src, ref, cells, "nearest", None, 1, level, cancel, single_band=True), table)
+        elif resampling == "average":  # the cells' footprints kept as a map: the tile's bands and dates gather
+            values = warp_average.average(mem, grid, nodata, lambda src, cells: _warped(
+                src, ref, cells, resampling, nodata, 1, level, cancel, single_band=True))
         else:
             values = _warped(mem, ref, grid, resampling, nodata, 1, level, cancel, single_band=True)
     else:
@@ -370,7 +373,9 @@ def _warped(ds: Any, ref: BandRef, grid: Grid, resampling: str, nodata: float | 
     def progress(_fraction: float, _message: Any, _data: Any) -> int:
         return 0 if cancel is not None and cancel.is_set() else 1
 
-    cells = np.empty((grid.height, grid.width), np.float32)  # GDAL warps into it (INIT_DEST): no copy after
+    # GDAL warps into it, no copy after; NaN first: GDAL leaves a chunk of cells that meets no source pixel as
+    # it found it (INIT_DEST sets only the chunks it warps)
+    cells = np.full((grid.height, grid.width), np.nan, np.float32)
     target = gdal_array.OpenArray(cells)
     target.SetGeoTransform(grid.geotransform)
     target.SetProjection(grid.crs_wkt)

@@ -18,8 +18,47 @@ import numpy as np
 from .grid_windows import Grid
 
 MAPS_KEPT = 16  # (tile footprint, grid) pairs remembered: a year's dates of a few tiles of another zone
-_maps: OrderedDict[tuple, np.ndarray] = OrderedDict()  # key -> each cell's pixel number (the source's size: none)
-_lock = threading.Lock()
+
+
+class KeptMaps:
+    """Maps made once per key and kept, the least recently used dropped past a count or a size in bytes. A key
+    being made is made once: the other threads asking for it wait for it (two dates of one tile read side by side
+    made the same map twice, on cores the reads need)."""
+
+    def __init__(self, count: int, nbytes: int = 0) -> None:
+        self.count, self.nbytes = count, nbytes
+        self._kept: OrderedDict[tuple, Any] = OrderedDict()
+        self._making: dict[tuple, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, make: Callable[[], Any]) -> Any:
+        while True:
+            with self._lock:
+                if key in self._kept:
+                    self._kept.move_to_end(key)
+                    return self._kept[key]
+                making = self._making.get(key)
+                if making is None:
+                    making = self._making[key] = threading.Lock()
+                    making.acquire()
+                    break
+            with making:  # another thread makes it: wait, then take it (or make it, if that failed)
+                pass
+        try:
+            made = make()
+            with self._lock:
+                self._kept[key] = made
+                while len(self._kept) > 1 and (len(self._kept) > self.count or self.nbytes and sum(
+                        getattr(m, "nbytes", 0) for m in self._kept.values()) > self.nbytes):
+                    self._kept.popitem(last=False)
+            return made
+        finally:
+            with self._lock:
+                del self._making[key]
+            making.release()
+
+
+_maps = KeptMaps(MAPS_KEPT)  # key -> each cell's pixel number (the source's size: none)
 
 
 def nearest(mem: Any, grid: Grid, nodata: float | None, warp: Callable[[Any, Grid], np.ndarray],
@@ -28,18 +67,13 @@ def nearest(mem: Any, grid: Grid, nodata: float | None, warp: Callable[[Any, Gri
     off the source and at nodata); `warp(dataset, grid)` is GDAL's warp of a dataset to float32 cells. With
     `table` (a code for each value, nodata's included): each cell's code, uint8, 0 off the source."""
     key = (mem.GetProjectionRef(), mem.GetGeoTransform(), mem.RasterXSize, mem.RasterYSize, grid)
-    with _lock:
-        kept = _maps.get(key)
-        if kept is not None:
-            _maps.move_to_end(key)
-    if kept is None:
+
+    def make() -> np.ndarray:
         picked = _pixel_map(mem, grid, warp)
         off = mem.RasterXSize * mem.RasterYSize  # cells off the source take the slot past the source's pixels
-        kept = np.where(picked >= 0, picked, off).astype(np.int32)  # < 2^24 pixels; kept, not made again each date
-        with _lock:
-            _maps[key] = kept
-            while len(_maps) > MAPS_KEPT:
-                _maps.popitem(last=False)
+        return np.where(picked >= 0, picked, off).astype(np.int32)  # < 2^24 pixels; kept, not made each date
+
+    kept = _maps.get(key, make)
     source = mem.GetRasterBand(1).ReadAsArray().ravel()
     if table is not None:
         codes = np.empty(source.size + 1, np.uint8)
