@@ -75,13 +75,23 @@ def venv_python(name: str) -> str | None:
     folder = BUILD / f"{name}-venv"
     python = folder / "bin" / "python"
     if not python.exists():
-        base = sys.executable if name == "odc" else shutil.which("python3.12")
+        base = sys.executable if name == "odc" else python312()
         if base is None:
             print(f"  ({name}: no python3.12 on this machine; lazycogs needs Python >= 3.12, its rows are left out)")
             return None
         subprocess.run([base, "-m", "venv", str(folder)], check=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", *PEER_PACKAGES[name]], check=True)
     return str(python)
+
+
+def python312() -> str | None:
+    """A Python 3.12 that runs: on PATH, or one of pyenv's versions (pyenv's shim on PATH answers only where 3.12
+    is the selected version)."""
+    candidates = [shutil.which("python3.12"), *sorted(Path.home().glob(".pyenv/versions/3.12*/bin/python3.12"))]
+    for candidate in filter(None, candidates):
+        if subprocess.run([str(candidate), "-c", "pass"], capture_output=True).returncode == 0:
+            return str(candidate)
+    return None
 
 
 def run(tool: str, job: dict, cogs) -> dict:
