@@ -65,3 +65,38 @@ def test_a_layout_starts_when_its_own_scout_is_back_and_then_the_other_zone_goes
         if item.startswith("33"):
             date = item[-10:]
             assert all(later.index(item) < later.index(other) for other in waiting_32 if other[-10:] >= date)
+
+
+def test_on_a_full_resolution_grid_no_item_waits_for_a_scout(monkeypatch):
+    """Its items' reads are megabytes: what a scout teaches saves one header request a file, so every item starts
+    at once."""
+    big = SimpleNamespace(width=3000, height=2000)
+    items = tasks()
+    for task in items:
+        task.grid = big
+    started, finished = [], []
+    lock = threading.Lock()
+
+    def read(task, cancel):
+        with lock:
+            started.append(task.item_id)
+        time.sleep(0.2)
+        with lock:
+            finished.append(task.item_id)
+        return ItemResult(task.item_id, task.date, "", None, None)
+
+    monkeypatch.setattr(stats_runner, "_read_in_turns", read)
+    first_finish_seen: list[int] = []
+
+    async def run() -> list[str]:
+        out = []
+        async for r in stats_runner.run_items(items, concurrency=4):
+            if not first_finish_seen:
+                with lock:
+                    first_finish_seen.append(len(started))
+            out.append(r.item_id)
+        return out
+
+    assert sorted(asyncio.run(run())) == sorted(t.item_id for t in items)
+    assert first_finish_seen[0] >= 4  # four read side by side before the first was done
+    assert started[0] == "33-2023-06-02"  # the other zone's first, within the first date
