@@ -23,11 +23,12 @@ from .grid_windows import Grid
 from .warp_maps import KeptMaps
 
 MAX_OFFSETS = 16  # pixels a cell's box may span (4 × 4: a grid up to ~3 × coarser than the level read); more: GDAL
-MAPS_BYTES = 160_000_000  # the kept maps together (~24 bytes a cell: a year's dates of a few tiles of another zone)
+MAPS_BYTES = 128_000_000  # the kept maps together (~24 bytes a cell: a year's dates of a few tiles of another zone)
 LATTICE_STEP = 16  # corners transformed exactly every 16 cells (~1 km at 60 m), interpolated linearly between
 
 
-_SCRATCH_KEPT = 4  # scratch sets kept for the next average: as many as threads compute at once (cog_reader's turns)
+_SCRATCH_KEPT = 2  # scratch sets kept for the next average (threads compute 3 at a time: cog_reader's turns)
+_SCRATCH_BYTES = 48_000_000  # a larger set (a window of ~3,000 × 3,000 pixels) is not kept: QGIS would hold it
 _scratch: list[dict[str, np.ndarray]] = []
 _scratch_lock = threading.Lock()
 
@@ -70,7 +71,7 @@ def _apply(kept: _AverageMap, source: np.ndarray, nodata: float | None) -> np.nd
         return _average(kept, source, nodata, scratch)
     finally:
         with _scratch_lock:
-            if len(_scratch) < _SCRATCH_KEPT:
+            if len(_scratch) < _SCRATCH_KEPT and sum(a.nbytes for a in scratch.values()) <= _SCRATCH_BYTES:
                 _scratch.append(scratch)
 
 
