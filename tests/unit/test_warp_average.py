@@ -176,3 +176,19 @@ def test_gdals_warp_leaves_no_cell_unset_where_its_chunks_meet_no_source(monkeyp
                                    None, single_band=True)
         assert 0 < np.isfinite(out).sum() < 2 * 40 * 40
         assert np.isnan(out[-300:, -300:]).all()
+
+
+def test_a_float_tile_with_nodata_0_and_nan_pixels_averages_the_valid_pixels_around_a_nan():
+    src = source()
+    values = src.samples.copy()
+    values[100:110, 100:110] = np.nan  # no value there, though the tile's nodata is 0
+    mem = memory(values)
+    cells = grid()
+    mine = warp_average.average(mem, cells, 0, never)
+    clean = warp_average.average(source(), cells, 0, never)
+    # only the cells wholly over the 10 × 10 NaN pixels have no value (about 9 × 9 of them); one partly over them
+    # is the mean of its valid pixels, as a cell partly over nodata is
+    assert np.isfinite(clean).all()
+    assert 64 <= int(np.isnan(mine).sum()) <= 100
+    both = np.isfinite(mine)
+    assert np.abs(mine[both] - truth(cells)[both]).max() < 4.0

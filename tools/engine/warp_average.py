@@ -98,7 +98,7 @@ def _average(kept: _AverageMap, source: np.ndarray, nodata: float | None, scratc
         invalid = ~np.isfinite(source) if invalid is None else invalid | ~np.isfinite(source)
     valid = None
     if invalid is not None and invalid.any():  # the pixels that count, 1 or 0 (the padding: 0)
-        if nodata != 0:
+        if nodata != 0 or source.dtype.kind == "f":  # (nodata 0 is 0 already; NaN is not)
             np.copyto(inner, 0.0, where=invalid)
         valid = _array(scratch, "valid", shape[0] * shape[1], np.float32).reshape(shape)
         _zero_border(valid, p)
