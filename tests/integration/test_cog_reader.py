@@ -83,6 +83,26 @@ async def test_no_head_request_and_one_ranged_get_a_file_once_the_asset_is_known
     assert sum(cog_server.requests[p] for p in files) <= len(files) + len(files) - len(same_zone)
 
 
+async def test_an_items_bands_cross_the_network_together(deps, zones, cog_server, monkeypatch):
+    """Once the cloud mask left something clear, the tiles of every band of an item are asked for at once: the
+    second band's tiles come while the first's are decoded. One band after the other made each item wait one
+    more round trip and transfer, and left a distant server's link idle half of a full-resolution month."""
+    item = next(i for i in zones.items if i["id"].startswith("32TQT"))
+    cog_reader.HINTS._seen.clear()  # nothing learnt: each file's header alone first, its tiles asked for after
+    monkeypatch.setattr(cog_server, "latency_s", 0.15)
+    cog_server.reset_counts()
+    result = await compute(deps, [item], zones.collection(), zones.area, index="NDVI", asset=None,
+                           group_by="date", exact=True, mask_clouds=True)
+    monkeypatch.setattr(cog_server, "latency_s", 0.0)
+    assert result["rows"][0]["valid_pixels"] > 0
+    tiles = {band: [(start, end) for path, asked, start, end in cog_server.answered
+                    if path.endswith(f"{item['id']}/{band}.tif") and not asked.startswith("bytes=0-")]
+             for band in ("red", "nir")}
+    assert tiles["red"] and tiles["nir"], cog_server.answered
+    (red_asked, red_answered), (nir_asked, nir_answered) = tiles["red"][0], tiles["nir"][0]
+    assert nir_asked < red_answered and red_asked < nir_answered  # in flight together
+
+
 async def test_a_compression_the_reader_does_not_decode_is_read_by_gdal(deps, zones, zones_lzw, cog_server,
                                                                         monkeypatch):
     cog_server.reset_counts()

@@ -147,7 +147,7 @@ async def _open(url: str, purpose: Any) -> tuple[cog_tiff.Header, bytes, int | N
 COMPUTE_TURNS = (os.cpu_count() or 2) + 1  # reading threads decoding and computing at once; the others wait
 _turns: queue.SimpleQueue = queue.SimpleQueue()  # the free turns (a C queue: no Python-level wake-ups)
 for _ in range(COMPUTE_TURNS):
-    _turns.put(None)
+    _turns.put({})  # a turn's scratch: the samples of a window read in that turn (_window_array)
 _turn = threading.local()
 
 
@@ -167,8 +167,8 @@ def compute_turns(cancel: Any = None) -> Iterator[None]:
 def _take_turn() -> None:
     if not getattr(_turn, "active", False) or getattr(_turn, "held", False):
         return
-    _turns.get()  # no polling for Stop: a turn comes back within one tile's work, and Stop is checked after it
-    _turn.held = True
+    _turn.scratch = _turns.get()  # no polling for Stop: a turn comes back within one tile's work, and Stop is
+    _turn.held = True  # checked after it
     if _turn.cancel is not None and _turn.cancel.is_set():
         raise Cancelled()
 
@@ -176,12 +176,15 @@ def _take_turn() -> None:
 def _give_turn() -> None:
     if getattr(_turn, "held", False):
         _turn.held = False
-        _turns.put(None)
+        _turns.put(_turn.scratch)
 
 
 def wait(coroutine: Any, cancel: Any = None) -> Any:
     """The coroutine's result, run on the reader's loop; Stop cancels it there (its requests are closed)."""
-    future = cog_http.submit(coroutine)
+    return _result(cog_http.submit(coroutine), cancel)
+
+
+def _result(future: concurrent.futures.Future, cancel: Any = None) -> Any:
     _give_turn()  # another thread works while this one waits
     while True:
         try:
@@ -216,6 +219,7 @@ class CogDataset:
         self.cancel = cancel
         self.fetched = len(first)  # bytes the server sent for this file
         self._held: list[tuple[int, bytes]] = [(0, first)]  # (start, bytes) ranges already here
+        self._coming: list[tuple[list[list[int]], concurrent.futures.Future]] = []  # ranges asked for ahead
         self._lock = threading.Lock()
         full = header.levels[0]
         self.RasterXSize, self.RasterYSize = full.width, full.height
@@ -233,22 +237,29 @@ class CogDataset:
     def GetRasterBand(self, number: int) -> CogBand:
         return CogBand(self, number, 0)
 
+    def fetch_ahead(self, wanted: list[tuple[int, int]]) -> None:
+        """Starts fetching the (start, end) ranges not here yet, without waiting: a read that needs them later takes
+        them as they come. An item's second band then crosses the network while its first is decoded, where one
+        band after the other left the link idle half of a full-resolution month at 40 ms a request."""
+        merged = self._missing(wanted)
+        if merged:
+            future = cog_http.submit(_fetch(self.url, merged))
+            with self._lock:
+                self._coming.append((merged, future))
+
+    def cancel_ahead(self) -> None:
+        """Cancels what was asked for ahead and not taken (the read ended early: Stop, an error)."""
+        with self._lock:
+            coming, self._coming = self._coming, []
+        for _merged, future in coming:
+            future.cancel()
+
     def ranges(self, wanted: list[tuple[int, int]]) -> list[bytes]:
         """The bytes of each (start, end) range, fetching (merged) what is not here yet."""
-        missing = sorted({r for r in wanted if r[1] > r[0] and self._slice(*r) is None})
-        if missing:
-            merged: list[list[int]] = []
-            for start, end in missing:
-                if merged and start - merged[-1][1] <= MERGE_GAP:
-                    merged[-1][1] = max(merged[-1][1], end)
-                else:
-                    merged.append([start, end])
-            merged = [self._trimmed(start, end) for start, end in merged]
-            answers = wait(_fetch(self.url, merged), self.cancel)
-            with self._lock:
-                for (start, _end), (data, _size) in zip(merged, answers):
-                    self._held.append((start, data))
-                    self.fetched += len(data)
+        self._take_coming(wanted)
+        merged = self._missing(wanted)
+        if merged:
+            self._keep(merged, wait(_fetch(self.url, merged), self.cancel))
         out = []
         for start, end in wanted:
             data = self._slice(start, end) if end > start else b""
@@ -256,6 +267,39 @@ class CogDataset:
                 raise OSError(f"reading {self.url} failed: bytes {start}-{end - 1} did not come")
             out.append(data)
         return out
+
+    def _missing(self, wanted: list[tuple[int, int]]) -> list[list[int]]:
+        """The ranges to fetch for `wanted`: those not here and not coming, merged where close, less what is held."""
+        with self._lock:
+            coming = [r for merged, _future in self._coming for r in merged]
+        missing = sorted({r for r in wanted if r[1] > r[0] and self._slice(*r) is None
+                          and not any(c[0] <= r[0] and r[1] <= c[1] for c in coming)})
+        merged: list[list[int]] = []
+        for start, end in missing:
+            if merged and start - merged[-1][1] <= MERGE_GAP:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        return [self._trimmed(start, end) for start, end in merged]
+
+    def _take_coming(self, wanted: list[tuple[int, int]]) -> None:
+        """Waits for the ranges asked for ahead that hold bytes of `wanted`, and keeps them."""
+        with self._lock:
+            due = [c for c in self._coming
+                   if any(start < r[1] and r[0] < end for start, end in c[0] for r in wanted if r[1] > r[0])]
+        for merged, future in due:
+            answers = _result(future, self.cancel)
+            with self._lock:
+                if (merged, future) not in self._coming:  # another thread took it meanwhile
+                    continue
+                self._coming.remove((merged, future))
+            self._keep(merged, answers)
+
+    def _keep(self, merged: list[list[int]], answers: list) -> None:
+        with self._lock:
+            for (start, _end), (data, _size) in zip(merged, answers):
+                self._held.append((start, data))
+                self.fetched += len(data)
 
     def _trimmed(self, start: int, end: int) -> list[int]:
         """A missing range less the bytes already held at its start (the first read's tail)."""
@@ -314,19 +358,16 @@ class CogBand:
 
     def ReadAsArray(self, xoff: int = 0, yoff: int = 0, xsize: int | None = None, ysize: int | None = None,
                     reuse: bool = False) -> np.ndarray:
-        """The window's samples, as GDAL's ReadAsArray gives them (the band's own type). `reuse`: in this thread's
-        scratch array, valid until its next such read (for a caller that copies the samples out at once)."""
+        """The window's samples, as GDAL's ReadAsArray gives them (the band's own type). `reuse`: in the scratch
+        array of this thread's compute turn, valid until its next such read or wait on the network (for a caller
+        that copies the samples out, or warps them, at once)."""
         level = self.level
         xsize = level.width - xoff if xsize is None else xsize
         ysize = level.height - yoff if ysize is None else ysize
         if xoff < 0 or yoff < 0 or xoff + xsize > level.width or yoff + ysize > level.height:
             raise OSError(f"reading {self.ds.url} failed: the window is outside the image")
         tw, th = level.tile_width, level.tile_height
-        columns = range(xoff // tw, (xoff + xsize - 1) // tw + 1)
-        rows = range(yoff // th, (yoff + ysize - 1) // th + 1)
-        tiles = [(c, r, level.tile_index(c, r, self.number)) for r in rows for c in columns]
-        wanted = [(level.offsets[i], level.offsets[i] + level.counts[i]) if level.counts[i] else (0, 0)
-                  for _c, _r, i in tiles]
+        tiles, wanted = self._tiles(xoff, yoff, xsize, ysize)
         data = self.ds.ranges(wanted)
         HINTS.learn(self.ds.url, self.ds.purpose, _first_read(self.ds.header.end, [r for r in wanted if r[1] > r[0]]))
         out = _window_array((ysize, xsize), level.dtype.newbyteorder("="), reuse)
@@ -340,19 +381,42 @@ class CogBand:
         return out
 
 
+    def fetch_ahead(self, xoff: int, yoff: int, xsize: int, ysize: int) -> None:
+        """Starts fetching the tiles of this window (a ReadAsArray of it, or of part of it, takes them later)."""
+        level = self.level
+        xoff, yoff = max(0, xoff), max(0, yoff)
+        xsize, ysize = min(xsize, level.width - xoff), min(ysize, level.height - yoff)
+        if xsize > 0 and ysize > 0:
+            self.ds.fetch_ahead(self._tiles(xoff, yoff, xsize, ysize)[1])
+
+    def _tiles(self, xoff: int, yoff: int, xsize: int, ysize: int) -> tuple[list, list[tuple[int, int]]]:
+        """The window's tiles (column, row, index) and the byte range of each ((0, 0): a tile not in the file)."""
+        level = self.level
+        tw, th = level.tile_width, level.tile_height
+        columns = range(xoff // tw, (xoff + xsize - 1) // tw + 1)
+        rows = range(yoff // th, (yoff + ysize - 1) // th + 1)
+        tiles = [(c, r, level.tile_index(c, r, self.number)) for r in rows for c in columns]
+        wanted = [(level.offsets[i], level.offsets[i] + level.counts[i]) if level.counts[i] else (0, 0)
+                  for _c, _r, i in tiles]
+        return tiles, wanted
+
+
 SCRATCH_BYTES = 64_000_000  # a larger window gets an array of its own
 _scratch = threading.local()
 
 
 def _window_array(shape: tuple[int, int], dtype: np.dtype, reuse: bool) -> np.ndarray:
-    """An array for a window's samples: with `reuse`, a view of this thread's scratch bytes. A fresh array of a
-    full-resolution window (7 MB) is paged in afresh each read: a fault every 4 kB, 1-2 s of system time a month."""
+    """An array for a window's samples: with `reuse`, a view of the scratch bytes of the compute turn this thread
+    holds (of the thread, outside turns). A fresh array of a full-resolution window (7 MB) is paged in afresh each
+    read: a fault every 4 kB, 1-2 s of system time a month; one scratch a thread paged in 7 MB for each of 8
+    threads in a process's first question, where 3 turns compute."""
     size = shape[0] * shape[1] * dtype.itemsize
     if not reuse or size > SCRATCH_BYTES:
         return np.empty(shape, dtype)
-    scratch = getattr(_scratch, "bytes", None)
+    held = _turn.scratch if getattr(_turn, "held", False) else _scratch.__dict__
+    scratch = held.get("bytes")
     if scratch is None or scratch.size < size:
-        scratch = _scratch.bytes = np.empty(size, np.uint8)
+        scratch = held["bytes"] = np.empty(size, np.uint8)
     return scratch[:size].view(dtype).reshape(shape)
 
 
@@ -371,20 +435,28 @@ def is_cog(ds: Any) -> bool:
     return isinstance(ds, CogDataset)
 
 
+def memory_box(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int], factor: int, pad: int = 4
+               ) -> tuple[int, int, int, int]:
+    """(column, row, width, height) of `band`'s pixels that memory_copy holds for `window`."""
+    fx, fy = ds.RasterXSize / band.XSize, ds.RasterYSize / band.YSize
+    c0 = max(0, math.floor(window[0] / fx) - pad)
+    r0 = max(0, math.floor(window[1] / fy) - pad)
+    c1 = min(band.XSize, math.ceil((window[0] + window[2]) / fx) + pad)
+    r1 = min(band.YSize, math.ceil((window[1] + window[3]) / fy) + pad)
+    return c0, r0, c1 - c0, r1 - r0
+
+
 def memory_copy(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int], factor: int, pad: int = 4) -> Any:
     """A GDAL dataset in memory holding `band`'s pixels around `window` (full-resolution pixels of `ds`), with
     the georeferencing GDAL gives that level (its pixel size scaled by the full resolution's size over the
     level's): GDAL's warp reads it with no network."""
     from osgeo import gdal_array
 
-    fx, fy = ds.RasterXSize / band.XSize, ds.RasterYSize / band.YSize
-    c0 = max(0, math.floor(window[0] / fx) - pad)
-    r0 = max(0, math.floor(window[1] / fy) - pad)
-    c1 = min(band.XSize, math.ceil((window[0] + window[2]) / fx) + pad)
-    r1 = min(band.YSize, math.ceil((window[1] + window[3]) / fy) + pad)
+    c0, r0, width, height = memory_box(ds, band, window, factor, pad)
     # GDAL reads this thread's scratch array in place (a MEM copy paged in 7 MB afresh per warp): valid until the
     # thread's next read, and the warp that takes it runs before that
-    values = band.ReadAsArray(c0, r0, c1 - c0, r1 - r0, reuse=True)
+    values = band.ReadAsArray(c0, r0, width, height, reuse=True)
+    fx, fy = ds.RasterXSize / band.XSize, ds.RasterYSize / band.YSize
     gt = ds.GetGeoTransform()
     px, py = gt[1] * fx, gt[5] * fy  # as GDAL's overview datasets scale it
     mem = gdal_array.OpenArray(values)

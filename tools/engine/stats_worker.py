@@ -12,14 +12,14 @@ import contextlib
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 from osgeo import gdal, gdal_array
 
 from . import index_formulas, warp_average, warp_maps
 from .cloud_codes import code_table, codes_of
-from .cog_reader import Cancelled, CogBand, is_cog, memory_copy, open_many
+from .cog_reader import Cancelled, CogBand, is_cog, memory_box, memory_copy, open_many
 from .date_stats import CLEAR, CLOUD, NO_SAMPLE, cell_any
 from .gdal_env import open_dataset, read_options
 from .grid_windows import (
@@ -137,6 +137,11 @@ class _Files:
         ds = self.cogs[path]
         return ds if ds is not None else open_dataset(path)
 
+    def cancel_ahead(self) -> None:
+        for ds in self.cogs.values():
+            if ds is not None:
+                ds.cancel_ahead()
+
     def fetched(self) -> int:
         return sum(ds.fetched for ds in self.cogs.values() if ds is not None)
 
@@ -150,7 +155,10 @@ def read_item(task: ItemTask, cancel: Any = None) -> ItemResult:
     with gdal_config(task.options):
         _stop_if_cancelled(cancel)  # every step below may wait on the network: Stop is checked between them
         files = _Files(task, cancel)
-        result = _read_item(task, cancel, files, started)
+        try:
+            result = _read_item(task, cancel, files, started)
+        finally:
+            files.cancel_ahead()  # an item ended early (Stop, an error) asks for nothing more
         result.bytes_read += files.fetched()  # what the COG reader fetched (GDAL's reads count themselves)
         result.seconds = time.perf_counter() - started
         return result
@@ -176,6 +184,7 @@ def _read_item(task: ItemTask, cancel: Any, files: _Files, started: float) -> It
                               np.full(sky.data.shape, np.nan, np.float32), sky.data, total_bytes, "",
                               sky.flagged, time.perf_counter() - started, window, sky.codes, sky.k)
     files.prefetch(list(task.bands.values()))  # the bands' headers together, once the mask left something clear
+    _fetch_ahead(list(task.bands.values()), grid, files)
     for name, ref in task.bands.items():
         values, nbytes, level = _warp(ref, grid, "average", cancel,
                                       ds=first_ds if ref is first else files.open(ref.path))
@@ -250,19 +259,12 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     table."""
     _stop_if_cancelled(cancel)
     ds = ds if ds is not None else open_dataset(ref.path)
-    if ref.band > ds.RasterCount:
-        raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
-    source_band = ds.GetRasterBand(ref.band)
+    plan = _plan(ref, grid, ds)
+    source_band, read_band, level, factor, window, corner, lattice = plan
     nodata = ref.nodata if ref.nodata is not None else source_band.GetNoDataValue()
-    level, factor = overview_level(ds, grid)
-    window = source_window(ds, grid)
     if window is None:
         return None, 0, level
     _stop_if_cancelled(cancel)  # each step below may wait on the network: Stop is checked between them
-    read_band = source_band if factor == 1 else source_band.GetOverview(level_index(level))
-    corner = aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
-    lattice = None if corner is not None or not ALIGNED_READS else lattice_of(
-        ds, read_band, grid, same_srs(ds.GetProjectionRef(), grid.crs_wkt))
     if is_cog(ds):  # the COG reader counts what it fetches
         nbytes = 0
     elif lattice is not None:  # the blocks of the window it reads, in the read band's own pixels
@@ -299,6 +301,60 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     return values, nbytes, level
 
 
+class _Plan(NamedTuple):
+    source_band: Any
+    read_band: Any  # the band, or the overview read
+    level: str
+    factor: int
+    window: tuple[int, int, int, int] | None  # full-resolution pixels covering the grid; None: they do not meet
+    corner: tuple[int, int, int] | None  # the grid on read_band's own pixels: read directly (aligned_offset)
+    lattice: tuple[float, float, float, float] | None  # the same CRS on another lattice: read, resampled
+
+
+def _plan(ref: BandRef, grid: Grid, ds: Any) -> _Plan:
+    """How the band meets the grid: which level is read, and read directly, resampled or warped."""
+    if ref.band > ds.RasterCount:
+        raise OSError(f"{ref.path} has {ds.RasterCount} band(s), not band {ref.band}")
+    source_band = ds.GetRasterBand(ref.band)
+    level, factor = overview_level(ds, grid)
+    window = source_window(ds, grid)
+    if window is None:
+        return _Plan(source_band, source_band, level, factor, None, None, None)
+    read_band = source_band if factor == 1 else source_band.GetOverview(level_index(level))
+    corner = aligned_offset(ds, read_band, grid) if ALIGNED_READS else None
+    lattice = None if corner is not None or not ALIGNED_READS else lattice_of(
+        ds, read_band, grid, same_srs(ds.GetProjectionRef(), grid.crs_wkt))
+    return _Plan(source_band, read_band, level, factor, window, corner, lattice)
+
+
+def _fetch_ahead(refs: list[BandRef], grid: Grid, files: _Files) -> None:
+    """Asks the COG reader for the tiles every band of the item will read, all at once, before the first is
+    decoded: one band after the other left the link idle half of a full-resolution month at 40 ms a request."""
+    for ref in refs:
+        ds = files.open(ref.path)
+        if not is_cog(ds):
+            continue
+        plan = _plan(ref, grid, ds)
+        if plan.window is None:
+            continue
+        if plan.corner is not None:
+            box = _aligned_box(plan.read_band, plan.corner, grid)
+        elif plan.lattice is not None:
+            box = read_window(plan.read_band, plan.lattice, grid)
+        else:
+            box = memory_box(ds, plan.read_band, plan.window, plan.factor)
+        if box is not None:
+            plan.read_band.fetch_ahead(*box)
+
+
+def _aligned_box(band: Any, corner: tuple[int, int, int], grid: Grid) -> tuple[int, int, int, int] | None:
+    """(column, row, width, height) of the band's pixels under the grid placed at `corner`; None: none."""
+    m, col, row = corner
+    c0, c1 = max(0, col // m), min(band.XSize, -(-(col + grid.width) // m))
+    r0, r1 = max(0, row // m), min(band.YSize, -(-(row + grid.height) // m))
+    return (c0, r0, c1 - c0, r1 - r0) if c1 > c0 and r1 > r0 else None
+
+
 def _read_resampled(band: Any, lattice: tuple[float, float, float, float], grid: Grid, nodata: float | None,
                     resampling: str, path: str) -> np.ndarray:
     try:
@@ -317,10 +373,10 @@ def _read_aligned(band: Any, corner: tuple[int, int, int], grid: Grid, nodata: f
     out = np.full((grid.height, grid.width), np.nan, np.float32) if table is None else np.full(
         (grid.height, grid.width), NO_SAMPLE, np.uint8)
     m, col, row = corner
-    c0, c1 = max(0, col // m), min(band.XSize, -(-(col + grid.width) // m))
-    r0, r1 = max(0, row // m), min(band.YSize, -(-(row + grid.height) // m))
-    if c1 <= c0 or r1 <= r0:
+    box = _aligned_box(band, corner, grid)
+    if box is None:
         return out
+    c0, r0, c1, r1 = box[0], box[1], box[0] + box[2], box[1] + box[3]
     strip = band.GetBlockSize()[1]
     # a file within GDAL's first 16 kB chunk is already here: strips read it from that cache, where one read of
     # several blocks asks the server again for each block's bytes (GDAL 3.6's multi-range read skips the cache)

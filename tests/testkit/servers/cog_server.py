@@ -1,7 +1,8 @@
 """Serves a folder over HTTP with Range support (starlette StaticFiles under uvicorn, in a thread),
 counting the bytes sent, the requests per path (HEAD requests apart) and the most requests in flight at once,
-so tests can say how much and how a client fetched. Like a cloud object store seen from the same region:
-`latency_s` before each answer's first byte, and `bandwidth` (bytes/s) shared by every answer's body."""
+and when each request came and was answered, so tests can say how much and how a client fetched. Like a cloud
+object store seen from the same region: `latency_s` before each answer's first byte, and `bandwidth` (bytes/s)
+shared by every answer's body."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ class _Counting:
                 await self.server.on_the_link(body)
             await send(message)
 
+        started = time.monotonic()
         with self.server.lock:
             self.server.requests[path] += 1
             self.server.connections.add(tuple(scope.get("client") or ()))  # (host, port): one per TCP connection
@@ -54,6 +56,8 @@ class _Counting:
         finally:
             with self.server.lock:
                 self.server.in_flight -= 1
+                asked = next((v.decode() for k, v in scope.get("headers", []) if k == b"range"), "")
+                self.server.answered.append((path, asked, started, time.monotonic()))
 
 
 class CogServer:
@@ -71,6 +75,7 @@ class CogServer:
         self.head_requests: Counter = Counter()
         self.connections: set = set()
         self.in_flight = self.peak_in_flight = 0
+        self.answered: list[tuple[str, str, float, float]] = []  # (path, Range header, asked at, answered at)
         app = Starlette(routes=[*routes, Mount("/", app=StaticFiles(directory=str(self.root)))])
         config = uvicorn.Config(_Counting(app, self), host="127.0.0.1", port=self.port, log_level="warning",
                                 lifespan="off")
@@ -91,6 +96,7 @@ class CogServer:
             self.range_requests.clear()
             self.head_requests.clear()
             self.connections.clear()
+            self.answered.clear()
             self.peak_in_flight = self.in_flight
 
     async def on_the_link(self, size: int) -> None:
