@@ -331,7 +331,7 @@ def _fetch_ahead(refs: list[BandRef], grid: Grid, files: _Files) -> None:
     """Asks the COG reader for the tiles every band of the item will read, all at once, before the first is
     decoded: one band after the other left the link idle half of a full-resolution month at 40 ms a request."""
     for ref in refs:
-        ds = files.open(ref.path)
+        ds = files.cogs.get(ref.path)  # a file GDAL reads (None) is not opened twice: GDAL fetches its own
         if not is_cog(ds):
             continue
         plan = _plan(ref, grid, ds)
