@@ -99,6 +99,20 @@ def test_a_cells_value_is_the_average_of_its_footprint_closer_to_the_truth_than_
     assert np.abs(mine - gdals).max() < 1.0  # GDAL's own kind of average, its transformer approximated
 
 
+def test_a_map_made_a_few_rows_at_a_time_is_the_map_made_at_once(monkeypatch):
+    """The map is made BUILD_ROWS grid rows at a time (a whole grid's temporaries were ~70 MB paged in afresh):
+    every row's boxes, weights and first pixels are those of one pass over the grid, the last short step too."""
+    src, cells = source(), grid(width=230, height=150, west=GRID_WEST - 3000.0)  # off the tile's west edge too
+    monkeypatch.setattr(warp_average, "BUILD_ROWS", 10_000)
+    whole = warp_average._build(src, cells)
+    monkeypatch.setattr(warp_average, "BUILD_ROWS", 7)  # 21 steps of 7 rows and one of 3
+    steps = warp_average._build(src, cells)
+    assert (whole.offsets, whole.pad, whole.stride) == (steps.offsets, steps.pad, steps.stride)
+    assert np.array_equal(whole.first, steps.first) and np.array_equal(whole.inside, steps.inside)
+    assert all(np.array_equal(a, b) for a, b in zip(whole.weights, steps.weights))
+    assert (whole.inside == 0).any() and (whole.inside > 0).any()  # cells off the tile and on it
+
+
 def test_cells_over_nodata_are_nan_half_over_it_take_their_valid_pixels_and_off_the_tile_are_nan():
     src = source(dtype=np.uint16)
     values = src.samples.copy()

@@ -25,6 +25,7 @@ from .warp_maps import KeptMaps
 MAX_OFFSETS = 16  # pixels a cell's box may span (4 × 4: a grid up to ~3 × coarser than the level read); more: GDAL
 MAPS_BYTES = 128_000_000  # the kept maps together (~24 bytes a cell: a year's dates of a few tiles of another zone)
 LATTICE_STEP = 16  # corners transformed exactly every 16 cells (~1 km at 60 m), interpolated linearly between
+BUILD_ROWS = 64  # grid rows a step of a map's making works on: a whole grid's temporaries paged in ~70 MB afresh
 
 
 _SCRATCH_KEPT = 2  # scratch sets kept for the next average (threads compute 3 at a time: cog_reader's turns)
@@ -136,38 +137,53 @@ def _build(mem: Any, grid: Grid) -> _AverageMap | None:
     if edges is None:
         return None
     px, py = edges  # the middles of the cells' left and right edges (columns), top and bottom edges (rows)
-    x0, x1 = np.minimum(px[:, :-1], px[:, 1:]), np.maximum(px[:, :-1], px[:, 1:])
-    y0, y1 = np.minimum(py[:-1], py[1:]), np.maximum(py[:-1], py[1:])
-    c0, r0 = np.floor(x0), np.floor(y0)
-    wx, wy = _weights(x0, x1, c0), _weights(y0, y1, r0)
-    if wx is None or wy is None or len(wx) * len(wy) > MAX_OFFSETS:
+    height, width = grid.height, grid.width
+    steps = [(top, min(height, top + BUILD_ROWS)) for top in range(0, height, BUILD_ROWS)]
+    span_x = max(_span(*_box(px[a:b, :-1], px[a:b, 1:])) for a, b in steps)
+    span_y = max(_span(*_box(py[a:b], py[a + 1:b + 1])) for a, b in steps)
+    if span_x > MAX_OFFSETS or span_y > MAX_OFFSETS or span_x * span_y > MAX_OFFSETS:
         return None
-    width, height = mem.RasterXSize, mem.RasterYSize
-    pad = max(len(wx), len(wy))
-    inside = _on_source(x0, x1, width)
-    inside *= _on_source(y0, y1, height)
-    off = (c0 < -pad) | (c0 + len(wx) > width + pad) | (r0 < -pad) | (r0 + len(wy) > height + pad)  # off the source
-    if off.any():
-        c0[off], r0[off], inside[off] = 0.0, 0.0, 0.0  # its pixels: any, with no weight (NaN)
-        for w in wx:
-            w[off] = 0.0
-    stride = width + 2 * pad
-    first = (r0 + pad).astype(np.int32)
-    first *= stride
-    first += (c0 + pad).astype(np.int32)
-    offsets = [(dy, dx) for dy in range(len(wy)) for dx in range(len(wx))]
-    weights = [(wy[dy] * wx[dx]).ravel() for dy, dx in offsets]
-    return _AverageMap(first.ravel(), offsets, weights, inside.ravel(), pad, stride)
+    pad = max(span_x, span_y)
+    stride = mem.RasterXSize + 2 * pad
+    offsets = [(dy, dx) for dy in range(span_y) for dx in range(span_x)]
+    first, inside = np.empty((height, width), np.int32), np.empty((height, width), np.float32)
+    weights = [np.empty((height, width), np.float32) for _ in offsets]
+    for a, b in steps:  # a few rows at a time: the temporaries stay small, the map is all that is paged in
+        x0, x1 = _box(px[a:b, :-1], px[a:b, 1:])
+        y0, y1 = _box(py[a:b], py[a + 1:b + 1])
+        c0, r0 = np.floor(x0), np.floor(y0)
+        wx, wy = _weights(x0, x1, c0, span_x), _weights(y0, y1, r0, span_y)
+        on = _on_source(x0, x1, mem.RasterXSize)
+        on *= _on_source(y0, y1, mem.RasterYSize)
+        off = (c0 < -pad) | (c0 + span_x > mem.RasterXSize + pad) | (r0 < -pad) | (r0 + span_y > mem.RasterYSize + pad)
+        if off.any():  # off the source: its pixels any, with no weight (NaN)
+            c0[off], r0[off], on[off] = 0.0, 0.0, 0.0
+            for w in wx:
+                w[off] = 0.0
+        row_first = (r0 + pad).astype(np.int32)
+        row_first *= stride
+        row_first += (c0 + pad).astype(np.int32)
+        first[a:b], inside[a:b] = row_first, on
+        for (dy, dx), kept in zip(offsets, weights):
+            np.multiply(wy[dy], wx[dx], out=kept[a:b])
+    return _AverageMap(first.ravel(), offsets, [w.ravel() for w in weights], inside.ravel(), pad, stride)
 
 
-def _weights(start: np.ndarray, end: np.ndarray, first: np.ndarray) -> list[np.ndarray] | None:
-    """How much of each pixel (first, first + 1, …) the boxes [start, end] cover along one axis (float32)."""
+def _box(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.minimum(a, b), np.maximum(a, b)
+
+
+def _span(start: np.ndarray, end: np.ndarray) -> int:
+    """Pixels the widest box [start, end] reaches along one axis, from its first pixel's start (at least 1)."""
+    reach = end - np.floor(start)
+    return max(1, int(np.ceil(reach.max(initial=1.0))))
+
+
+def _weights(start: np.ndarray, end: np.ndarray, first: np.ndarray, span: int) -> list[np.ndarray]:
+    """How much of each pixel (first, first + 1, … `span` of them) the boxes [start, end] cover along one axis."""
     reach = end - first  # the box's end past its first pixel's start
-    span = int(np.ceil(reach.max(initial=1.0)))
-    if span > MAX_OFFSETS:
-        return None
     weights = [np.minimum(reach, 1.0) - (start - first)]
-    for k in range(1, max(1, span)):
+    for k in range(1, span):
         w = reach - k
         np.maximum(w, 0.0, out=w)
         np.minimum(w, 1.0, out=w)  # (np.clip is several times slower on numpy 1.24)
