@@ -453,8 +453,8 @@ def memory_copy(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int]
     from osgeo import gdal_array
 
     c0, r0, width, height = memory_box(ds, band, window, factor, pad)
-    # GDAL reads this thread's scratch array in place (a MEM copy paged in 7 MB afresh per warp): valid until the
-    # thread's next read, and the warp that takes it runs before that
+    # GDAL reads the scratch array of this thread's compute turn in place (a MEM copy paged in 7 MB afresh per
+    # warp): valid until the thread's next read or wait on the network, and the warp that takes it runs before that
     values = band.ReadAsArray(c0, r0, width, height, reuse=True)
     fx, fy = ds.RasterXSize / band.XSize, ds.RasterYSize / band.YSize
     gt = ds.GetGeoTransform()
