@@ -380,7 +380,6 @@ class CogBand:
             out[top - yoff:bottom - yoff, left - xoff:right - xoff] = tile[:, left - x0:]
         return out
 
-
     def fetch_ahead(self, xoff: int, yoff: int, xsize: int, ysize: int) -> None:
         """Starts fetching the tiles of this window (a ReadAsArray of it, or of part of it, takes them later)."""
         level = self.level
@@ -435,7 +434,7 @@ def is_cog(ds: Any) -> bool:
     return isinstance(ds, CogDataset)
 
 
-def memory_box(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int], factor: int, pad: int = 4
+def memory_box(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int], pad: int = 4
                ) -> tuple[int, int, int, int]:
     """(column, row, width, height) of `band`'s pixels that memory_copy holds for `window`."""
     fx, fy = ds.RasterXSize / band.XSize, ds.RasterYSize / band.YSize
@@ -446,13 +445,13 @@ def memory_box(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int],
     return c0, r0, c1 - c0, r1 - r0
 
 
-def memory_copy(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int], factor: int, pad: int = 4) -> Any:
+def memory_copy(ds: CogDataset, band: CogBand, window: tuple[int, int, int, int], pad: int = 4) -> Any:
     """A GDAL dataset in memory holding `band`'s pixels around `window` (full-resolution pixels of `ds`), with
     the georeferencing GDAL gives that level (its pixel size scaled by the full resolution's size over the
     level's): GDAL's warp reads it with no network."""
     from osgeo import gdal_array
 
-    c0, r0, width, height = memory_box(ds, band, window, factor, pad)
+    c0, r0, width, height = memory_box(ds, band, window, pad)
     # GDAL reads the scratch array of this thread's compute turn in place (a MEM copy paged in 7 MB afresh per
     # warp): valid until the thread's next read or wait on the network, and the warp that takes it runs before that
     values = band.ReadAsArray(c0, r0, width, height, reuse=True)

@@ -259,8 +259,7 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     table."""
     _stop_if_cancelled(cancel)
     ds = ds if ds is not None else open_dataset(ref.path)
-    plan = _plan(ref, grid, ds)
-    source_band, read_band, level, factor, window, corner, lattice = plan
+    source_band, read_band, level, factor, window, corner, lattice = _plan(ref, grid, ds)
     nodata = ref.nodata if ref.nodata is not None else source_band.GetNoDataValue()
     if window is None:
         return None, 0, level
@@ -280,7 +279,7 @@ def _warp(ref: BandRef, grid: Grid, resampling: str, cancel: Any, scaled: bool =
     elif lattice is not None:  # the same CRS on another lattice (a neighbouring tile): read, resample in numpy
         values = _read_resampled(read_band, lattice, grid, nodata, resampling, ref.path)
     elif is_cog(ds):  # another CRS: GDAL warps the window's pixels from memory (nearest: through a kept map)
-        mem = memory_copy(ds, read_band, window, factor)
+        mem = memory_copy(ds, read_band, window)
         if resampling == "nearest":
             values = warp_maps.nearest(mem, grid, nodata, lambda src, cells: _warped(
                 src, ref, cells, "nearest", None, 1, level, cancel, single_band=True), table)
@@ -342,7 +341,7 @@ def _fetch_ahead(refs: list[BandRef], grid: Grid, files: _Files) -> None:
         elif plan.lattice is not None:
             box = read_window(plan.read_band, plan.lattice, grid)
         else:
-            box = memory_box(ds, plan.read_band, plan.window, plan.factor)
+            box = memory_box(ds, plan.read_band, plan.window)
         if box is not None:
             plan.read_band.fetch_ahead(*box)
 
